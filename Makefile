@@ -1,0 +1,23 @@
+# The two commands a fresh machine needs: `make run` and `make test`.
+CARGO ?= cargo
+
+.PHONY: run test lint bench e2e build install
+
+run: ## Judge the Wikipedia sample puzzle (prints 8)
+	$(CARGO) run --release --quiet -- examples/beast/wikipedia.txt
+
+test: ## Every unit, integration, property and example test
+	$(CARGO) test --lib --bins --tests --quiet
+
+lint: ## Formatting and clippy, warnings denied
+	$(CARGO) fmt --check
+	$(CARGO) clippy --all-targets -- -D warnings
+
+bench: ## Benchmarks (divan); not part of `make test`
+	$(CARGO) bench
+
+build:
+	$(CARGO) build --release
+
+install:
+	$(CARGO) install --path .

@@ -1,0 +1,1 @@
+//! Beast puzzles: the input format, the rules of a turn, and rendering.

@@ -1,0 +1,65 @@
+//! The command line: argument parsing and dispatch. Files, processes and the terminal live
+//! here and only here.
+
+mod fence;
+mod ring;
+
+use std::io;
+use std::process::ExitCode;
+
+use clap::{CommandFactory, Parser, Subcommand};
+
+/// Judge "aHHHH! The Beasts are HHHHere!" puzzles, check golf answers, and play.
+#[derive(Parser, Debug)]
+#[command(name = "beast", version, about, args_conflicts_with_subcommands = true)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Fence Posts: build fences against the farmer.
+    Fence(fence::Args),
+    /// Ring Collector: collect ten dots past a patrolling guard.
+    Ring(ring::Args),
+    /// Print a shell completion script.
+    Completions {
+        /// The shell to complete for.
+        shell: clap_complete::Shell,
+    },
+}
+
+/// Parses the arguments, runs the command and maps its result to an exit code:
+/// 0 ok, 1 a check failed or a move was refused, 2 bad input or usage.
+pub fn run() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Some(Command::Fence(args)) => fence::run(args),
+        Some(Command::Ring(args)) => ring::run(args),
+        Some(Command::Completions { shell }) => {
+            clap_complete::generate(shell, &mut Cli::command(), "beast", &mut io::stdout());
+            Ok(ExitCode::SUCCESS)
+        }
+        None => {
+            let _ = Cli::command().print_help();
+            Ok(ExitCode::from(2))
+        }
+    };
+    match result {
+        Ok(code) => code,
+        Err(err) if is_broken_pipe(&err) => ExitCode::SUCCESS,
+        Err(err) => {
+            eprintln!("error: {err:#}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// True when the error chain ends in a closed stdout pipe, which exits quietly.
+fn is_broken_pipe(err: &anyhow::Error) -> bool {
+    err.chain().any(|e| {
+        e.downcast_ref::<io::Error>()
+            .is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe)
+    })
+}

@@ -1,0 +1,1 @@
+//! Judging golf answers: verdicts, output comparison, case generation and shrinking.

@@ -1,0 +1,7 @@
+//! The `beast` binary: everything lives in the library's engine and in `cli`.
+
+mod cli;
+
+fn main() -> std::process::ExitCode {
+    cli::run()
+}
