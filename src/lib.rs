@@ -8,4 +8,5 @@ pub mod beast;
 pub mod fence;
 pub mod grid;
 pub mod judge;
+pub mod play;
 pub mod ring;
