@@ -3,6 +3,7 @@
 
 mod fence;
 mod ring;
+mod tui;
 
 use std::io;
 use std::process::ExitCode;
