@@ -1,1 +1,13 @@
-//! Beast puzzles: the input format, the rules of a turn, and rendering.
+//! Beast puzzles ("aHHHH! The Beasts are HHHHere!"): the input format ([`parse`]), the rules
+//! of a turn ([`game`]) and drawing ([`render`]).
+
+pub mod game;
+pub mod parse;
+pub mod render;
+
+pub use game::{
+    Action, Bump, Crush, Ending, Exhaust, Game, GameError, Order, Outcome, Rules, Status, Step,
+    Target, judge, judge_with,
+};
+pub use parse::{Cell, Move, ParseError, ParseErrorKind, Puzzle, move_string};
+pub use render::Style;

@@ -2,6 +2,8 @@
 //! here and only here.
 
 mod fence;
+mod judge;
+mod paint;
 mod ring;
 mod tui;
 
@@ -12,10 +14,21 @@ use clap::{CommandFactory, Parser, Subcommand};
 
 /// Judge "aHHHH! The Beasts are HHHHere!" puzzles, check golf answers, and play.
 #[derive(Parser, Debug)]
-#[command(name = "beast", version, about, args_conflicts_with_subcommands = true)]
+#[command(
+    name = "beast",
+    version,
+    about,
+    long_about = "Judge \"aHHHH! The Beasts are HHHHere!\" puzzles: `beast FILE` or `beast < FILE` \
+                  prints exactly what a correct golf answer prints.",
+    args_conflicts_with_subcommands = true,
+    after_help = "Exit codes: 0 judged (whatever the outcome), 1 a check failed or a move was refused, \
+                  2 bad input or usage."
+)]
 pub struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
+    #[command(flatten)]
+    judge: judge::Args,
 }
 
 #[derive(Subcommand, Debug)]
@@ -42,10 +55,7 @@ pub fn run() -> ExitCode {
             clap_complete::generate(shell, &mut Cli::command(), "beast", &mut io::stdout());
             Ok(ExitCode::SUCCESS)
         }
-        None => {
-            let _ = Cli::command().print_help();
-            Ok(ExitCode::from(2))
-        }
+        None => judge::run(cli.judge),
     };
     match result {
         Ok(code) => code,

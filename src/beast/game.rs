@@ -1,0 +1,550 @@
+//! The rules of a turn (RULES.md 1, "One turn"): the player's step, push or crush, the win
+//! check, the beasts' moves on even turns, and what happens when the moves run out.
+//!
+//! A [`Game`] is stepped one move at a time with [`Game::step`], which says what happened;
+//! [`judge`] plays a whole puzzle. The map is one byte a cell and nothing is allocated per
+//! turn once the first beast turn has run.
+
+use thiserror::Error;
+
+use crate::beast::parse::{Cell, Move, Puzzle};
+use crate::grid::{Dir, Grid, Pos};
+
+/// Whom the beasts aim at (`--target`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Target {
+    /// The player's cell at the start of the turn, before his move (our reading).
+    #[default]
+    Start,
+    /// The player's cell after his move.
+    After,
+}
+
+/// What happens when the moves run out with the player and a beast alive (`--exhaust`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Exhaust {
+    /// The player keeps waiting until he dies or the situation repeats (our reading).
+    #[default]
+    Wait,
+    /// The game stops; the score is printed.
+    Stop,
+}
+
+/// The order in which beasts move (`--order`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Order {
+    /// Ranked once by position at game start; a beast keeps its rank (our reading).
+    #[default]
+    Initial,
+    /// Re-ranked by current position at every beast turn.
+    Turn,
+}
+
+/// What walking into a beast does (`--bump`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Bump {
+    /// The player dies (our reading).
+    #[default]
+    Death,
+    /// The beast acts as a wall.
+    Blocked,
+}
+
+/// The readings of the rules that golf answers disagree on. `Rules::default()` is ours.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Rules {
+    /// Beast order.
+    pub order: Order,
+    /// Walking into a beast.
+    pub bump: Bump,
+    /// Whom the beasts aim at.
+    pub target: Target,
+    /// Moves running out.
+    pub exhaust: Exhaust,
+}
+
+/// Where a game stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Status {
+    /// Still going.
+    Playing,
+    /// No beast is left.
+    Won,
+    /// A beast got the player.
+    Eaten,
+}
+
+/// What the player's half of a turn did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Action {
+    /// `W`: nothing.
+    Waited,
+    /// Stepped into an open cell.
+    Walked,
+    /// Stepped against a solid wall; the turn is used up.
+    Blocked,
+    /// Pushed a train of `walls` movable walls one cell.
+    Pushed {
+        /// Length of the train.
+        walls: usize,
+    },
+    /// Pushed a train of `walls` movable walls that could not move.
+    Stuck {
+        /// Length of the train.
+        walls: usize,
+    },
+    /// Pushed a train of `walls` onto a wedged beast at `at` and crushed it.
+    Crushed {
+        /// Length of the train.
+        walls: usize,
+        /// Where the beast was.
+        at: Pos,
+    },
+    /// Walked into a beast at `at`: death under `--bump death`, a wall under `--bump blocked`.
+    Bumped {
+        /// Where the beast is.
+        at: Pos,
+    },
+}
+
+/// What one turn did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Step {
+    /// The turn's number, from 1.
+    pub turn: u64,
+    /// The move played (a `W` for a waiting turn after the moves ran out).
+    pub played: Move,
+    /// The player's half of the turn.
+    pub action: Action,
+    /// True on an even turn where the beasts had their move.
+    pub beasts_moved: bool,
+    /// The beast that ate the player this turn, at the cell where it ate him.
+    pub eaten_at: Option<Pos>,
+    /// Where the game stands after the turn.
+    pub status: Status,
+}
+
+/// A crushed beast.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Crush {
+    /// The turn it was crushed on.
+    pub turn: u64,
+    /// The cell it was crushed in.
+    pub at: Pos,
+}
+
+/// How a judged puzzle ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Ending {
+    /// Every beast was crushed.
+    Won,
+    /// A beast got the player.
+    Eaten,
+    /// The moves ran out and the beasts can never reach the player.
+    Stalemate,
+    /// The moves ran out with beasts left (only under `--exhaust stop`).
+    Alive,
+}
+
+impl Ending {
+    /// The name used in JSON: `won`, `eaten`, `stalemate`, `alive`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Ending::Won => "won",
+            Ending::Eaten => "eaten",
+            Ending::Stalemate => "stalemate",
+            Ending::Alive => "alive",
+        }
+    }
+}
+
+/// The judged result of a whole puzzle.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Outcome {
+    /// How it ended.
+    pub ending: Ending,
+    /// 2 points a crushed beast.
+    pub score: u64,
+    /// Turns played, waiting turns included. For a stalemate: up to the turn on which the
+    /// repeat was detected.
+    pub turns: u64,
+    /// How many moves of the move string were played.
+    pub moves_used: usize,
+    /// Beasts still alive.
+    pub beasts_left: usize,
+    /// Every crush, in order.
+    pub crushed: Vec<Crush>,
+}
+
+impl Outcome {
+    /// The canonical answer: `aHHHH!` and the score on two lines, or the score alone.
+    pub fn answer(&self) -> String {
+        match self.ending {
+            Ending::Eaten => format!("aHHHH!\n{}\n", self.score),
+            _ => format!("{}\n", self.score),
+        }
+    }
+}
+
+/// Why a game could not be judged.
+#[derive(Clone, Debug, Error, PartialEq, Eq)]
+pub enum GameError {
+    /// The waiting after the moves ran out neither ended nor repeated within the limit.
+    #[error(
+        "the beasts neither caught the player nor repeated a position within {turns} waiting turns"
+    )]
+    Undecided {
+        /// How many waiting turns were played.
+        turns: u64,
+    },
+}
+
+/// The most waiting turns played after the moves run out before giving up.
+pub const WAIT_LIMIT: u64 = 2_000_000;
+
+/// A beast's eight neighbours in tie-break order: the matrix `1 3 4 / 2 H 5 / 6 8 7`.
+const NEIGHBOURS: [(isize, isize); 8] = [
+    (-1, -1), // 1 up-left
+    (0, -1),  // 2 left
+    (-1, 0),  // 3 up
+    (-1, 1),  // 4 up-right
+    (0, 1),   // 5 right
+    (1, -1),  // 6 down-left
+    (1, 1),   // 7 down-right
+    (1, 0),   // 8 down
+];
+
+/// A game in progress.
+#[derive(Clone, Debug)]
+pub struct Game {
+    map: Grid<Cell>,
+    rules: Rules,
+    player: Pos,
+    /// Live beasts. Under `Order::Initial` in rank order; under `Order::Turn` sorted by
+    /// position at the last beast turn.
+    beasts: Vec<Pos>,
+    turn: u64,
+    crushed: Vec<Crush>,
+    status: Status,
+    /// The beasts' moves of the last beast turn, `(from, to)`, in the order they moved.
+    last_moves: Vec<(Pos, Pos)>,
+}
+
+impl Game {
+    /// A game at turn 0 on the puzzle's map. A map with no beasts is won at once.
+    pub fn new(puzzle: &Puzzle, rules: Rules) -> Game {
+        let map = puzzle.map().clone();
+        let mut player = Pos::new(1, 1);
+        let mut beasts = Vec::new();
+        for (pos, cell) in map.iter() {
+            match cell {
+                Cell::Player => player = pos,
+                Cell::Beast => beasts.push(pos),
+                _ => {}
+            }
+        }
+        let status = if beasts.is_empty() {
+            Status::Won
+        } else {
+            Status::Playing
+        };
+        Game {
+            map,
+            rules,
+            player,
+            beasts,
+            turn: 0,
+            crushed: Vec::new(),
+            status,
+            last_moves: Vec::new(),
+        }
+    }
+
+    /// The current map.
+    pub fn map(&self) -> &Grid<Cell> {
+        &self.map
+    }
+
+    /// The rules in force.
+    pub fn rules(&self) -> Rules {
+        self.rules
+    }
+
+    /// The player's cell (where he died, if he was eaten).
+    pub fn player(&self) -> Pos {
+        self.player
+    }
+
+    /// The live beasts' cells.
+    pub fn beasts(&self) -> &[Pos] {
+        &self.beasts
+    }
+
+    /// Turns played so far.
+    pub fn turn(&self) -> u64 {
+        self.turn
+    }
+
+    /// 2 points a crushed beast.
+    pub fn score(&self) -> u64 {
+        2 * self.crushed.len() as u64
+    }
+
+    /// Every crush so far.
+    pub fn crushed(&self) -> &[Crush] {
+        &self.crushed
+    }
+
+    /// Where the game stands.
+    pub fn status(&self) -> Status {
+        self.status
+    }
+
+    /// True if the beasts move on the next turn (it is even).
+    pub fn beasts_move_next(&self) -> bool {
+        (self.turn + 1) % 2 == 0
+    }
+
+    /// The beasts' moves on the last beast turn, `(from, to)`, in the order they moved.
+    pub fn last_beast_moves(&self) -> &[(Pos, Pos)] {
+        &self.last_moves
+    }
+
+    /// Plays one turn. `None` if the game is already over.
+    pub fn step(&mut self, played: Move) -> Option<Step> {
+        if self.status != Status::Playing {
+            return None;
+        }
+        self.turn += 1;
+        let start = self.player;
+        let action = self.player_acts(played);
+        let mut step = Step {
+            turn: self.turn,
+            played,
+            action,
+            beasts_moved: false,
+            eaten_at: None,
+            status: self.status,
+        };
+        if self.status == Status::Playing && self.beasts.is_empty() {
+            self.status = Status::Won;
+        }
+        if self.status == Status::Playing && self.turn % 2 == 0 {
+            let target = match self.rules.target {
+                Target::Start => start,
+                Target::After => self.player,
+            };
+            step.eaten_at = self.beasts_act(target);
+            step.beasts_moved = true;
+        } else {
+            self.last_moves.clear();
+        }
+        step.status = self.status;
+        Some(step)
+    }
+
+    /// The player's half of a turn.
+    fn player_acts(&mut self, played: Move) -> Action {
+        let Move::Step(dir) = played else {
+            return Action::Waited;
+        };
+        let Some(next) = self.neighbour(self.player, dir) else {
+            return Action::Blocked;
+        };
+        match self.map[next] {
+            Cell::Space => {
+                self.walk_to(next);
+                Action::Walked
+            }
+            Cell::Wall | Cell::Player => Action::Blocked,
+            Cell::Beast => {
+                if self.rules.bump == Bump::Death {
+                    self.status = Status::Eaten;
+                }
+                Action::Bumped { at: next }
+            }
+            Cell::Movable => self.push(next, dir),
+        }
+    }
+
+    /// Pushes the train of movable walls that starts at `first`.
+    fn push(&mut self, first: Pos, dir: Dir) -> Action {
+        let mut walls = 1;
+        let mut x = first;
+        let end = loop {
+            match self.neighbour(x, dir) {
+                Some(n) if self.map[n] == Cell::Movable => {
+                    walls += 1;
+                    x = n;
+                }
+                other => break other,
+            }
+        };
+        let Some(end) = end else {
+            return Action::Stuck { walls };
+        };
+        match self.map[end] {
+            Cell::Space => {
+                self.map[end] = Cell::Movable;
+                self.walk_to(first);
+                Action::Pushed { walls }
+            }
+            Cell::Beast => {
+                let wedged = self
+                    .neighbour(end, dir)
+                    .is_some_and(|b| matches!(self.map[b], Cell::Wall | Cell::Movable));
+                if !wedged {
+                    return Action::Stuck { walls };
+                }
+                if let Some(i) = self.beasts.iter().position(|&b| b == end) {
+                    self.beasts.remove(i);
+                }
+                self.crushed.push(Crush {
+                    turn: self.turn,
+                    at: end,
+                });
+                self.map[end] = Cell::Movable;
+                self.walk_to(first);
+                Action::Crushed { walls, at: end }
+            }
+            _ => Action::Stuck { walls },
+        }
+    }
+
+    fn walk_to(&mut self, to: Pos) {
+        self.map[self.player] = Cell::Space;
+        self.map[to] = Cell::Player;
+        self.player = to;
+    }
+
+    fn neighbour(&self, pos: Pos, dir: Dir) -> Option<Pos> {
+        pos.step(dir).filter(|&p| self.map.contains(p))
+    }
+
+    /// The beasts' half of an even turn. Returns the cell where the player was eaten.
+    fn beasts_act(&mut self, target: Pos) -> Option<Pos> {
+        if self.rules.order == Order::Turn {
+            self.beasts.sort_unstable();
+        }
+        self.last_moves.clear();
+        let cols = self.map.cols();
+        let rows = self.map.rows();
+        for i in 0..self.beasts.len() {
+            let from = self.beasts[i];
+            let mut best: Option<(u64, Pos)> = None;
+            for (dr, dc) in NEIGHBOURS {
+                let Some(to) = from.offset(dr, dc) else {
+                    continue;
+                };
+                if to.row >= rows || to.col >= cols {
+                    continue;
+                }
+                if !matches!(self.map[to], Cell::Space | Cell::Player) {
+                    continue;
+                }
+                let d = distance2(to, target);
+                if best.is_none_or(|(bd, _)| d < bd) {
+                    best = Some((d, to));
+                }
+            }
+            let Some((_, to)) = best else {
+                continue;
+            };
+            self.last_moves.push((from, to));
+            self.beasts[i] = to;
+            self.map[from] = Cell::Space;
+            if self.map[to] == Cell::Player {
+                self.map[to] = Cell::Beast;
+                self.status = Status::Eaten;
+                return Some(to);
+            }
+            self.map[to] = Cell::Beast;
+        }
+        None
+    }
+}
+
+/// Exact squared Euclidean distance between two cells.
+fn distance2(a: Pos, b: Pos) -> u64 {
+    let dr = a.row.abs_diff(b.row) as u64;
+    let dc = a.col.abs_diff(b.col) as u64;
+    dr * dr + dc * dc
+}
+
+/// Plays a whole puzzle under `rules`.
+pub fn judge(puzzle: &Puzzle, rules: Rules) -> Result<Outcome, GameError> {
+    judge_with(puzzle, rules, |_, _| {})
+}
+
+/// Plays a whole puzzle under `rules`, showing `observe` the game after every turn,
+/// waiting turns included.
+pub fn judge_with(
+    puzzle: &Puzzle,
+    rules: Rules,
+    mut observe: impl FnMut(&Game, &Step),
+) -> Result<Outcome, GameError> {
+    let mut game = Game::new(puzzle, rules);
+    let mut moves_used = 0;
+    for &m in puzzle.moves() {
+        let Some(step) = game.step(m) else { break };
+        moves_used += 1;
+        observe(&game, &step);
+    }
+    let mut ending = match game.status {
+        Status::Won => Ending::Won,
+        Status::Eaten => Ending::Eaten,
+        Status::Playing => Ending::Alive,
+    };
+    if ending == Ending::Alive && rules.exhaust == Exhaust::Wait {
+        ending = wait_out(&mut game, &mut observe)?;
+    }
+    Ok(Outcome {
+        ending,
+        score: game.score(),
+        turns: game.turn,
+        moves_used,
+        beasts_left: game.beasts.len(),
+        crushed: game.crushed,
+    })
+}
+
+/// The player waits until he is eaten or the beasts' positions repeat on a turn of the same
+/// parity. Brent's cycle finding over pairs of turns keeps one saved position list.
+fn wait_out(game: &mut Game, observe: &mut impl FnMut(&Game, &Step)) -> Result<Ending, GameError> {
+    let start = game.turn;
+    let mut wait = |game: &mut Game| -> bool {
+        match game.step(Move::Wait) {
+            Some(step) => {
+                observe(game, &step);
+                step.status == Status::Playing
+            }
+            None => false,
+        }
+    };
+    // Line up so that each cycle step is an (odd, even) pair of turns.
+    if game.turn % 2 == 1 && !wait(game) {
+        return Ok(Ending::Eaten);
+    }
+    let mut saved = game.beasts.clone();
+    let mut power: u64 = 1;
+    let mut length: u64 = 0;
+    loop {
+        if !wait(game) || !wait(game) {
+            return Ok(Ending::Eaten);
+        }
+        length += 1;
+        if game.beasts == saved {
+            return Ok(Ending::Stalemate);
+        }
+        if length == power {
+            saved.clone_from(&game.beasts);
+            power *= 2;
+            length = 0;
+        }
+        if game.turn - start > WAIT_LIMIT {
+            return Err(GameError::Undecided {
+                turns: game.turn - start,
+            });
+        }
+    }
+}

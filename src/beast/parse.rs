@@ -1,0 +1,521 @@
+//! Reading puzzle text: the size line, the map rows and the move string (RULES.md 1,
+//! "Input format"). Every refusal names the line and column and says why.
+//!
+//! The map is validated in one pass before anything is allocated for it, so a size line
+//! alone (`999999999 999999999`) costs nothing: once every row has checked out, the map
+//! holds exactly as many cells as the input has map characters.
+
+use std::fmt;
+
+use thiserror::Error;
+
+use crate::grid::{Dir, Grid, Pos};
+
+/// One map cell.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[repr(u8)]
+pub enum Cell {
+    /// `' '`: open floor.
+    Space,
+    /// `#`: a solid wall; never moves.
+    Wall,
+    /// `~`: a movable wall, pushed in trains by the player.
+    Movable,
+    /// `H`: a beast.
+    Beast,
+    /// `O`: the player.
+    Player,
+}
+
+impl Cell {
+    /// The cell for a map character, or `None` for anything else.
+    pub const fn from_char(c: char) -> Option<Cell> {
+        match c {
+            ' ' => Some(Cell::Space),
+            '#' => Some(Cell::Wall),
+            '~' => Some(Cell::Movable),
+            'H' => Some(Cell::Beast),
+            'O' => Some(Cell::Player),
+            _ => None,
+        }
+    }
+
+    /// The map character of this cell.
+    pub const fn symbol(self) -> char {
+        match self {
+            Cell::Space => ' ',
+            Cell::Wall => '#',
+            Cell::Movable => '~',
+            Cell::Beast => 'H',
+            Cell::Player => 'O',
+        }
+    }
+}
+
+/// One move of the move string: a step (`U D L R`) or a wait (`W`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Move {
+    /// `U`, `D`, `L` or `R`: try to step (and push) in a direction.
+    Step(Dir),
+    /// `W`: do nothing this turn.
+    Wait,
+}
+
+impl Move {
+    /// The move for a letter of `UDLRW` (upper case only).
+    pub const fn from_letter(c: char) -> Option<Move> {
+        match c {
+            'W' => Some(Move::Wait),
+            _ => match Dir::from_letter(c) {
+                Some(d) => Some(Move::Step(d)),
+                None => None,
+            },
+        }
+    }
+
+    /// The letter of this move.
+    pub const fn letter(self) -> char {
+        match self {
+            Move::Step(d) => d.letter(),
+            Move::Wait => 'W',
+        }
+    }
+}
+
+/// Writes moves as a move string such as `RRDW`.
+pub fn move_string(moves: &[Move]) -> String {
+    moves.iter().map(|m| m.letter()).collect()
+}
+
+/// A valid puzzle: a walled map with exactly one player, and the moves to play.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Puzzle {
+    map: Grid<Cell>,
+    moves: Vec<Move>,
+}
+
+/// A refusal of puzzle text: where it went wrong, and why.
+#[derive(Clone, Debug, Error, PartialEq, Eq)]
+#[error("line {line}, column {col}: {kind}")]
+pub struct ParseError {
+    /// 1-based line number.
+    pub line: usize,
+    /// 1-based column, counted in characters.
+    pub col: usize,
+    /// What was wrong.
+    pub kind: ParseErrorKind,
+}
+
+/// The reasons puzzle text is refused.
+#[derive(Clone, Debug, Error, PartialEq, Eq)]
+pub enum ParseErrorKind {
+    /// The input is empty or its first line is blank.
+    #[error("expected the map size as two integers, COLS ROWS")]
+    MissingSize,
+    /// A size token is not a whole number.
+    #[error("expected a whole number for the {what}, found {found:?}")]
+    BadNumber {
+        /// `"number of columns"` or `"number of rows"`.
+        what: &'static str,
+        /// The token as written.
+        found: String,
+    },
+    /// The size line has only one number.
+    #[error("expected the number of rows after the number of columns (COLS ROWS)")]
+    MissingRowCount,
+    /// The size line has more than two tokens.
+    #[error("unexpected {found:?} after the map size; the size line holds two integers, COLS ROWS")]
+    TrailingSize {
+        /// The extra token.
+        found: String,
+    },
+    /// A dimension below 3: no room for a player inside a wall.
+    #[error(
+        "a map must be at least 3x3 to hold a player inside its wall, the size line says {cols}x{rows}"
+    )]
+    TooSmall {
+        /// Columns from the size line.
+        cols: usize,
+        /// Rows from the size line.
+        rows: usize,
+    },
+    /// The input ends before all map rows were read.
+    #[error("expected {rows} map rows (the size line says so), found only {found}")]
+    MissingRows {
+        /// Rows from the size line.
+        rows: usize,
+        /// Rows actually present.
+        found: usize,
+    },
+    /// A row has more characters than the size line allows.
+    #[error("this row is longer than the {cols} columns the size line gives")]
+    RowTooLong {
+        /// Columns from the size line.
+        cols: usize,
+    },
+    /// A character that is not one of the five map characters.
+    #[error("{found:?} is not a map character; expected '#', '~', 'H', 'O' or a space")]
+    BadCell {
+        /// The character found.
+        found: char,
+    },
+    /// A border cell that is not `#`.
+    #[error("the map's border must be solid wall '#', found {found}")]
+    OpenBorder {
+        /// A description of what stands there.
+        found: String,
+    },
+    /// No `O` on the map.
+    #[error("the map has no player 'O'; exactly one is required")]
+    NoPlayer,
+    /// More than one `O`.
+    #[error("a second player 'O'; the first is at line {first_line}, column {first_col}")]
+    SecondPlayer {
+        /// Line of the first `O`.
+        first_line: usize,
+        /// Column of the first `O`.
+        first_col: usize,
+    },
+    /// A move character outside `UDLRW`.
+    #[error("{found:?} is not a move; expected U, D, L, R or W{hint}")]
+    BadMove {
+        /// The character found.
+        found: char,
+        /// An extra hint, such as the need for upper case.
+        hint: &'static str,
+    },
+    /// The bytes are not UTF-8 text.
+    #[error("the input is not UTF-8 text")]
+    NotUtf8,
+}
+
+impl ParseError {
+    fn at(line: usize, col: usize, kind: ParseErrorKind) -> Self {
+        ParseError { line, col, kind }
+    }
+}
+
+/// Lines of the input, numbered from 1, with `\n` and a `\r` before it removed. Text after
+/// the final newline is a last line; nothing after it is no line.
+struct Lines<'a> {
+    rest: Option<&'a str>,
+    number: usize,
+}
+
+impl<'a> Lines<'a> {
+    fn new(text: &'a str) -> Self {
+        Lines {
+            rest: Some(text),
+            number: 0,
+        }
+    }
+
+    /// The next line and its number.
+    fn next_line(&mut self) -> Option<(usize, &'a str)> {
+        let rest = self.rest.filter(|r| !r.is_empty())?;
+        self.number += 1;
+        match rest.find('\n') {
+            Some(i) => {
+                self.rest = Some(&rest[i + 1..]);
+                let line = &rest[..i];
+                Some((self.number, line.strip_suffix('\r').unwrap_or(line)))
+            }
+            None => {
+                self.rest = None;
+                Some((self.number, rest))
+            }
+        }
+    }
+}
+
+/// The 1-based character column of byte offset `byte` in `line`.
+fn column(line: &str, byte: usize) -> usize {
+    line.get(..byte).map_or(byte, |p| p.chars().count()) + 1
+}
+
+/// Reads `COLS ROWS` from the first line.
+fn parse_size(line_no: usize, line: &str) -> Result<(usize, usize), ParseError> {
+    let mut tokens = line
+        .split_ascii_whitespace()
+        .map(|t| (t.as_ptr() as usize - line.as_ptr() as usize, t));
+    let number = |what: &'static str, (off, tok): (usize, &str)| -> Result<usize, ParseError> {
+        if tok.bytes().all(|b| b.is_ascii_digit()) {
+            // All digits: the only way to fail is overflow. Treat that as a size
+            // too large to be real rather than as a malformed number.
+            Ok(tok.parse::<usize>().unwrap_or(usize::MAX))
+        } else {
+            Err(ParseError::at(
+                line_no,
+                column(line, off),
+                ParseErrorKind::BadNumber {
+                    what,
+                    found: tok.to_string(),
+                },
+            ))
+        }
+    };
+    let first = tokens
+        .next()
+        .ok_or(ParseError::at(line_no, 1, ParseErrorKind::MissingSize))?;
+    let cols = number("number of columns", first)?;
+    let second = tokens.next().ok_or(ParseError::at(
+        line_no,
+        column(line, line.len()),
+        ParseErrorKind::MissingRowCount,
+    ))?;
+    let rows = number("number of rows", second)?;
+    if let Some((off, tok)) = tokens.next() {
+        return Err(ParseError::at(
+            line_no,
+            column(line, off),
+            ParseErrorKind::TrailingSize {
+                found: tok.to_string(),
+            },
+        ));
+    }
+    if cols < 3 || rows < 3 {
+        return Err(ParseError::at(
+            line_no,
+            1,
+            ParseErrorKind::TooSmall { cols, rows },
+        ));
+    }
+    Ok((cols, rows))
+}
+
+/// What a border cell holds, for an error message.
+fn describe(c: char) -> String {
+    match c {
+        ' ' => "a space".to_string(),
+        c => format!("{c:?}"),
+    }
+}
+
+/// Checks one map row against the size and the border rule; records the player.
+fn check_row(
+    line_no: usize,
+    line: &str,
+    cols: usize,
+    edge_row: bool,
+    player: &mut Option<(usize, usize)>,
+) -> Result<(), ParseError> {
+    let bytes = line.as_bytes();
+    for (j, &b) in bytes.iter().enumerate() {
+        // Every byte before `j` was an ASCII map character, so `j` is a character
+        // boundary and `j + 1` is the column.
+        let col = j + 1;
+        if j >= cols {
+            return Err(ParseError::at(
+                line_no,
+                col,
+                ParseErrorKind::RowTooLong { cols },
+            ));
+        }
+        let c = if b.is_ascii() {
+            b as char
+        } else {
+            line[j..]
+                .chars()
+                .next()
+                .unwrap_or(char::REPLACEMENT_CHARACTER)
+        };
+        let Some(cell) = Cell::from_char(c) else {
+            return Err(ParseError::at(
+                line_no,
+                col,
+                ParseErrorKind::BadCell { found: c },
+            ));
+        };
+        let on_border = edge_row || j == 0 || j == cols - 1;
+        if on_border && cell != Cell::Wall {
+            return Err(ParseError::at(
+                line_no,
+                col,
+                ParseErrorKind::OpenBorder { found: describe(c) },
+            ));
+        }
+        if cell == Cell::Player {
+            if let Some((first_line, first_col)) = *player {
+                return Err(ParseError::at(
+                    line_no,
+                    col,
+                    ParseErrorKind::SecondPlayer {
+                        first_line,
+                        first_col,
+                    },
+                ));
+            }
+            *player = Some((line_no, col));
+        }
+    }
+    if bytes.len() < cols {
+        // A short row is padded with spaces; the first padded border cell is open.
+        let col = if edge_row { bytes.len() + 1 } else { cols };
+        return Err(ParseError::at(
+            line_no,
+            col,
+            ParseErrorKind::OpenBorder {
+                found: format!(
+                    "a space (the row has {} characters and is padded to {cols})",
+                    bytes.len()
+                ),
+            },
+        ));
+    }
+    Ok(())
+}
+
+impl Puzzle {
+    /// Reads puzzle text, accepting and refusing exactly what RULES.md section 1 says.
+    pub fn parse(text: &str) -> Result<Puzzle, ParseError> {
+        let mut lines = Lines::new(text);
+        let Some((size_line_no, size_line)) = lines.next_line() else {
+            return Err(ParseError::at(1, 1, ParseErrorKind::MissingSize));
+        };
+        let (cols, rows) = parse_size(size_line_no, size_line)?;
+
+        // First pass: validate every row without allocating for the map.
+        let after_size = lines.rest;
+        let mut player = None;
+        for r in 0..rows {
+            let Some((line_no, line)) = lines.next_line() else {
+                return Err(ParseError::at(
+                    lines.number + 1,
+                    1,
+                    ParseErrorKind::MissingRows { rows, found: r },
+                ));
+            };
+            check_row(line_no, line, cols, r == 0 || r == rows - 1, &mut player)?;
+        }
+        if player.is_none() {
+            return Err(ParseError::at(
+                size_line_no + 1,
+                1,
+                ParseErrorKind::NoPlayer,
+            ));
+        }
+        let moves_start = lines.number + 1;
+        let moves_text = lines.rest.unwrap_or("");
+
+        // Second pass: every row is exactly `cols` valid characters now.
+        let mut cells = Vec::with_capacity(cols * rows);
+        let mut again = Lines {
+            rest: after_size,
+            number: size_line_no,
+        };
+        for _ in 0..rows {
+            if let Some((_, line)) = again.next_line() {
+                cells.extend(
+                    line.bytes()
+                        .map(|b| Cell::from_char(b as char).unwrap_or(Cell::Wall)),
+                );
+            }
+        }
+        let map = Grid::from_cells(cols, rows, cells).ok_or(ParseError::at(
+            size_line_no,
+            1,
+            ParseErrorKind::MissingSize,
+        ))?;
+        let moves = parse_moves(moves_start, moves_text)?;
+        Ok(Puzzle { map, moves })
+    }
+
+    /// Reads puzzle bytes; text that is not UTF-8 is refused at the first bad byte.
+    pub fn parse_bytes(bytes: &[u8]) -> Result<Puzzle, ParseError> {
+        match std::str::from_utf8(bytes) {
+            Ok(text) => Puzzle::parse(text),
+            Err(e) => {
+                let good = &bytes[..e.valid_up_to()];
+                let line = good.iter().filter(|&&b| b == b'\n').count() + 1;
+                let start = good.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+                // The prefix is valid UTF-8 by construction.
+                let col = std::str::from_utf8(&good[start..]).map_or(1, |s| s.chars().count() + 1);
+                Err(ParseError::at(line, col, ParseErrorKind::NotUtf8))
+            }
+        }
+    }
+
+    /// A puzzle from a map and moves, checked like parsed text: a solid `#` border, exactly
+    /// one player, at least 3x3. Errors point at map rows as if the map followed a size line.
+    pub fn new(map: Grid<Cell>, moves: Vec<Move>) -> Result<Puzzle, ParseError> {
+        let text = Puzzle {
+            map: map.clone(),
+            moves: Vec::new(),
+        }
+        .to_string();
+        Puzzle::parse(&text)?;
+        Ok(Puzzle { map, moves })
+    }
+
+    /// The starting map.
+    pub fn map(&self) -> &Grid<Cell> {
+        &self.map
+    }
+
+    /// The moves, in order.
+    pub fn moves(&self) -> &[Move] {
+        &self.moves
+    }
+
+    /// The player's starting cell.
+    pub fn player(&self) -> Pos {
+        self.map
+            .iter()
+            .find(|(_, c)| **c == Cell::Player)
+            .map_or(Pos::new(1, 1), |(p, _)| p)
+    }
+
+    /// The same map with other moves.
+    pub fn with_moves(&self, moves: Vec<Move>) -> Puzzle {
+        Puzzle {
+            map: self.map.clone(),
+            moves,
+        }
+    }
+}
+
+/// Reads the move string; whitespace between moves is ignored.
+fn parse_moves(first_line: usize, text: &str) -> Result<Vec<Move>, ParseError> {
+    let mut moves = Vec::with_capacity(text.len());
+    let mut line = first_line;
+    let mut col = 1;
+    for c in text.chars() {
+        match c {
+            '\n' => {
+                line += 1;
+                col = 1;
+                continue;
+            }
+            ' ' | '\t' | '\r' => {}
+            c => match Move::from_letter(c) {
+                Some(m) => moves.push(m),
+                None => {
+                    let hint = if Move::from_letter(c.to_ascii_uppercase()).is_some() {
+                        " (moves are upper case)"
+                    } else {
+                        ""
+                    };
+                    return Err(ParseError::at(
+                        line,
+                        col,
+                        ParseErrorKind::BadMove { found: c, hint },
+                    ));
+                }
+            },
+        }
+        col += 1;
+    }
+    Ok(moves)
+}
+
+/// Writes the puzzle in the exact input format: size line, map rows, move string.
+impl fmt::Display for Puzzle {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "{} {}", self.map.cols(), self.map.rows())?;
+        for r in 0..self.map.rows() {
+            let row: String = self.map.row(r).iter().map(|c| c.symbol()).collect();
+            writeln!(f, "{row}")?;
+        }
+        writeln!(f, "{}", move_string(&self.moves))
+    }
+}

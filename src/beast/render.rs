@@ -1,0 +1,115 @@
+//! Drawing a beast map and describing a turn, for `--trace` and interactive play.
+
+use crate::beast::game::{Action, Game, Status, Step};
+use crate::beast::parse::Cell;
+use crate::grid::Grid;
+use crate::play::{Color, Line};
+
+/// How cells are drawn.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Style {
+    /// The puzzle's own characters, one column a cell.
+    #[default]
+    Ascii,
+    /// Double-width glyphs like the 1984 original: `██` `▓▓` `├┤` `◄►`.
+    Unicode,
+}
+
+/// The glyph and colour of a cell in a style.
+pub fn glyph(cell: Cell, style: Style) -> (&'static str, Color) {
+    let color = match cell {
+        Cell::Space => Color::Default,
+        Cell::Wall => Color::Yellow,
+        Cell::Movable => Color::Green,
+        Cell::Beast => Color::Red,
+        Cell::Player => Color::Cyan,
+    };
+    let text = match (style, cell) {
+        (Style::Ascii, Cell::Space) => " ",
+        (Style::Ascii, Cell::Wall) => "#",
+        (Style::Ascii, Cell::Movable) => "~",
+        (Style::Ascii, Cell::Beast) => "H",
+        (Style::Ascii, Cell::Player) => "O",
+        (Style::Unicode, Cell::Space) => "  ",
+        (Style::Unicode, Cell::Wall) => "██",
+        (Style::Unicode, Cell::Movable) => "▓▓",
+        (Style::Unicode, Cell::Beast) => "├┤",
+        (Style::Unicode, Cell::Player) => "◄►",
+    };
+    (text, color)
+}
+
+/// The map as lines of coloured spans, one line a row; runs of one cell kind share a span.
+pub fn board(map: &Grid<Cell>, style: Style) -> Vec<Line> {
+    (0..map.rows())
+        .map(|r| {
+            let mut line = Line::default();
+            let mut run: Option<(Cell, String)> = None;
+            for &cell in map.row(r) {
+                match &mut run {
+                    Some((kind, text)) if *kind == cell => text.push_str(glyph(cell, style).0),
+                    _ => {
+                        if let Some((kind, text)) = run.take() {
+                            line = line.with(text, glyph(kind, style).1);
+                        }
+                        run = Some((cell, glyph(cell, style).0.to_string()));
+                    }
+                }
+            }
+            if let Some((kind, text)) = run {
+                line = line.with(text, glyph(kind, style).1);
+            }
+            line
+        })
+        .collect()
+}
+
+/// One sentence on what a turn did: the player's action, the beasts' moves, a death or a win.
+pub fn describe(step: &Step, game: &Game) -> String {
+    let mut s = format!("turn {}: {} ", step.turn, step.played.letter());
+    s.push_str(&match step.action {
+        Action::Waited => "waits".to_string(),
+        Action::Walked => format!("walks to {}", game.player()),
+        Action::Blocked => "is blocked by a wall".to_string(),
+        Action::Pushed { walls } => format!(
+            "pushes {} and steps to {}",
+            walls_text(walls),
+            game.player()
+        ),
+        Action::Stuck { walls } => format!("pushes {} that cannot move", walls_text(walls)),
+        Action::Crushed { walls, at } => format!(
+            "pushes {} and crushes the beast at {at} (+2, score {})",
+            walls_text(walls),
+            game.score()
+        ),
+        Action::Bumped { at } if step.status == Status::Eaten && step.eaten_at.is_none() => {
+            format!("walks into the beast at {at} and dies")
+        }
+        Action::Bumped { at } => format!("bumps into the beast at {at}, which acts as a wall"),
+    });
+    if step.beasts_moved {
+        let moves = game.last_beast_moves();
+        if moves.is_empty() {
+            s.push_str("; no beast can move");
+        } else {
+            let list: Vec<String> = moves.iter().map(|(a, b)| format!("{a}->{b}")).collect();
+            s.push_str("; beasts move ");
+            s.push_str(&list.join(" "));
+        }
+    }
+    if let Some(at) = step.eaten_at {
+        s.push_str(&format!("; a beast eats the player at {at}"));
+    }
+    if step.status == Status::Won {
+        s.push_str("; no beast is left: won");
+    }
+    s
+}
+
+fn walls_text(n: usize) -> String {
+    if n == 1 {
+        "1 wall".to_string()
+    } else {
+        format!("{n} walls")
+    }
+}
