@@ -2,6 +2,7 @@
 //! here and only here.
 
 mod fence;
+mod r#gen;
 mod judge;
 mod paint;
 mod ring;
@@ -37,6 +38,8 @@ enum Command {
     Fence(fence::Args),
     /// Ring Collector: collect ten dots past a patrolling guard.
     Ring(ring::Args),
+    /// Print one seeded random puzzle in the input format.
+    Gen(r#gen::Args),
     /// Print a shell completion script.
     Completions {
         /// The shell to complete for.
@@ -51,6 +54,7 @@ pub fn run() -> ExitCode {
     let result = match cli.command {
         Some(Command::Fence(args)) => fence::run(args),
         Some(Command::Ring(args)) => ring::run(args),
+        Some(Command::Gen(args)) => r#gen::run(args),
         Some(Command::Completions { shell }) => {
             clap_complete::generate(shell, &mut Cli::command(), "beast", &mut io::stdout());
             Ok(ExitCode::SUCCESS)

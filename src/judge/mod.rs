@@ -1,1 +1,6 @@
 //! Judging golf answers: verdicts, output comparison, case generation and shrinking.
+//!
+//! Everything here is pure: no files, no processes, no clock. The `beast check` command in the
+//! binary runs candidates and feeds these parts.
+
+pub mod generate;
