@@ -3,4 +3,9 @@
 //! Everything here is pure: no files, no processes, no clock. The `beast check` command in the
 //! binary runs candidates and feeds these parts.
 
+pub mod cases;
+pub mod explain;
 pub mod generate;
+pub mod report;
+pub mod shrink;
+pub mod verdict;
