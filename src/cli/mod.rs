@@ -1,6 +1,7 @@
 //! The command line: argument parsing and dispatch. Files, processes and the terminal live
 //! here and only here.
 
+mod check;
 mod fence;
 mod r#gen;
 mod judge;
@@ -38,6 +39,8 @@ enum Command {
     Fence(fence::Args),
     /// Ring Collector: collect ten dots past a patrolling guard.
     Ring(ring::Args),
+    /// Check a golf answer: run it on every case and compare with the engine.
+    Check(Box<check::Args>),
     /// Print one seeded random puzzle in the input format.
     Gen(r#gen::Args),
     /// Print a shell completion script.
@@ -54,6 +57,7 @@ pub fn run() -> ExitCode {
     let result = match cli.command {
         Some(Command::Fence(args)) => fence::run(args),
         Some(Command::Ring(args)) => ring::run(args),
+        Some(Command::Check(args)) => check::run(*args),
         Some(Command::Gen(args)) => r#gen::run(args),
         Some(Command::Completions { shell }) => {
             clap_complete::generate(shell, &mut Cli::command(), "beast", &mut io::stdout());

@@ -39,8 +39,10 @@ pub struct CaseReport {
     pub detail: Option<String>,
     /// For WA: which other reading reproduces the output, in plain words.
     pub reading_match: Option<String>,
-    /// For a failing random case: the `beast gen` seed, for others `None`.
+    /// For a random case: the `beast gen` seed, for others `None`.
     pub seed: Option<u64>,
+    /// For a random case: the `beast gen` command that prints the original puzzle.
+    pub reproduce: Option<String>,
     /// For a failing random case that was shrunk.
     pub shrunk: Option<ShrunkCase>,
 }
@@ -93,6 +95,9 @@ pub fn text(r: &CaseReport) -> String {
         if let Some(sh) = &r.shrunk {
             let (c, rows, m) = sh.from;
             let _ = write!(s, ", original {c}x{rows}, {m} moves");
+        }
+        if let Some(cmd) = &r.reproduce {
+            let _ = write!(s, " ({cmd})");
         }
         s.push('\n');
     }
@@ -216,6 +221,7 @@ mod tests {
             detail: None,
             reading_match: None,
             seed: None,
+            reproduce: None,
             shrunk: None,
         }
     }

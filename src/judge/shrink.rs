@@ -7,8 +7,9 @@
 //! 1. drop moves from the end (halves, then quarters, down to single moves), then single
 //!    moves anywhere;
 //! 2. remove beasts;
-//! 3. turn movable walls into spaces;
-//! 4. crop interior rows and columns, which keeps the border solid.
+//! 3. turn movable walls into spaces, then solid walls inside the border;
+//! 4. crop interior rows and columns, which keeps the border solid: one at a time, then two
+//!    adjacent ones, then a row with a column.
 //!
 //! Every candidate is a valid [`Puzzle`]; the predicate never sees anything else.
 
@@ -46,6 +47,7 @@ pub fn shrink(
         s.drop_moves();
         s.remove_cells(Cell::Beast);
         s.remove_cells(Cell::Movable);
+        s.remove_cells(Cell::Wall);
         s.crop();
         if size(&s.best) == before.0 || s.tries >= s.budget {
             break;
@@ -104,22 +106,32 @@ impl<F: FnMut(&Puzzle) -> bool> Shrinker<'_, F> {
             }
             chunk /= 2;
         }
-        let mut i = self.best.moves().len();
-        while i > 0 {
-            i -= 1;
-            let mut moves = self.best.moves().to_vec();
-            moves.remove(i);
-            self.try_moves(moves);
+        // Single moves, then pairs (which keep the beasts' even turns in step).
+        for width in [1, 2] {
+            let mut i = self.best.moves().len();
+            while i >= width {
+                i -= 1;
+                let moves = self.best.moves();
+                if i + width > moves.len() {
+                    continue;
+                }
+                let mut kept = moves[..i].to_vec();
+                kept.extend_from_slice(&moves[i + width..]);
+                self.try_moves(kept);
+            }
         }
     }
 
-    /// Turns each `cell` into a space, one at a time, from the bottom right.
+    /// Turns each interior `cell` into a space, one at a time, from the bottom right.
     fn remove_cells(&mut self, cell: Cell) {
+        let (rows, cols) = (self.best.map().rows(), self.best.map().cols());
         let spots: Vec<Pos> = self
             .best
             .map()
             .iter()
-            .filter(|(_, c)| **c == cell)
+            .filter(|(p, c)| {
+                **c == cell && p.row > 0 && p.col > 0 && p.row + 1 < rows && p.col + 1 < cols
+            })
             .map(|(p, _)| p)
             .collect();
         for pos in spots.into_iter().rev() {
@@ -131,52 +143,89 @@ impl<F: FnMut(&Puzzle) -> bool> Shrinker<'_, F> {
         }
     }
 
-    /// Removes interior rows, then interior columns, one at a time.
+    /// Removes interior rows, then interior columns, one at a time; then two adjacent ones
+    /// at a time, and a row with a column, which keep more of the geometry.
     fn crop(&mut self) {
+        for span in [1, 2] {
+            self.crop_lines(Axis::Row, span);
+            self.crop_lines(Axis::Col, span);
+        }
+        // A row and a column together keep diagonal distances in proportion.
         let mut row = self.best.map().rows().saturating_sub(2);
-        while row >= 1 && self.best.map().rows() > 3 {
-            if let Some(c) = without_row(self.best.map(), row)
-                .and_then(|m| Puzzle::new(m, self.best.moves().to_vec()).ok())
-            {
-                self.try_keep(c);
+        while row >= 1 {
+            let mut col = self.best.map().cols().saturating_sub(2);
+            while col >= 1 && row + 1 < self.best.map().rows() {
+                let map = cut(self.best.map(), Axis::Row, row, 1)
+                    .and_then(|m| cut(&m, Axis::Col, col, 1));
+                self.try_map(map);
+                col -= 1;
             }
             row -= 1;
         }
-        let mut col = self.best.map().cols().saturating_sub(2);
-        while col >= 1 && self.best.map().cols() > 3 {
-            if let Some(c) = without_col(self.best.map(), col)
-                .and_then(|m| Puzzle::new(m, self.best.moves().to_vec()).ok())
-            {
-                self.try_keep(c);
-            }
-            col -= 1;
+    }
+
+    /// Tries removing `span` adjacent interior lines along `axis` at each place, from the
+    /// last.
+    fn crop_lines(&mut self, axis: Axis, span: usize) {
+        let mut at = axis.len(self.best.map()).saturating_sub(1 + span);
+        while at >= 1 {
+            let map = cut(self.best.map(), axis, at, span);
+            self.try_map(map);
+            at -= 1;
+        }
+    }
+
+    fn try_map(&mut self, map: Option<Grid<Cell>>) {
+        if let Some(c) = map.and_then(|m| Puzzle::new(m, self.best.moves().to_vec()).ok()) {
+            self.try_keep(c);
         }
     }
 }
 
-/// The map without row `row`, or `None` if that row holds the player.
-fn without_row(map: &Grid<Cell>, row: usize) -> Option<Grid<Cell>> {
-    if map.row(row).contains(&Cell::Player) {
-        return None;
-    }
-    let cells = (0..map.rows())
-        .filter(|&r| r != row)
-        .flat_map(|r| map.row(r).iter().copied())
-        .collect();
-    Grid::from_cells(map.cols(), map.rows() - 1, cells)
+/// Rows or columns.
+#[derive(Clone, Copy)]
+enum Axis {
+    Row,
+    Col,
 }
 
-/// The map without column `col`, or `None` if that column holds the player.
-fn without_col(map: &Grid<Cell>, col: usize) -> Option<Grid<Cell>> {
-    if (0..map.rows()).any(|r| map[Pos::new(r, col)] == Cell::Player) {
+impl Axis {
+    fn len(self, map: &Grid<Cell>) -> usize {
+        match self {
+            Axis::Row => map.rows(),
+            Axis::Col => map.cols(),
+        }
+    }
+
+    fn of(self, pos: Pos) -> usize {
+        match self {
+            Axis::Row => pos.row,
+            Axis::Col => pos.col,
+        }
+    }
+}
+
+/// The map without the `span` interior lines from `at` along `axis`, or `None` if they are
+/// not all interior, would leave fewer than 3 lines, or hold the player.
+fn cut(map: &Grid<Cell>, axis: Axis, at: usize, span: usize) -> Option<Grid<Cell>> {
+    let len = axis.len(map);
+    if at == 0 || at + span >= len || len - span < 3 {
+        return None;
+    }
+    let gone = |p: Pos| (at..at + span).contains(&axis.of(p));
+    if map.iter().any(|(p, c)| gone(p) && *c == Cell::Player) {
         return None;
     }
     let cells = map
         .iter()
-        .filter(|(p, _)| p.col != col)
+        .filter(|(p, _)| !gone(*p))
         .map(|(_, c)| *c)
         .collect();
-    Grid::from_cells(map.cols() - 1, map.rows(), cells)
+    let (cols, rows) = match axis {
+        Axis::Row => (map.cols(), map.rows() - span),
+        Axis::Col => (map.cols() - span, map.rows()),
+    };
+    Grid::from_cells(cols, rows, cells)
 }
 
 #[cfg(test)]
