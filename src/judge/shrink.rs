@@ -4,12 +4,12 @@
 //! gets the same verdict again). Shrinking is greedy and repeats its passes until none makes
 //! progress, in this order:
 //!
-//! 1. drop moves from the end (halves, then quarters, down to single moves), then single
-//!    moves anywhere;
+//! 1. drop moves from the end (halves, then quarters, down to single moves), then runs of
+//!    moves anywhere (longest first, down to single moves, then pairs again);
 //! 2. remove beasts;
 //! 3. turn movable walls into spaces, then solid walls inside the border;
-//! 4. crop interior rows and columns, which keeps the border solid: one at a time, then two
-//!    adjacent ones, then a row with a column.
+//! 4. crop interior rows and columns, which keeps the border solid: one at a time; and when
+//!    a whole round makes no progress, two adjacent ones, or a row with a column.
 //!
 //! Every candidate is a valid [`Puzzle`]; the predicate never sees anything else.
 
@@ -43,13 +43,20 @@ pub fn shrink(
         test: &mut still_fails,
     };
     loop {
-        let before = (size(&s.best), s.tries);
+        let before = size(&s.best);
         s.drop_moves();
         s.remove_cells(Cell::Beast);
         s.remove_cells(Cell::Movable);
         s.remove_cells(Cell::Wall);
         s.crop();
-        if size(&s.best) == before.0 || s.tries >= s.budget {
+        if size(&s.best) == before {
+            // Stuck: the costlier crops, then stop unless they helped.
+            s.crop_pairs();
+            if size(&s.best) == before {
+                break;
+            }
+        }
+        if s.tries >= s.budget {
             break;
         }
     }
@@ -106,19 +113,31 @@ impl<F: FnMut(&Puzzle) -> bool> Shrinker<'_, F> {
             }
             chunk /= 2;
         }
-        // Single moves, then pairs (which keep the beasts' even turns in step).
-        for width in [1, 2] {
-            let mut i = self.best.moves().len();
-            while i >= width {
-                i -= 1;
-                let moves = self.best.moves();
-                if i + width > moves.len() {
-                    continue;
-                }
-                let mut kept = moves[..i].to_vec();
-                kept.extend_from_slice(&moves[i + width..]);
-                self.try_moves(kept);
+        // Then runs of moves anywhere, longest first, down to single moves; pairs again at
+        // the end since they keep the beasts' even turns in step.
+        let mut width = self.best.moves().len() / 2;
+        while width > 0 {
+            self.drop_runs(width);
+            width /= 2;
+        }
+        self.drop_runs(2);
+    }
+
+    /// Tries removing each run of `width` moves, from the last.
+    fn drop_runs(&mut self, width: usize) {
+        if width == 0 {
+            return;
+        }
+        let mut start = (self.best.moves().len() + 1).saturating_sub(width);
+        while start > 0 {
+            start -= 1;
+            let moves = self.best.moves();
+            if start + width > moves.len() {
+                continue;
             }
+            let mut kept = moves[..start].to_vec();
+            kept.extend_from_slice(&moves[start + width..]);
+            self.try_moves(kept);
         }
     }
 
@@ -143,14 +162,17 @@ impl<F: FnMut(&Puzzle) -> bool> Shrinker<'_, F> {
         }
     }
 
-    /// Removes interior rows, then interior columns, one at a time; then two adjacent ones
-    /// at a time, and a row with a column, which keep more of the geometry.
+    /// Removes interior rows, then interior columns, one at a time.
     fn crop(&mut self) {
-        for span in [1, 2] {
-            self.crop_lines(Axis::Row, span);
-            self.crop_lines(Axis::Col, span);
-        }
-        // A row and a column together keep diagonal distances in proportion.
+        self.crop_lines(Axis::Row, 1);
+        self.crop_lines(Axis::Col, 1);
+    }
+
+    /// Removes two adjacent rows or columns at a time, then a row with a column: these keep
+    /// more of the geometry (the beasts' parity, diagonal distances) than single lines.
+    fn crop_pairs(&mut self) {
+        self.crop_lines(Axis::Row, 2);
+        self.crop_lines(Axis::Col, 2);
         let mut row = self.best.map().rows().saturating_sub(2);
         while row >= 1 {
             let mut col = self.best.map().cols().saturating_sub(2);

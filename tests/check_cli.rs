@@ -1,0 +1,481 @@
+//! `beast check`: judging candidate programs. The candidates are `beast` itself (with rule
+//! switches) and the small shell scripts in `tests/fixtures/`.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use assert_cmd::cargo::cargo_bin_cmd;
+use beast_judge::beast::{Ending, Exhaust, Puzzle, Rules, judge};
+use predicates::prelude::*;
+
+const BEAST: &str = env!("CARGO_BIN_EXE_beast");
+
+fn fixture(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures")
+        .join(name)
+}
+
+/// `beast check` with `BEAST` set for the fixtures that wrap it.
+fn check() -> assert_cmd::Command {
+    let mut cmd = cargo_bin_cmd!("beast");
+    cmd.env("BEAST", BEAST).arg("check");
+    cmd
+}
+
+/// Runs `beast check ARGS` with `--format json`; returns the case objects and the exit code.
+fn check_json(args: &[&str]) -> (Vec<serde_json::Value>, Option<i32>) {
+    let out = check()
+        .args(["--format", "json"])
+        .args(args)
+        .output()
+        .expect("beast runs");
+    let text = String::from_utf8(out.stdout).expect("JSON is UTF-8");
+    let mut objects: Vec<serde_json::Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("one JSON object a line"))
+        .collect();
+    let summary = objects.pop().expect("a summary object");
+    assert_eq!(summary["summary"], true, "{summary}");
+    assert_eq!(
+        summary["passed"].as_u64().unwrap_or(0) + summary["failed"].as_u64().unwrap_or(0),
+        objects.len() as u64
+    );
+    (objects, out.status.code())
+}
+
+fn names_with(objects: &[serde_json::Value], verdict: &str) -> BTreeSet<String> {
+    objects
+        .iter()
+        .filter(|o| o["verdict"] == verdict)
+        .map(|o| o["name"].as_str().unwrap_or_default().to_string())
+        .collect()
+}
+
+#[test]
+fn beast_itself_passes_every_case() {
+    check()
+        .args(["--random", "40", "--seed", "11", "--", BEAST])
+        .assert()
+        .code(0)
+        .stdout(predicate::str::is_match(r"(?m)^45 passed, 0 failed$").expect("regex"));
+}
+
+#[test]
+fn stopping_when_moves_run_out_fails_exactly_the_games_that_outlive_their_moves() {
+    let (objects, code) = check_json(&[
+        "--random",
+        "40",
+        "--seed",
+        "5",
+        "--",
+        BEAST,
+        "--exhaust",
+        "stop",
+    ]);
+    assert_eq!(code, Some(1));
+    // The oracle: the engine under both readings. A case should fail when the moves run out
+    // with the player alive (`stop` ends `alive`) and waiting on then gets him eaten.
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/beast");
+    let mut puzzles: Vec<(String, Puzzle)> = Vec::new();
+    for entry in std::fs::read_dir(&dir).expect("examples") {
+        let path = entry.expect("entry").path();
+        if path.extension().is_some_and(|e| e == "txt")
+            && path.with_extension("out").is_file()
+            && !path.with_extension("args").exists()
+        {
+            let text = std::fs::read_to_string(&path).expect("readable");
+            let name = path
+                .file_stem()
+                .expect("stem")
+                .to_string_lossy()
+                .into_owned();
+            if let Ok(p) = Puzzle::parse(&text) {
+                puzzles.push((name, p));
+            }
+        }
+    }
+    let generated =
+        beast_judge::judge::cases::random(5, 40, &Default::default()).expect("valid options");
+    puzzles.extend(generated.cases.into_iter().map(|c| (c.name, c.puzzle)));
+    let stop = Rules {
+        exhaust: Exhaust::Stop,
+        ..Rules::default()
+    };
+    let expected: BTreeSet<String> = puzzles
+        .iter()
+        .filter(|(_, p)| {
+            let outlives = judge(p, stop).is_ok_and(|o| o.ending == Ending::Alive);
+            let eaten_later = judge(p, Rules::default()).is_ok_and(|o| o.ending == Ending::Eaten);
+            outlives && eaten_later
+        })
+        .map(|(n, _)| n.clone())
+        .collect();
+    assert!(expected.contains("waiting-for-the-reaper"));
+    assert!(expected.len() >= 3, "{expected:?}");
+    assert_eq!(names_with(&objects, "WA"), expected);
+    for o in objects.iter().filter(|o| o["verdict"] == "WA") {
+        let why = o["reading_match"].as_str().unwrap_or_default();
+        assert!(why.contains("(--exhaust stop)"), "{o}");
+        assert!(why.contains("the game stops when the moves run out"), "{o}");
+    }
+}
+
+#[test]
+fn the_text_report_explains_and_ends_with_the_summary_line() {
+    check()
+        .args(["--", BEAST, "--exhaust", "stop"])
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("WA  waiting-for-the-reaper"))
+        .stdout(predicate::str::contains("--- expected\n    +++ got"))
+        .stdout(predicate::str::contains(
+            "matches if the game stops when the moves run out (--exhaust stop)",
+        ))
+        .stdout(predicate::str::is_match(r"\n4 passed, 1 failed\n$").expect("regex"));
+}
+
+#[test]
+fn a_candidate_that_sleeps_gets_tle_and_is_killed_in_time() {
+    let start = Instant::now();
+    let (objects, code) = check_json(&[
+        "--timeout",
+        "0.3",
+        "--",
+        fixture("sleep.sh").to_str().expect("path"),
+    ]);
+    assert_eq!(code, Some(1));
+    assert_eq!(names_with(&objects, "TLE").len(), objects.len());
+    // Five cases on at least one core, each killed at 0.3 s, not after the 10 s sleep.
+    assert!(
+        start.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        start.elapsed()
+    );
+}
+
+#[test]
+fn a_candidate_that_exits_3_gets_rte() {
+    check()
+        .args(["--", fixture("exit3.sh").to_str().expect("path")])
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("RTE wikipedia"))
+        .stdout(predicate::str::contains("exit code 3"))
+        .stdout(predicate::str::contains("0 passed, 5 failed"));
+}
+
+#[test]
+fn a_candidate_that_prints_forever_gets_ole() {
+    let (objects, code) = check_json(&[
+        "--max-output",
+        "64K",
+        "--",
+        fixture("forever.sh").to_str().expect("path"),
+    ]);
+    assert_eq!(code, Some(1));
+    assert_eq!(names_with(&objects, "OLE").len(), objects.len());
+}
+
+#[test]
+fn a_candidate_that_ignores_stdin_is_judged_without_crashing() {
+    // A 300x300 puzzle is far more than a pipe holds, so feeding it meets a closed pipe.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut text = String::from("300 300\n");
+    text += &"#".repeat(300);
+    text.push('\n');
+    for r in 1..299 {
+        let inner = if r == 1 {
+            format!("O~H{}", " ".repeat(295))
+        } else {
+            " ".repeat(298)
+        };
+        text += &format!("#{inner}#\n");
+    }
+    text += &"#".repeat(300);
+    text += "\nR\n";
+    std::fs::write(dir.path().join("big.in"), &text).expect("write");
+    std::fs::write(dir.path().join("big.out"), "2\n").expect("write");
+    let (objects, code) = check_json(&[
+        "--cases",
+        dir.path().to_str().expect("path"),
+        "--",
+        fixture("ignores-stdin.sh").to_str().expect("path"),
+    ]);
+    assert_eq!(code, Some(1));
+    let verdict = |name: &str| {
+        objects
+            .iter()
+            .find(|o| o["name"] == name)
+            .map(|o| o["verdict"].clone())
+    };
+    assert_eq!(verdict("big"), Some("WA".into()));
+    assert_eq!(
+        verdict("wikipedia"),
+        Some("AC".into()),
+        "it always prints 8"
+    );
+}
+
+#[test]
+fn children_left_running_and_invalid_utf8_do_not_stop_the_judge() {
+    let start = Instant::now();
+    check()
+        .args(["--", fixture("leaves-child.sh").to_str().expect("path")])
+        .assert()
+        .code(0);
+    assert!(
+        start.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        start.elapsed()
+    );
+    let (objects, code) = check_json(&["--", fixture("invalid-utf8.sh").to_str().expect("path")]);
+    assert_eq!(code, Some(1));
+    assert_eq!(names_with(&objects, "WA").len(), 5);
+    assert_eq!(objects[0]["got"], "\u{fffd}\u{fffd}\n");
+}
+
+#[test]
+fn a_planted_bug_is_caught_by_random_cases_and_shrunk_small() {
+    let (objects, code) = check_json(&[
+        "--no-builtin",
+        "--random",
+        "20",
+        "--seed",
+        "2",
+        "--",
+        fixture("planted.sh").to_str().expect("path"),
+    ]);
+    assert_eq!(code, Some(1));
+    let failed: Vec<&serde_json::Value> = objects.iter().filter(|o| o["verdict"] == "WA").collect();
+    assert!(!failed.is_empty(), "the bug is caught");
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut smallest = (usize::MAX, usize::MAX);
+    for o in &failed {
+        assert_eq!(
+            o["reading_match"],
+            serde_json::Value::Null,
+            "not a reading: {o}"
+        );
+        let text = o["shrunk"]
+            .as_str()
+            .expect("every failing random case is shrunk");
+        let p = Puzzle::parse(text).expect("the shrunk puzzle is valid");
+        let (cols, rows, moves) = (p.map().cols(), p.map().rows(), p.moves().len());
+        smallest = smallest.min((cols.max(rows), moves));
+        let name = o["name"].as_str().expect("name");
+        let answer = judge(&p, Rules::default()).expect("decided").answer();
+        std::fs::write(dir.path().join(format!("{name}.in")), text).expect("write");
+        std::fs::write(dir.path().join(format!("{name}.out")), answer).expect("write");
+    }
+    assert!(
+        smallest.0 <= 8 && smallest.1 <= 10,
+        "smallest shrunk: {smallest:?}"
+    );
+    // Every shrunk puzzle still fails the same way.
+    let (again, code) = check_json(&[
+        "--no-builtin",
+        "--cases",
+        dir.path().to_str().expect("path"),
+        "--",
+        fixture("planted.sh").to_str().expect("path"),
+    ]);
+    assert_eq!(code, Some(1));
+    assert_eq!(names_with(&again, "WA").len(), failed.len());
+}
+
+#[test]
+fn the_text_report_of_a_shrunk_case_is_ready_to_paste() {
+    let out = check()
+        .args([
+            "--no-builtin",
+            "--random",
+            "3",
+            "--seed",
+            "1",
+            "--",
+            BEAST,
+            "--exhaust",
+            "stop",
+        ])
+        .output()
+        .expect("runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    let (_, after) = text.split_once("shrunk to ").expect("a shrunk case");
+    let (head, puzzle) = after.split_once(":\n").expect("header line");
+    assert!(
+        regex_like_dims(head),
+        "`shrunk to COLSxROWS, N moves:` but got {head:?}"
+    );
+    let until_next = puzzle.split("\nWA ").next().unwrap_or(puzzle);
+    let until_summary = until_next
+        .rsplit_once("\n0 passed")
+        .map_or(until_next, |(p, _)| p);
+    Puzzle::parse(until_summary).expect("pastes as a valid puzzle");
+    assert!(text.contains("    seed "), "{text}");
+}
+
+fn regex_like_dims(head: &str) -> bool {
+    predicate::str::is_match(r"^\d+x\d+, \d+ moves$")
+        .expect("regex")
+        .eval(head)
+}
+
+#[test]
+fn shards_split_the_cases_without_overlap() {
+    let mut seen = BTreeSet::new();
+    let mut total = 0;
+    for k in 1..=3 {
+        let shard = format!("{k}/3");
+        let (objects, code) = check_json(&[
+            "--random", "7", "--seed", "3", "--shard", &shard, "--", BEAST,
+        ]);
+        assert_eq!(code, Some(0));
+        total += objects.len();
+        for o in objects {
+            seen.insert(o["name"].as_str().expect("name").to_string());
+        }
+    }
+    assert_eq!(total, 12, "5 built-in + 7 random cases");
+    assert_eq!(seen.len(), 12);
+    check()
+        .args(["--shard", "4/3", "--", BEAST])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("K/N"));
+}
+
+#[test]
+fn json_has_one_object_per_case_with_the_documented_keys() {
+    let (objects, code) = check_json(&["--", BEAST, "--exhaust", "stop"]);
+    assert_eq!(code, Some(1));
+    assert_eq!(objects.len(), 5);
+    for o in &objects {
+        for key in [
+            "name",
+            "verdict",
+            "time_ms",
+            "expected",
+            "got",
+            "reading_match",
+            "shrunk",
+        ] {
+            assert!(o.get(key).is_some(), "{key} missing in {o}");
+        }
+        assert!(o["time_ms"].is_number());
+    }
+    let reaper = objects
+        .iter()
+        .find(|o| o["name"] == "waiting-for-the-reaper")
+        .expect("built in");
+    assert_eq!(reaper["expected"], "aHHHH!\n0\n");
+    assert_eq!(reaper["got"], "0\n");
+    assert!(reaper["shrunk"].is_null());
+}
+
+#[test]
+fn the_junit_report_parses_as_xml() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let file = dir.path().join("report.xml");
+    check()
+        .args([
+            "--junit",
+            file.to_str().expect("path"),
+            "--",
+            fixture("invalid-utf8.sh").to_str().expect("path"),
+        ])
+        .assert()
+        .code(1);
+    let xml = std::fs::read_to_string(&file).expect("written");
+    let doc = roxmltree::Document::parse(&xml).expect("valid XML");
+    let cases: Vec<_> = doc
+        .descendants()
+        .filter(|n| n.has_tag_name("testcase"))
+        .collect();
+    assert_eq!(cases.len(), 5);
+    let failures = doc
+        .descendants()
+        .filter(|n| n.has_tag_name("failure"))
+        .count();
+    assert_eq!(failures, 5);
+    let suite = doc
+        .descendants()
+        .find(|n| n.has_tag_name("testsuite"))
+        .expect("a suite");
+    assert_eq!(suite.attribute("failures"), Some("5"));
+}
+
+#[test]
+fn input_as_an_argument_or_a_file_reaches_the_candidate() {
+    // `beast FILE` reads a path; `{}` is replaced by it.
+    check()
+        .args(["--input", "file", "--", BEAST, "{}"])
+        .assert()
+        .code(0);
+    check()
+        .args(["--input", "file", "--", BEAST])
+        .assert()
+        .code(0);
+    // As one argument: `sh -c 'printf %s "$1" | beast' _ PUZZLE`.
+    check()
+        .args([
+            "--input",
+            "arg",
+            "--",
+            "sh",
+            "-c",
+            "printf %s \"$1\" | \"$BEAST\"",
+            "sh",
+        ])
+        .assert()
+        .code(0);
+}
+
+#[test]
+fn exit_codes_are_0_pass_1_fail_2_usage_or_cannot_start() {
+    check().args(["--", BEAST]).assert().code(0);
+    check()
+        .args(["--", BEAST, "--target", "after"])
+        .assert()
+        .code(1);
+    check()
+        .args(["--timeout", "-1", "--", BEAST])
+        .assert()
+        .code(2);
+    check().assert().code(2);
+    check()
+        .args(["--", "/no/such/golf-answer", "x"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "cannot start `/no/such/golf-answer x`",
+        ));
+}
+
+#[test]
+fn fail_fast_stops_after_the_first_failure() {
+    let (objects, code) = check_json(&[
+        "--jobs",
+        "1",
+        "--fail-fast",
+        "--",
+        fixture("exit3.sh").to_str().expect("path"),
+    ]);
+    assert_eq!(code, Some(1));
+    assert_eq!(objects.len(), 1);
+}
+
+#[test]
+fn strict_turns_whitespace_differences_into_failures() {
+    let script = "\"$BEAST\" | tr '\\n' ' '";
+    check()
+        .args(["--", "sh", "-c", script])
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains("PE "));
+    check()
+        .args(["--strict", "--", "sh", "-c", script])
+        .assert()
+        .code(1);
+}
