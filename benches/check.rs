@@ -1,0 +1,63 @@
+//! Benchmarks of the pure parts of `beast check`: generation, comparison, explanation and
+//! shrinking with an in-process candidate (the engine under another reading). The process
+//! overhead of the judge is measured end to end instead (see the README).
+
+use beast_judge::beast::{Rules, Target, judge};
+use beast_judge::judge::generate::{GenOptions, generate};
+use beast_judge::judge::{explain, shrink, verdict};
+
+fn main() {
+    divan::main();
+}
+
+/// A candidate that aims at the player after his move: fails on some puzzles.
+fn after(p: &beast_judge::beast::Puzzle) -> String {
+    let rules = Rules {
+        target: Target::After,
+        ..Rules::default()
+    };
+    judge(p, rules).map(|o| o.answer()).unwrap_or_default()
+}
+
+fn fails(p: &beast_judge::beast::Puzzle) -> bool {
+    judge(p, Rules::default()).is_ok_and(|o| o.answer() != after(p))
+}
+
+/// The first default-size puzzle, from seed 0 on, that the `after` candidate fails.
+fn failing() -> beast_judge::beast::Puzzle {
+    (0..)
+        .filter_map(|s| generate(s, &GenOptions::default()).ok())
+        .find(fails)
+        .expect("some puzzle tells the readings apart")
+}
+
+#[divan::bench]
+fn generate_default_size(b: divan::Bencher) {
+    let mut seed = 0;
+    b.bench_local(|| {
+        seed += 1;
+        generate(seed, &GenOptions::default())
+    });
+}
+
+#[divan::bench]
+fn compare_outputs() -> verdict::Verdict {
+    verdict::compare(
+        divan::black_box(b"aHHHH!\n12\n"),
+        divan::black_box(b"aHHHH! \n12"),
+        false,
+    )
+}
+
+#[divan::bench]
+fn explain_a_wrong_answer(b: divan::Bencher) {
+    let p = failing();
+    let got = after(&p);
+    b.bench_local(|| explain::explain(&p, got.as_bytes()));
+}
+
+#[divan::bench(sample_count = 20)]
+fn shrink_a_failing_default_size_puzzle(b: divan::Bencher) {
+    let p = failing();
+    b.bench_local(|| shrink::shrink(&p, shrink::DEFAULT_BUDGET, fails));
+}
