@@ -208,33 +208,56 @@ pub fn builtin() -> Loaded {
     loaded
 }
 
-/// The gen seeds of `n` random cases for the run seed `seed`: the first `n` numbers of the
-/// ChaCha8 stream seeded with `seed`.
-pub fn random_seeds(seed: u64, n: usize) -> Vec<u64> {
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    (0..n).map(|_| rng.next_u64()).collect()
+/// A random case before it is generated: its name and its `beast gen` seed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RandomSpec {
+    /// `random-SEED-I`, I from 1.
+    pub name: String,
+    /// The `beast gen --seed` of the puzzle.
+    pub seed: u64,
 }
 
-/// `n` random cases named `random-SEED-I` (I from 1), expected answers from the engine.
-/// A puzzle the engine cannot decide is skipped.
+impl RandomSpec {
+    /// Generates the case; the expected answer comes from the engine. A puzzle the engine
+    /// cannot decide is skipped.
+    pub fn case(&self, opts: &GenOptions) -> Result<Case, Skipped> {
+        let skip = |reason: String| Skipped {
+            name: self.name.clone(),
+            reason,
+        };
+        let puzzle = generate(self.seed, opts).map_err(|e| skip(e.to_string()))?;
+        let outcome = judge(&puzzle, Rules::default()).map_err(|e| skip(e.to_string()))?;
+        Ok(Case {
+            name: self.name.clone(),
+            input: puzzle.to_string().into_bytes(),
+            puzzle,
+            expected: outcome.answer(),
+            origin: Origin::Random { seed: self.seed },
+        })
+    }
+}
+
+/// The `n` random cases of the run seed `seed`, not generated yet. Case I (from 1) is named
+/// `random-SEED-I` and its `beast gen` seed is the Ith number of the ChaCha8 stream seeded
+/// with `seed`.
+pub fn random_specs(seed: u64, n: usize) -> Vec<RandomSpec> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    (1..=n)
+        .map(|i| RandomSpec {
+            name: format!("random-{seed}-{i}"),
+            seed: rng.next_u64(),
+        })
+        .collect()
+}
+
+/// `n` random cases, generated now (see [`random_specs`] and [`RandomSpec::case`]).
 pub fn random(seed: u64, n: usize, opts: &GenOptions) -> Result<Loaded, CaseError> {
     opts.validate()?;
     let mut loaded = Loaded::default();
-    for (i, case_seed) in random_seeds(seed, n).into_iter().enumerate() {
-        let name = format!("random-{seed}-{}", i + 1);
-        let puzzle = generate(case_seed, opts)?;
-        match judge(&puzzle, Rules::default()) {
-            Ok(o) => loaded.cases.push(Case {
-                name,
-                input: puzzle.to_string().into_bytes(),
-                puzzle,
-                expected: o.answer(),
-                origin: Origin::Random { seed: case_seed },
-            }),
-            Err(e) => loaded.skipped.push(Skipped {
-                name,
-                reason: e.to_string(),
-            }),
+    for spec in random_specs(seed, n) {
+        match spec.case(opts) {
+            Ok(c) => loaded.cases.push(c),
+            Err(s) => loaded.skipped.push(s),
         }
     }
     Ok(loaded)
