@@ -548,3 +548,26 @@ fn run_all(
         })
         .collect())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn timeouts_take_fractions_and_refuse_nonsense() {
+        assert_eq!(parse_seconds("0.5"), Ok(Duration::from_millis(500)));
+        assert_eq!(parse_seconds("5"), Ok(Duration::from_secs(5)));
+        for bad in ["0", "-1", "nan", "inf", "x"] {
+            assert!(parse_seconds(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn output_limits_take_binary_suffixes() {
+        assert_eq!(parse_bytes("1M"), Ok(1 << 20));
+        assert_eq!(parse_bytes("64k"), Ok(64 << 10));
+        assert_eq!(parse_bytes("100"), Ok(100));
+        assert!(parse_bytes("1T").is_err());
+        assert!(parse_bytes("99999999999999999999G").is_err());
+    }
+}

@@ -112,3 +112,25 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     out.flush()?;
     Ok(ExitCode::SUCCESS)
 }
+
+#[cfg(test)]
+mod tests {
+    use clap::Parser;
+
+    use super::*;
+
+    #[derive(Parser)]
+    struct Wrap {
+        #[command(flatten)]
+        gen_args: GenArgs,
+    }
+
+    #[test]
+    fn flag_defaults_are_the_library_defaults() {
+        let w = Wrap::parse_from(["x"]);
+        assert_eq!(w.gen_args.options().ok(), Some(GenOptions::default()));
+        assert_eq!(w.gen_args.flags(), "");
+        let w = Wrap::parse_from(["x", "--size", "9x7", "--moves", "4"]);
+        assert_eq!(w.gen_args.flags(), " --size 9x7 --moves 4");
+    }
+}
