@@ -489,3 +489,48 @@ fn strict_turns_whitespace_differences_into_failures() {
         .assert()
         .code(1);
 }
+
+#[test]
+fn an_interrupted_check_kills_the_running_candidate() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let cases = dir.path().join("cases");
+    std::fs::create_dir(&cases).expect("mkdir");
+    std::fs::write(cases.join("one.in"), "5 3\n#####\n#O~H#\n#####\nR\n").expect("write");
+    std::fs::write(cases.join("one.out"), "2\n").expect("write");
+    let pid_file = dir.path().join("pid");
+    let mut child = std::process::Command::new(BEAST)
+        .env("PIDFILE", &pid_file)
+        .args(["check", "--no-builtin", "--timeout", "60", "--cases"])
+        .arg(&cases)
+        .arg("--")
+        .arg(fixture("sleep-pid.sh"))
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("beast starts");
+    let start = Instant::now();
+    let pid = loop {
+        if let Some(pid) = std::fs::read_to_string(&pid_file)
+            .ok()
+            .and_then(|t| t.trim().parse::<i32>().ok())
+        {
+            break pid;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(10),
+            "the candidate never started"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let check_pid = nix::unistd::Pid::from_raw(i32::try_from(child.id()).expect("pid"));
+    nix::sys::signal::kill(check_pid, nix::sys::signal::Signal::SIGINT).expect("signal");
+    let status = child.wait().expect("exits");
+    assert_eq!(status.code(), Some(130));
+    // The candidate (a zombie at most, until its parent reaps it) is no longer sleeping.
+    std::thread::sleep(Duration::from_millis(100));
+    let state = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+    let running = state
+        .rsplit_once(") ")
+        .is_some_and(|(_, rest)| !rest.starts_with('Z'));
+    assert!(!running, "candidate {pid} still runs: {state}");
+}

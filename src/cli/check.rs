@@ -22,7 +22,7 @@ use beast_judge::judge::verdict::{self, Verdict};
 use beast_judge::judge::{explain, shrink};
 use indicatif::{ProgressBar, ProgressStyle};
 
-use self::runner::{Ended, InputMode, Run, Runner};
+use self::runner::{Ended, Groups, InputMode, Run, Runner};
 use super::r#gen::GenArgs;
 
 /// How long shrinking one failing case may take.
@@ -353,7 +353,12 @@ impl Printer {
 
 /// Runs `beast check`.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let groups = Groups::default();
+    groups
+        .kill_on_interrupt()
+        .context("cannot set up the interrupt handler")?;
     let runner = Runner {
+        groups,
         command: args.command.clone(),
         input: args.input,
         timeout: args.timeout,

@@ -2,16 +2,18 @@
 //! output up to a cap, and kill the whole group on a timeout, on too much output, and once it
 //! is done (so children it left running do not linger).
 
+use std::collections::HashSet;
 use std::ffi::{OsStr, OsString};
 use std::io::{self, Read, Write};
 use std::os::unix::ffi::OsStrExt;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::process::{Child, Command, ExitStatus, Stdio};
 use std::sync::mpsc::{self, RecvTimeoutError};
+use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use nix::sys::signal::{Signal, killpg};
+use nix::sys::signal::{SigSet, Signal, killpg};
 use nix::unistd::Pid;
 
 /// How the puzzle reaches the candidate (`--input`).
@@ -63,6 +65,51 @@ pub struct Runner {
     pub timeout: Duration,
     /// The most bytes of output allowed.
     pub max_output: usize,
+    /// The process groups running now, for [`Groups::kill_on_interrupt`].
+    pub groups: Groups,
+}
+
+/// The process groups of the candidates running now.
+#[derive(Clone, Debug, Default)]
+pub struct Groups(Arc<Mutex<HashSet<i32>>>);
+
+impl Groups {
+    fn add(&self, id: i32) {
+        if let Ok(mut set) = self.0.lock() {
+            set.insert(id);
+        }
+    }
+
+    fn remove(&self, id: i32) {
+        if let Ok(mut set) = self.0.lock() {
+            set.remove(&id);
+        }
+    }
+
+    /// Blocks SIGINT, SIGTERM and SIGHUP in this thread and every thread started after it,
+    /// and starts a thread that waits for them: it kills every running group and exits with
+    /// 128 + the signal. Call it before starting other threads. Children start with an
+    /// empty signal mask (the standard library resets it), so candidates are unaffected.
+    pub fn kill_on_interrupt(&self) -> nix::Result<()> {
+        let mut set = SigSet::empty();
+        for s in [Signal::SIGINT, Signal::SIGTERM, Signal::SIGHUP] {
+            set.add(s);
+        }
+        set.thread_block()?;
+        let groups = self.clone();
+        thread::spawn(move || {
+            if let Ok(sig) = set.wait() {
+                if let Ok(set) = groups.0.lock() {
+                    for &id in set.iter() {
+                        let _ = killpg(Pid::from_raw(id), Signal::SIGKILL);
+                    }
+                }
+                eprintln!("\nbeast check: interrupted by {}", sig.as_str());
+                std::process::exit(128 + sig as i32);
+            }
+        });
+        Ok(())
+    }
 }
 
 /// The most bytes of standard error kept.
@@ -118,7 +165,9 @@ impl Runner {
         }
         let start = Instant::now();
         let mut child = cmd.spawn()?;
-        let group = Pid::from_raw(i32::try_from(child.id()).unwrap_or(i32::MAX));
+        let group_id = i32::try_from(child.id()).unwrap_or(i32::MAX);
+        self.groups.add(group_id);
+        let group = Pid::from_raw(group_id);
         let kill = || {
             // ESRCH (the group is gone already) is fine.
             let _ = killpg(group, Signal::SIGKILL);
@@ -187,6 +236,7 @@ impl Runner {
             }
         }
         kill();
+        self.groups.remove(group_id);
         let ended = ended.unwrap_or(match status {
             Some(s) => match (s.code(), s.signal()) {
                 (Some(code), _) => Ended::Exited(code),
