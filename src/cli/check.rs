@@ -319,7 +319,7 @@ enum Job {
 /// What became of a job.
 enum Slot {
     Pending,
-    Done(CaseReport),
+    Done(Box<CaseReport>),
     Skipped,
 }
 
@@ -508,7 +508,7 @@ fn run_all(
                     if !r.passed {
                         failed += 1;
                     }
-                    slots[i] = Slot::Done(r);
+                    slots[i] = Slot::Done(Box::new(r));
                 }
                 Ok(None) => slots[i] = Slot::Skipped,
                 Err(e) => {
@@ -548,7 +548,7 @@ fn run_all(
     Ok(slots
         .into_iter()
         .filter_map(|s| match s {
-            Slot::Done(r) => Some(r),
+            Slot::Done(r) => Some(*r),
             _ => None,
         })
         .collect())
