@@ -9,8 +9,9 @@
 //! crate. The only source of randomness is a ChaCha8 stream (`rand_chacha`) seeded with
 //! `seed_from_u64(seed)`, consumed in a fixed order: one draw per interior cell (row by row),
 //! one for the player, one per beast, then one per move. Any change to that order or to the
-//! move policy is a breaking change, made only with a version bump that says so in the
-//! changelog.
+//! move policy, or to the values of `GenOptions::default()` (which `beast gen` uses when no
+//! option is given), is a breaking change, made only with a version bump that says so in the
+//! changelog. The unit test `seed_one_is_stable_across_versions` pins the output.
 
 use rand_chacha::ChaCha8Rng;
 use rand_core::{Rng, SeedableRng};
