@@ -11,3 +11,6 @@ pub use game::{
 };
 pub use parse::{Cell, Move, ParseError, ParseErrorKind, Puzzle, move_string};
 pub use render::Style;
+
+#[cfg(test)]
+mod tests;
