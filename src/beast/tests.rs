@@ -570,17 +570,37 @@ fn when_the_moves_run_out_the_player_waits_until_a_beast_eats_him() {
 }
 
 #[test]
-fn a_repeating_position_is_a_stalemate_and_prints_only_the_score() {
-    // The player is sealed in; the beast paces between two cells forever.
+fn a_beast_outside_the_players_region_makes_a_stalemate_at_once() {
+    // The player is sealed in by solid walls; the beast can never reach him.
     let map = "
         #######
         #O#   #
         ###H  #
         #######";
     let o = outcome(map, "", Rules::default());
+    assert_eq!((o.ending, o.turns), (Ending::Stalemate, 0));
+    assert_eq!(o.answer(), "0\n");
+}
+
+#[test]
+fn a_repeating_position_is_a_stalemate_and_prints_only_the_score() {
+    // The beast shares the player's region (through (3,1) and (2,1)) but the wall at (1,2)
+    // traps it: (2,5) -> (1,4) -> (1,3), then (1,3) <-> (2,3) forever, since up (1,3) at 4
+    // beats down-left (3,2) at 5 and from (1,3) down (2,3) at 5 is its best open cell.
+    let map = "
+        #########
+        #O#     #
+        # #  H  #
+        #       #
+        #########";
+    let o = outcome(map, "", Rules::default());
     assert_eq!(o.ending, Ending::Stalemate);
     assert_eq!(o.answer(), "0\n");
-    assert!(o.turns >= 4, "it takes a few beast turns to see the repeat");
+    assert!(
+        o.turns >= 8,
+        "the repeat shows from turn 8 on, found at {}",
+        o.turns
+    );
 }
 
 #[test]
