@@ -6,6 +6,7 @@
 //! Three staged positions ([`Scenario`]) go through the very same resolver.
 
 mod scenario;
+pub mod screen;
 
 use std::collections::BTreeSet;
 use std::fmt;
