@@ -5,6 +5,7 @@
 //! turned down; [`Collector::apply`] does the same in place and keeps the last message.
 //! Three staged positions ([`Scenario`]) go through the very same resolver.
 
+mod moves;
 mod scenario;
 pub mod screen;
 
@@ -13,6 +14,7 @@ use std::fmt;
 
 use crate::grid::{Dir, Grid, Pos};
 
+pub use moves::{BadMove, parse_moves};
 pub use scenario::{Scenario, Setup, UnknownScenario};
 
 /// The map from the source text: `#` wall, `P` player start, `G` guard start, `.` dot.
@@ -46,6 +48,10 @@ pub const TOTAL_DOTS: usize = 10;
 /// The message of a fresh (or reset) game.
 pub const NEW_GAME_MESSAGE: &str =
     "New game: collect the 10 dots. The guard steps once per accepted move.";
+
+/// The playable page: one self-contained HTML file (no network, no external files) whose
+/// small script follows the same rules. `beast ring --html` writes it.
+pub const PAGE_HTML: &str = include_str!("page.html");
 
 /// One cell of the map.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

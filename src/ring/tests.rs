@@ -372,3 +372,41 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn the_page_is_self_contained() {
+    for banned in [
+        "http:", "https:", "//cdn", "<link", " src=", "@import", "url(", "fetch(",
+    ] {
+        assert!(!PAGE_HTML.contains(banned), "page contains {banned:?}");
+    }
+    assert!(PAGE_HTML.contains("default-src 'none'"));
+}
+
+#[test]
+fn the_page_uses_the_same_map_patrol_and_scenarios() {
+    let map = format!("const MAP = {MAP:?};");
+    assert!(PAGE_HTML.contains(&map), "page MAP differs from {map}");
+    let patrol: Vec<String> = PATROL
+        .iter()
+        .map(|p| format!("[{},{}]", p.row, p.col))
+        .collect();
+    let patrol = format!("const PATROL = [{}];", patrol.join(", "));
+    assert!(
+        PAGE_HTML.contains(&patrol),
+        "page PATROL differs from {patrol}"
+    );
+    assert!(PAGE_HTML.contains(NEW_GAME_MESSAGE));
+    for s in Scenario::ALL {
+        let setup = s.setup();
+        let line = format!(
+            "\"{}\": {{ player: [{},{}], patrol: {},",
+            s.name(),
+            setup.player.row,
+            setup.player.col,
+            setup.patrol_index
+        );
+        assert!(PAGE_HTML.contains(&line), "page scenario differs: {line}");
+        assert!(PAGE_HTML.contains(&format!("data-scenario=\"{}\"><b>STAGED</b>", s.name())));
+    }
+}
