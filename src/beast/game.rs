@@ -215,7 +215,7 @@ const NEIGHBOURS: [(isize, isize); 8] = [
 ];
 
 /// A game in progress.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Game {
     map: Grid<Cell>,
     rules: Rules,
@@ -474,13 +474,6 @@ impl Game {
         }
         None
     }
-}
-
-/// Exact squared Euclidean distance between two cells.
-fn distance2(a: Pos, b: Pos) -> u64 {
-    let dr = a.row.abs_diff(b.row) as u64;
-    let dc = a.col.abs_diff(b.col) as u64;
-    dr * dr + dc * dc
 }
 
 /// Plays a whole puzzle under `rules`.

@@ -4,6 +4,7 @@
 pub mod game;
 pub mod parse;
 pub mod render;
+pub mod screen;
 
 pub use game::{
     Action, Bump, Crush, Ending, Exhaust, Game, GameError, Order, Outcome, Rules, Status, Step,

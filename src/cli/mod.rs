@@ -4,6 +4,7 @@
 mod fence;
 mod judge;
 mod paint;
+mod play;
 mod ring;
 mod tui;
 
@@ -37,6 +38,8 @@ enum Command {
     Fence(fence::Args),
     /// Ring Collector: collect ten dots past a patrolling guard.
     Ring(ring::Args),
+    /// Play a beast map in the terminal (or watch a replay).
+    Play(play::Args),
     /// Print a shell completion script.
     Completions {
         /// The shell to complete for.
@@ -51,6 +54,7 @@ pub fn run() -> ExitCode {
     let result = match cli.command {
         Some(Command::Fence(args)) => fence::run(args),
         Some(Command::Ring(args)) => ring::run(args),
+        Some(Command::Play(args)) => play::run(args),
         Some(Command::Completions { shell }) => {
             clap_complete::generate(shell, &mut Cli::command(), "beast", &mut io::stdout());
             Ok(ExitCode::SUCCESS)
