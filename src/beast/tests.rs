@@ -260,9 +260,8 @@ fn ties_go_to_the_lowest_number_of_the_matrix_for_every_pair_that_can_tie() {
     // orthogonal neighbours can tie: a diagonal and an orthogonal offset differ in squared
     // length by 1, so their squared distances to any cell differ by an odd number.
     let mut covered = 0;
-    for a in 0..8 {
-        for b in a + 1..8 {
-            let (na, nb) = (MATRIX[a], MATRIX[b]);
+    for (a, &na) in MATRIX.iter().enumerate() {
+        for &nb in &MATRIX[a + 1..] {
             let spot = (1..10)
                 .flat_map(|r| (1..10).map(move |c| (r, c)))
                 .find(|&(r, c)| {
@@ -299,10 +298,7 @@ fn ties_go_to_the_lowest_number_of_the_matrix_for_every_pair_that_can_tie() {
             assert_eq!(
                 game.beasts(),
                 &[want],
-                "pair {}-{}: the beast should take {} (number {})\n{map}",
-                a + 1,
-                b + 1,
-                want,
+                "pair {na:?}-{nb:?}: the beast should take {want} (number {})\n{map}",
                 a + 1
             );
             covered += 1;
