@@ -10,6 +10,33 @@ struct Tmux {
 }
 
 impl Tmux {
+    /// Starts `script` in a 100-column tmux session of `rows` rows on a socket of this
+    /// test's own; `None` (with a message) where tmux cannot be had.
+    fn start(name: &str, rows: u16, script: &str) -> Option<Tmux> {
+        if Command::new("tmux").arg("-V").output().is_err() {
+            eprintln!("SKIPPED: tmux is not installed, so no pseudo-terminal can be had here");
+            return None;
+        }
+        let tmux = Tmux {
+            socket: format!("beast-{name}-{}", std::process::id()),
+        };
+        let rows = rows.to_string();
+        tmux.run(&[
+            "new-session",
+            "-d",
+            "-s",
+            "play",
+            "-x",
+            "100",
+            "-y",
+            &rows,
+            "sh",
+            "-c",
+            script,
+        ]);
+        Some(tmux)
+    }
+
     fn run(&self, args: &[&str]) -> String {
         let out = Command::new("tmux")
             .args(["-L", &self.socket])
@@ -94,4 +121,18 @@ fn play_draws_the_board_answers_keys_and_restores_the_terminal() {
         !screen.contains("aHHHH! The Beasts"),
         "the alternate screen is gone:\n{screen}"
     );
+}
+
+#[test]
+fn beast_without_a_file_on_a_terminal_prints_a_usage_hint_instead_of_waiting() {
+    let script = format!("{}; echo EXIT:$?; sleep 30", env!("CARGO_BIN_EXE_beast"));
+    let Some(tmux) = Tmux::start("hint", 20, &script) else {
+        return;
+    };
+    let screen = tmux.wait_for("EXIT:");
+    assert!(
+        screen.contains("give a puzzle file, or pipe one in"),
+        "{screen}"
+    );
+    assert!(screen.contains("EXIT:2"), "{screen}");
 }
