@@ -71,30 +71,13 @@ impl Drop for Tmux {
 
 #[test]
 fn play_draws_the_board_answers_keys_and_restores_the_terminal() {
-    if Command::new("tmux").arg("-V").output().is_err() {
-        eprintln!("SKIPPED: tmux is not installed, so no pseudo-terminal can be had here");
-        return;
-    }
-    let tmux = Tmux {
-        socket: format!("beast-play-test-{}", std::process::id()),
-    };
     let script = format!(
         "{} play --style ascii; echo EXIT:$?; stty -a | tr ' ;' '\\n\\n' | grep -x icanon; sleep 30",
         env!("CARGO_BIN_EXE_beast")
     );
-    tmux.run(&[
-        "new-session",
-        "-d",
-        "-s",
-        "play",
-        "-x",
-        "100",
-        "-y",
-        "40",
-        "sh",
-        "-c",
-        &script,
-    ]);
+    let Some(tmux) = Tmux::start("play", 40, &script) else {
+        return;
+    };
     let screen = tmux.wait_for("turn 0");
     assert!(
         screen.contains("aHHHH! The Beasts are HHHHere!"),
