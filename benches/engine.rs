@@ -5,6 +5,7 @@
 //!   count is the number of beast moves, so time / items is the cost of one beast move.
 //! - `whole_run`: a whole default-rules judge of the 1000x1000 map with 1,000 beasts and
 //!   100,000 moves, with the player walled in so that every move is played.
+//! - `play_key`: two keys and a frame of `beast play` on the 40x23 Wikipedia map.
 
 use beast_judge::beast::{Game, Move, Puzzle, Rules, judge};
 use beast_judge::grid::Dir;
@@ -94,4 +95,23 @@ fn beast_moves(bencher: Bencher) {
 fn whole_run(bencher: Bencher) {
     let puzzle = Puzzle::parse(&big_map(1000, 1000, 100_000)).expect("valid");
     bencher.bench(|| judge(black_box(&puzzle), Rules::default()).expect("judged"));
+}
+
+/// One key in `beast play` on the 40x23 Wikipedia map: the move through the engine plus a
+/// whole new frame (the terminal half then rewrites only the lines that changed).
+#[divan::bench(sample_count = 100)]
+fn play_key(bencher: Bencher) {
+    use beast_judge::beast::Style;
+    use beast_judge::beast::screen::BeastScreen;
+    use beast_judge::play::{Key, Screen};
+    let puzzle =
+        Puzzle::parse(include_str!("../examples/beast/wikipedia.txt")).expect("the sample");
+    let screen = BeastScreen::new(puzzle, Rules::default(), Style::Unicode);
+    bencher
+        .with_inputs(|| screen.clone())
+        .bench_local_refs(|s| {
+            s.key(Key::Char('.'));
+            s.key(Key::Char('.'));
+            black_box(s.frame())
+        });
 }
