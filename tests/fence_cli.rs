@@ -231,3 +231,21 @@ fn a_picked_seed_is_printed_and_replays_the_same_game() {
         again.lines().collect::<Vec<_>>()
     );
 }
+
+#[test]
+fn the_example_games_replay_without_a_refusal() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/fence");
+    let opening = format!("{dir}/opening.txt");
+    let out = stdout_of(&["--seed", "7", "--moves-file", &opening]);
+    assert!(
+        out.lines()
+            .last()
+            .expect("a line")
+            .starts_with("Your move."),
+        "{out}"
+    );
+    let whole = format!("{dir}/whole-game-1x1.txt");
+    let out = stdout_of(&["--seed", "1", "--size", "1x1", "--moves-file", &whole]);
+    let last = out.lines().last().expect("a line");
+    assert!(last.starts_with("The farmer wins: "), "{last}");
+}

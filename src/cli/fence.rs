@@ -59,10 +59,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let moves = read_moves(&args)?;
     let (field, refused) = play_moves(Field::start(seed, args.size), &moves);
 
-    if args.play {
-        if let Some((n, refusal)) = &refused {
-            anyhow::bail!("move {n} was refused: {}", refusal.reason);
-        }
+    // A refused move stops the run before any play: it is reported below with exit code 1.
+    if args.play && refused.is_none() {
         let mut screen = FenceScreen::new(field);
         super::tui::play(&mut screen)?;
         let f = screen.field();
