@@ -13,6 +13,9 @@ lint: ## Formatting and clippy, warnings denied
 	$(CARGO) fmt --check
 	$(CARGO) clippy --all-targets -- -D warnings
 
+e2e: ## Browser test of the Ring Collector page in headless Chromium (installs chromium if missing)
+	bash tests/e2e/run.sh
+
 bench: ## Benchmarks (divan); not part of `make test`
 	$(CARGO) bench
 

@@ -1,1 +1,117 @@
-fn main() {}
+//! `make bench`: the beast engine's speed on generated maps.
+//!
+//! - `parse`: parse throughput (bytes per second) of a 1000x1000 puzzle.
+//! - `beast_moves`: one beast turn on a 1000x1000 map with 1,000 beasts; divan's item
+//!   count is the number of beast moves, so time / items is the cost of one beast move.
+//! - `whole_run`: a whole default-rules judge of the 1000x1000 map with 1,000 beasts and
+//!   100,000 moves, with the player walled in so that every move is played.
+//! - `play_key`: two keys and a frame of `beast play` on the 40x23 Wikipedia map.
+
+use beast_judge::beast::{Game, Move, Puzzle, Rules, judge};
+use beast_judge::grid::Dir;
+use divan::counter::{BytesCount, ItemsCount};
+use divan::{Bencher, black_box};
+
+fn main() {
+    divan::main();
+}
+
+/// A `size` x `size` map: solid border, movable walls on a sparse lattice, `beasts` beasts
+/// spread evenly, and the player sealed in a 3x3 block of solid wall near the middle.
+fn big_map(size: usize, beasts: usize, moves: usize) -> String {
+    let mut cells = vec![b' '; size * size];
+    for r in 0..size {
+        for c in 0..size {
+            let border = r == 0 || c == 0 || r == size - 1 || c == size - 1;
+            if border {
+                cells[r * size + c] = b'#';
+            } else if (r * 7 + c * 13) % 29 == 0 {
+                cells[r * size + c] = b'~';
+            }
+        }
+    }
+    let mid = size / 2;
+    for r in mid - 1..=mid + 1 {
+        for c in mid - 1..=mid + 1 {
+            cells[r * size + c] = b'#';
+        }
+    }
+    cells[mid * size + mid] = b'O';
+    // Beasts on a grid of spots away from the player.
+    let per_side = (beasts as f64).sqrt().ceil() as usize;
+    let step = (size - 2) / (per_side + 1);
+    let mut placed = 0;
+    'outer: for i in 1..=per_side {
+        for j in 1..=per_side {
+            if placed == beasts {
+                break 'outer;
+            }
+            let (r, c) = (i * step, j * step);
+            if r.abs_diff(mid) > 2 || c.abs_diff(mid) > 2 {
+                cells[r * size + c] = b'H';
+                placed += 1;
+            }
+        }
+    }
+    let mut text = format!("{size} {size}\n");
+    for row in cells.chunks(size) {
+        text.push_str(std::str::from_utf8(row).expect("ascii"));
+        text.push('\n');
+    }
+    let letters = ['U', 'R', 'D', 'L', 'W'];
+    text.extend((0..moves).map(|i| letters[i % letters.len()]));
+    text.push('\n');
+    text
+}
+
+#[divan::bench(sample_count = 20)]
+fn parse(bencher: Bencher) {
+    let text = big_map(1000, 1000, 100_000);
+    bencher
+        .counter(BytesCount::new(text.len()))
+        .bench(|| Puzzle::parse(black_box(&text)).expect("valid"));
+}
+
+#[divan::bench(sample_count = 50)]
+fn beast_moves(bencher: Bencher) {
+    let puzzle = Puzzle::parse(&big_map(1000, 1000, 0)).expect("valid");
+    let mut game = Game::new(&puzzle, Rules::default());
+    // Warm up: let the beasts leave their lattice and allocate the move log once.
+    for _ in 0..20 {
+        game.step(Move::Step(Dir::Up));
+    }
+    let beasts = game.beasts().len();
+    bencher
+        .counter(ItemsCount::new(beasts))
+        .with_inputs(|| game.clone())
+        .bench_local_refs(|g| {
+            // Two turns: the odd one is the player's alone, the even one moves every beast.
+            g.step(Move::Wait);
+            g.step(Move::Wait);
+        });
+}
+
+#[divan::bench(sample_count = 3)]
+fn whole_run(bencher: Bencher) {
+    let puzzle = Puzzle::parse(&big_map(1000, 1000, 100_000)).expect("valid");
+    bencher.bench(|| judge(black_box(&puzzle), Rules::default()).expect("judged"));
+}
+
+/// One key in `beast play` on the 40x23 Wikipedia map: the move through the engine plus a
+/// whole new frame (the terminal half then rewrites only the lines that changed).
+#[divan::bench(sample_count = 100)]
+fn play_key(bencher: Bencher) {
+    use beast_judge::beast::Style;
+    use beast_judge::beast::screen::BeastScreen;
+    use beast_judge::play::{Key, Screen};
+    let puzzle =
+        Puzzle::parse(include_str!("../examples/beast/wikipedia.txt")).expect("the sample");
+    let screen = BeastScreen::new(puzzle, Rules::default(), Style::Unicode);
+    bencher
+        .with_inputs(|| screen.clone())
+        .bench_local_refs(|s| {
+            s.key(Key::Char('.'));
+            s.key(Key::Char('.'));
+            black_box(s.frame())
+        });
+}

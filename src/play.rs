@@ -100,4 +100,9 @@ pub trait Screen {
     fn key(&mut self, key: Key) -> Flow;
     /// The frame to draw now, top to bottom.
     fn frame(&self) -> Vec<Line>;
+    /// Advances a timed playback by one step; true if the frame changed. Screens without a
+    /// playback keep the default, which does nothing.
+    fn tick(&mut self) -> bool {
+        false
+    }
 }

@@ -148,14 +148,21 @@ fn the_text_report_explains_and_ends_with_the_summary_line() {
 fn a_candidate_that_sleeps_gets_tle_and_is_killed_in_time() {
     let start = Instant::now();
     let (objects, code) = check_json(&[
+        "--no-builtin",
+        "--random",
+        "4",
+        "--seed",
+        "1",
+        "--no-shrink",
         "--timeout",
         "0.3",
         "--",
         fixture("sleep.sh").to_str().expect("path"),
     ]);
     assert_eq!(code, Some(1));
-    assert_eq!(names_with(&objects, "TLE").len(), objects.len());
-    // Five cases on at least one core, each killed at 0.3 s, not after the 10 s sleep.
+    assert_eq!(objects.len(), 4);
+    assert_eq!(names_with(&objects, "TLE").len(), 4);
+    // Four cases on at least one core, each killed at 0.3 s, not after the 10 s sleep.
     assert!(
         start.elapsed() < Duration::from_secs(5),
         "{:?}",

@@ -165,8 +165,8 @@ pub struct Outcome {
     pub ending: Ending,
     /// 2 points a crushed beast.
     pub score: u64,
-    /// Turns played, waiting turns included. For a stalemate: up to the turn on which the
-    /// repeat was detected.
+    /// Turns played, waiting turns included. For a stalemate: up to the turn on which it
+    /// was detected (at once when no beast shares the player's region).
     pub turns: u64,
     /// How many moves of the move string were played.
     pub moves_used: usize,
@@ -215,7 +215,7 @@ const NEIGHBOURS: [(isize, isize); 8] = [
 ];
 
 /// A game in progress.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Game {
     map: Grid<Cell>,
     rules: Rules,
@@ -422,53 +422,58 @@ impl Game {
     }
 
     /// The beasts' half of an even turn. Returns the cell where the player was eaten.
+    ///
+    /// The border is solid wall (the parser guarantees it), so a beast is never on it and
+    /// its eight neighbours are always on the map: their flat indices are `index + offset`.
     fn beasts_act(&mut self, target: Pos) -> Option<Pos> {
         if self.rules.order == Order::Turn {
             self.beasts.sort_unstable();
         }
         self.last_moves.clear();
-        let cols = self.map.cols();
-        let rows = self.map.rows();
+        let cols = self.map.cols() as isize;
+        let offsets = NEIGHBOURS.map(|(dr, dc)| dr * cols + dc);
+        let (tr, tc) = (target.row as i64, target.col as i64);
         for i in 0..self.beasts.len() {
             let from = self.beasts[i];
-            let mut best: Option<(u64, Pos)> = None;
-            for (dr, dc) in NEIGHBOURS {
-                let Some(to) = from.offset(dr, dc) else {
-                    continue;
-                };
-                if to.row >= rows || to.col >= cols {
+            let at = self.map.index(from);
+            let (dr, dc) = (from.row as i64 - tr, from.col as i64 - tc);
+            let cells = self.map.cells();
+            let mut best = u64::MAX;
+            let mut choice = usize::MAX;
+            for (k, &(nr, nc)) in NEIGHBOURS.iter().enumerate() {
+                let n = at.wrapping_add_signed(offsets[k]);
+                if !matches!(cells.get(n), Some(Cell::Space | Cell::Player)) {
                     continue;
                 }
-                if !matches!(self.map[to], Cell::Space | Cell::Player) {
-                    continue;
-                }
-                let d = distance2(to, target);
-                if best.is_none_or(|(bd, _)| d < bd) {
-                    best = Some((d, to));
+                let (y, x) = (dr + nr as i64, dc + nc as i64);
+                let d = (y * y + x * x) as u64;
+                if d < best {
+                    best = d;
+                    choice = k;
                 }
             }
-            let Some((_, to)) = best else {
+            if choice == usize::MAX {
                 continue;
-            };
+            }
+            let (nr, nc) = NEIGHBOURS[choice];
+            let to = Pos::new(
+                from.row.wrapping_add_signed(nr),
+                from.col.wrapping_add_signed(nc),
+            );
+            let to_index = at.wrapping_add_signed(offsets[choice]);
             self.last_moves.push((from, to));
             self.beasts[i] = to;
-            self.map[from] = Cell::Space;
-            if self.map[to] == Cell::Player {
-                self.map[to] = Cell::Beast;
+            let cells = self.map.cells_mut();
+            cells[at] = Cell::Space;
+            let eats = cells[to_index] == Cell::Player;
+            cells[to_index] = Cell::Beast;
+            if eats {
                 self.status = Status::Eaten;
                 return Some(to);
             }
-            self.map[to] = Cell::Beast;
         }
         None
     }
-}
-
-/// Exact squared Euclidean distance between two cells.
-fn distance2(a: Pos, b: Pos) -> u64 {
-    let dr = a.row.abs_diff(b.row) as u64;
-    let dc = a.col.abs_diff(b.col) as u64;
-    dr * dr + dc * dc
 }
 
 /// Plays a whole puzzle under `rules`.
@@ -509,9 +514,22 @@ pub fn judge_with(
 }
 
 /// The player waits until he is eaten or the beasts' positions repeat on a turn of the same
-/// parity. Brent's cycle finding over pairs of turns keeps one saved position list.
+/// parity (a stalemate).
+///
+/// While the player waits no wall moves, so a beast outside his 8-connected region of open
+/// cells can never reach him, nor meet a beast that can: only the beasts inside it decide
+/// the ending. With none inside, it is a stalemate at once. Otherwise Brent's cycle finding
+/// over pairs of turns watches their positions, keeping one saved list.
 fn wait_out(game: &mut Game, observe: &mut impl FnMut(&Game, &Step)) -> Result<Ending, GameError> {
     let start = game.turn;
+    let region = game.player_region();
+    if !game
+        .beasts
+        .iter()
+        .any(|&b| region.contains(game.map.index(b)))
+    {
+        return Ok(Ending::Stalemate);
+    }
     let mut wait = |game: &mut Game| -> bool {
         match game.step(Move::Wait) {
             Some(step) => {
@@ -525,7 +543,13 @@ fn wait_out(game: &mut Game, observe: &mut impl FnMut(&Game, &Step)) -> Result<E
     if game.turn % 2 == 1 && !wait(game) {
         return Ok(Ending::Eaten);
     }
-    let mut saved = game.beasts.clone();
+    let inside = |game: &Game, b: &&Pos| region.contains(game.map.index(**b));
+    let mut saved: Vec<Pos> = game
+        .beasts
+        .iter()
+        .filter(|b| inside(game, b))
+        .copied()
+        .collect();
     let mut power: u64 = 1;
     let mut length: u64 = 0;
     loop {
@@ -533,11 +557,15 @@ fn wait_out(game: &mut Game, observe: &mut impl FnMut(&Game, &Step)) -> Result<E
             return Ok(Ending::Eaten);
         }
         length += 1;
-        if game.beasts == saved {
+        if saved
+            .iter()
+            .eq(game.beasts.iter().filter(|b| inside(game, b)))
+        {
             return Ok(Ending::Stalemate);
         }
         if length == power {
-            saved.clone_from(&game.beasts);
+            saved.clear();
+            saved.extend(game.beasts.iter().filter(|b| inside(game, b)));
             power *= 2;
             length = 0;
         }
@@ -546,5 +574,51 @@ fn wait_out(game: &mut Game, observe: &mut impl FnMut(&Game, &Step)) -> Result<E
                 turns: game.turn - start,
             });
         }
+    }
+}
+
+/// A set of cells as one bit a cell.
+struct CellSet(Vec<u64>);
+
+impl CellSet {
+    fn new(cells: usize) -> Self {
+        CellSet(vec![0; cells.div_ceil(64)])
+    }
+
+    fn contains(&self, i: usize) -> bool {
+        self.0[i / 64] & (1 << (i % 64)) != 0
+    }
+
+    /// Adds `i`; true if it was not there yet.
+    fn insert(&mut self, i: usize) -> bool {
+        let fresh = !self.contains(i);
+        self.0[i / 64] |= 1 << (i % 64);
+        fresh
+    }
+}
+
+impl Game {
+    /// The player's region: the cells reachable from his cell by king steps through cells
+    /// that are not walls (spaces, beasts, the player), as beasts travel while he waits.
+    fn player_region(&self) -> CellSet {
+        let map = &self.map;
+        let mut seen = CellSet::new(map.cells().len());
+        let mut frontier = std::collections::VecDeque::new();
+        seen.insert(map.index(self.player));
+        frontier.push_back(self.player);
+        while let Some(p) = frontier.pop_front() {
+            for (dr, dc) in NEIGHBOURS {
+                let Some(n) = p.offset(dr, dc).filter(|&n| map.contains(n)) else {
+                    continue;
+                };
+                if matches!(map[n], Cell::Wall | Cell::Movable) {
+                    continue;
+                }
+                if seen.insert(map.index(n)) {
+                    frontier.push_back(n);
+                }
+            }
+        }
+        seen
     }
 }

@@ -4,6 +4,7 @@
 pub mod game;
 pub mod parse;
 pub mod render;
+pub mod screen;
 
 pub use game::{
     Action, Bump, Crush, Ending, Exhaust, Game, GameError, Order, Outcome, Rules, Status, Step,
@@ -11,3 +12,6 @@ pub use game::{
 };
 pub use parse::{Cell, Move, ParseError, ParseErrorKind, Puzzle, move_string};
 pub use render::Style;
+
+#[cfg(test)]
+mod tests;

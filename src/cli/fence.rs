@@ -1,12 +1,238 @@
-//! `beast fence`: not built yet.
+//! `beast fence`: play Fence Posts against the farmer from the command line. Your fences are
+//! played in order, the farmer replies whenever the turn passes to it, and the field is
+//! printed as text art (or JSON, or the list of unbuilt fences). `--play` opens the
+//! interactive screen.
 
+use std::fs;
+use std::hash::{BuildHasher, Hasher, RandomState};
+use std::io::{self, Read, Write};
+use std::path::PathBuf;
 use std::process::ExitCode;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use anyhow::Context;
+use beast_judge::fence::{FenceScreen, Field, Refusal, Score, Side, Size, art, notation};
+use serde_json::{Value, json};
 
 /// Arguments of `beast fence`.
 #[derive(clap::Args, Debug)]
-pub struct Args {}
+#[command(after_help = "\
+Fences are two neighbouring posts, like a1-b1 or a1-a2: column letters from a, rows from 1 at \
+the top. Moves may be separated by spaces, commas or new lines; `#` starts a comment.
+
+Exit codes: 0 ok, 1 a move was refused (the reason and the last good field are printed), \
+2 bad usage.
+
+Examples:
+  beast fence --seed 7 a1-b1 b2-c2
+  beast fence --seed 7 --size 3x2 --json a1-b1
+  echo 'a1-b1, c3-c4' | beast fence --seed 7 -
+  beast fence --seed 7 --list a1-b1")]
+pub struct Args {
+    /// The seed for the sheep and the farmer's tie-breaks; without it one is picked and
+    /// printed, so the game can be replayed.
+    #[arg(long, value_name = "N")]
+    seed: Option<u64>,
+    /// The field in pens, columns x rows, from 1x1 to 25x25.
+    #[arg(long, value_name = "WxH", default_value = "4x4")]
+    size: Size,
+    /// Your fences in order, like a1-b1; `-` reads them from stdin.
+    #[arg(value_name = "MOVES")]
+    moves: Vec<String>,
+    /// Read your fences from FILE (`-` for stdin).
+    #[arg(long, value_name = "FILE", conflicts_with = "moves")]
+    moves_file: Option<PathBuf>,
+    /// Print the state as JSON instead of text art.
+    #[arg(long)]
+    json: bool,
+    /// Print the unbuilt fences, one per line, for scripts.
+    #[arg(long, conflicts_with_all = ["json", "play"])]
+    list: bool,
+    /// Play on in the terminal from the position the moves reach.
+    #[arg(long, conflicts_with = "json")]
+    play: bool,
+}
 
 /// Runs `beast fence`.
-pub fn run(_args: Args) -> anyhow::Result<ExitCode> {
-    anyhow::bail!("beast fence is not built yet")
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let seed = args.seed.unwrap_or_else(pick_seed);
+    let moves = read_moves(&args)?;
+    let (field, refused) = play_moves(Field::start(seed, args.size), &moves);
+
+    // A refused move stops the run before any play: it is reported below with exit code 1.
+    if args.play && refused.is_none() {
+        let mut screen = FenceScreen::new(field);
+        super::tui::play(&mut screen)?;
+        let f = screen.field();
+        let yours: Vec<String> = screen
+            .your_moves()
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+        let mut out = io::stdout().lock();
+        writeln!(out, "{}", f.status_line())?;
+        writeln!(
+            out,
+            "Replay: beast fence --seed {seed} --size {} {}",
+            f.size(),
+            yours.join(" ")
+        )?;
+        return Ok(ExitCode::SUCCESS);
+    }
+
+    let mut out = io::stdout().lock();
+    if args.list {
+        if args.seed.is_none() {
+            eprintln!("seed {seed}");
+        }
+        for fence in field.fences() {
+            writeln!(out, "{fence}")?;
+        }
+    } else if args.json {
+        writeln!(out, "{}", serde_json::to_string_pretty(&to_json(&field))?)?;
+    } else {
+        if args.seed.is_none() {
+            writeln!(out, "Picked seed {seed}; replay with --seed {seed}.")?;
+        }
+        write_text(&mut out, &field)?;
+    }
+    out.flush()?;
+
+    match refused {
+        None => Ok(ExitCode::SUCCESS),
+        Some((n, refusal)) => {
+            eprintln!(
+                "refused move {n} ({}): {}",
+                moves[n - 1].trim(),
+                refusal.reason
+            );
+            Ok(ExitCode::from(1))
+        }
+    }
+}
+
+/// A seed from the clock and the OS's per-process randomness; only the CLI picks seeds.
+fn pick_seed() -> u64 {
+    let nanos = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos());
+    let mut hasher = RandomState::new().build_hasher();
+    hasher.write_u128(nanos);
+    hasher.finish()
+}
+
+/// The move texts from the file, or the arguments with `-` standing for stdin.
+fn read_moves(args: &Args) -> anyhow::Result<Vec<String>> {
+    let mut moves = Vec::new();
+    if let Some(path) = &args.moves_file {
+        let text = if path.as_os_str() == "-" {
+            read_stdin()?
+        } else {
+            fs::read_to_string(path)
+                .with_context(|| format!("cannot read moves file {}", path.display()))?
+        };
+        moves.extend(notation::split_moves(&text));
+    }
+    for arg in &args.moves {
+        if arg == "-" {
+            moves.extend(notation::split_moves(&read_stdin()?));
+        } else {
+            moves.extend(notation::split_moves(arg));
+        }
+    }
+    Ok(moves)
+}
+
+fn read_stdin() -> anyhow::Result<String> {
+    let mut text = String::new();
+    io::stdin()
+        .read_to_string(&mut text)
+        .context("cannot read moves from stdin")?;
+    Ok(text)
+}
+
+/// Plays your moves in order, the farmer replying whenever the turn passes to it. Stops at
+/// the first refused move, returning the last good field and the move's number (from 1).
+fn play_moves(mut field: Field, moves: &[String]) -> (Field, Option<(usize, Refusal)>) {
+    for (i, text) in moves.iter().enumerate() {
+        match field.build_text(Side::You, text) {
+            Ok(next) => field = next,
+            Err(refusal) => return (field, Some((i + 1, refusal))),
+        }
+        if field.to_move() == Some(Side::Farmer) {
+            match field.reply() {
+                Ok(next) => field = next,
+                Err(refusal) => return (field, Some((i + 1, refusal))),
+            }
+        }
+    }
+    (field, None)
+}
+
+/// The header, the farmer's last reply, the art, the legend and the status or result line.
+fn write_text(out: &mut impl Write, field: &Field) -> io::Result<()> {
+    writeln!(out, "Fence Posts {}, seed {}", field.size(), field.seed())?;
+    let log = field.log();
+    let start = log
+        .iter()
+        .rposition(|m| m.by == Side::You)
+        .map_or(log.len(), |i| i + 1);
+    if start < log.len() {
+        let replies: Vec<String> = log[start..]
+            .iter()
+            .map(|m| match m.step {
+                Some(step) => format!("{} ({step})", m.fence),
+                None => m.fence.to_string(),
+            })
+            .collect();
+        writeln!(out, "The farmer built {}.", replies.join(", "))?;
+    }
+    for line in art::text(field) {
+        writeln!(out, "{line}")?;
+    }
+    writeln!(out, "{}", art::LEGEND)?;
+    writeln!(out, "{}", field.status_line())
+}
+
+/// The state as JSON with the keys of issue 4.
+fn to_json(field: &Field) -> Value {
+    let size = field.size();
+    let rows = |cell: &dyn Fn(usize) -> Value| -> Value {
+        (0..size.rows())
+            .map(|r| {
+                Value::Array(
+                    (0..size.cols())
+                        .map(|c| cell(r * size.cols() + c))
+                        .collect(),
+                )
+            })
+            .collect()
+    };
+    let side = |s: Option<Side>| s.map_or(Value::Null, |s| json!(s.name()));
+    let score = |s: Score| json!({ "sheep": s.sheep, "pens": s.pens });
+    let log: Vec<Value> = field
+        .log()
+        .iter()
+        .map(|m| {
+            json!({
+                "by": m.by.name(),
+                "fence": m.fence.to_string(),
+                "claimed": m.claimed.iter().map(ToString::to_string).collect::<Vec<_>>(),
+                "step": m.step.map(|s| s.name()),
+            })
+        })
+        .collect();
+    json!({
+        "seed": field.seed(),
+        "size": size.to_string(),
+        "sheep": rows(&|p| json!(field.sheep(p))),
+        "built": field.built().iter().map(ToString::to_string).collect::<Vec<_>>(),
+        "owner": rows(&|p| side(field.owner(p))),
+        "to_move": side(field.to_move()),
+        "over": field.is_over(),
+        "you": score(field.score(Side::You)),
+        "farmer": score(field.score(Side::Farmer)),
+        "result": field.result_line(),
+        "log": log,
+    })
 }

@@ -6,6 +6,7 @@ mod fence;
 mod r#gen;
 mod judge;
 mod paint;
+mod play;
 mod ring;
 mod tui;
 
@@ -39,6 +40,8 @@ enum Command {
     Fence(fence::Args),
     /// Ring Collector: collect ten dots past a patrolling guard.
     Ring(ring::Args),
+    /// Play a beast map in the terminal (or watch a replay).
+    Play(play::Args),
     /// Check a golf answer: run it on every case and compare with the engine.
     Check(Box<check::Args>),
     /// Print one seeded random puzzle in the input format.
@@ -57,6 +60,7 @@ pub fn run() -> ExitCode {
     let result = match cli.command {
         Some(Command::Fence(args)) => fence::run(args),
         Some(Command::Ring(args)) => ring::run(args),
+        Some(Command::Play(args)) => play::run(args),
         Some(Command::Check(args)) => check::run(*args),
         Some(Command::Gen(args)) => r#gen::run(args),
         Some(Command::Completions { shell }) => {

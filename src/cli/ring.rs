@@ -1,12 +1,182 @@
-//! `beast ring`: not built yet.
+//! `beast ring`: play Ring Collector moves from arguments, a file or stdin, print the board
+//! and status (or JSON, or a trace), write the HTML page, or play in the terminal.
 
+use std::io::{self, Read, Write};
+use std::path::PathBuf;
 use std::process::ExitCode;
+
+use anyhow::{Context, bail};
+use beast_judge::grid::{Dir, Pos};
+use beast_judge::ring::screen::RingScreen;
+use beast_judge::ring::{Collector, PAGE_HTML, Scenario, parse_moves};
+use clap::builder::PossibleValuesParser;
+use serde::Serialize;
 
 /// Arguments of `beast ring`.
 #[derive(clap::Args, Debug)]
-pub struct Args {}
+#[command(after_help = "\
+Exit status: 0 when the moves were played, rejected (wall) and refused (game over) ones \
+included: a turned-down move is reported on stderr and the run goes on. 2 on bad input or usage.
+
+Examples:
+  beast ring RRRRDDLLLLU                   win the original game
+  beast ring --scenario final-item R       a staged collision on the last dot
+  beast ring --json R R D                  final state as JSON
+  echo RRD | beast ring --trace -          moves from stdin, status after each
+  beast ring --html > ring.html            the playable page")]
+pub struct Args {
+    /// Start from a staged scenario instead of the original game.
+    #[arg(long, value_name = "NAME",
+          value_parser = PossibleValuesParser::new(Scenario::ALL.map(Scenario::name)))]
+    scenario: Option<String>,
+
+    /// Moves, letters U D L R: `RRDL` or `R R D L`; a lone `-` reads them from stdin.
+    #[arg(value_name = "MOVES")]
+    moves: Vec<String>,
+
+    /// Read the moves from FILE (`-` for stdin); whitespace and newlines are ignored.
+    #[arg(long, value_name = "FILE", conflicts_with = "moves")]
+    moves_file: Option<PathBuf>,
+
+    /// Print the final state as one JSON object instead of the board.
+    #[arg(long, conflicts_with = "trace")]
+    json: bool,
+
+    /// Print the status line after every move.
+    #[arg(long)]
+    trace: bool,
+
+    /// Write the self-contained playable HTML page to stdout and do nothing else.
+    #[arg(long, conflicts_with_all = ["scenario", "moves", "moves_file", "json", "trace", "play"])]
+    html: bool,
+
+    /// Play in the terminal (after applying any MOVES): arrows move, 1 2 3 staged scenarios,
+    /// r reset, q quit.
+    #[arg(long, conflicts_with_all = ["json", "trace"])]
+    play: bool,
+}
+
+/// The `--json` object; keys in the order of the issue.
+#[derive(Serialize)]
+struct JsonState {
+    player: [usize; 2],
+    guard: [usize; 2],
+    next_guard: [usize; 2],
+    turn: u32,
+    score: u32,
+    remaining: usize,
+    dots: Vec<[usize; 2]>,
+    state: &'static str,
+    message: String,
+    history: String,
+}
+
+fn pair(p: Pos) -> [usize; 2] {
+    [p.row, p.col]
+}
+
+impl JsonState {
+    fn of(game: &Collector) -> JsonState {
+        JsonState {
+            player: pair(game.player()),
+            guard: pair(game.guard()),
+            next_guard: pair(game.next_guard()),
+            turn: game.turn(),
+            score: game.score(),
+            remaining: game.remaining(),
+            dots: game.dots().iter().copied().map(pair).collect(),
+            state: game.state().as_str(),
+            message: game.message().to_string(),
+            history: game.history_string(),
+        }
+    }
+}
 
 /// Runs `beast ring`.
-pub fn run(_args: Args) -> anyhow::Result<ExitCode> {
-    anyhow::bail!("beast ring is not built yet")
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let mut out = io::stdout().lock();
+    if args.html {
+        out.write_all(PAGE_HTML.as_bytes())?;
+        out.flush()?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let moves = read_moves(&args)?;
+    let mut game = match &args.scenario {
+        Some(name) => Collector::scenario(name.parse()?),
+        None => Collector::new(),
+    };
+    for (n, &dir) in moves.iter().enumerate() {
+        if let Err(err) = game.apply(dir) {
+            eprintln!("move {} ({}): {err}", n + 1, dir.letter());
+        }
+        if args.trace {
+            writeln!(out, "{:>3} {}: {}", n + 1, dir.letter(), game.status_line())?;
+        }
+    }
+    if args.play {
+        drop(out);
+        let mut screen = RingScreen::with_game(game);
+        super::tui::play(&mut screen)?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    if args.json {
+        serde_json::to_writer(&mut out, &JsonState::of(&game))?;
+        writeln!(out)?;
+    } else {
+        if let Some(s) = game.staged() {
+            writeln!(out, "STAGED scenario: {s}")?;
+        }
+        for row in game.board_rows() {
+            writeln!(out, "{row}")?;
+        }
+        writeln!(out, "{}", game.status_line())?;
+    }
+    out.flush()?;
+    // Rejected and refused moves are part of a walkthrough, not a failure of the run.
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The moves from the arguments, `--moves-file` or stdin, with errors that say where.
+fn read_moves(args: &Args) -> anyhow::Result<Vec<Dir>> {
+    if let Some(path) = &args.moves_file {
+        return if path.as_os_str() == "-" {
+            from_stdin()
+        } else {
+            let text = std::fs::read_to_string(path)
+                .with_context(|| format!("cannot read moves file {}", path.display()))?;
+            parse_moves(&text).with_context(|| format!("moves file {}", path.display()))
+        };
+    }
+    if args.moves.iter().any(|m| m == "-") {
+        if args.moves.len() > 1 {
+            bail!("`-` (moves from stdin) must be the only MOVES argument");
+        }
+        return from_stdin();
+    }
+    let mut moves = Vec::new();
+    for (i, arg) in args.moves.iter().enumerate() {
+        let parsed = parse_moves(arg).map_err(|e| {
+            let at = if e.line > 1 {
+                format!("line {}, column {}", e.line, e.col)
+            } else {
+                format!("column {}", e.col)
+            };
+            anyhow::anyhow!(
+                "MOVES argument {} ({arg:?}), {at}: {:?} is not a move ({})",
+                i + 1,
+                e.found,
+                e.why()
+            )
+        })?;
+        moves.extend(parsed);
+    }
+    Ok(moves)
+}
+
+fn from_stdin() -> anyhow::Result<Vec<Dir>> {
+    let mut text = String::new();
+    io::stdin()
+        .read_to_string(&mut text)
+        .context("cannot read moves from stdin")?;
+    parse_moves(&text).context("moves from stdin")
 }

@@ -1,9 +1,176 @@
-//! The terminal half of interactive play: raw mode, the alternate screen, drawing frames
-//! from a [`Screen`] and restoring the terminal on every way out.
+//! The terminal half of interactive play: raw mode, the alternate screen, a hidden cursor,
+//! drawing the frames of a [`Screen`] line by line (only the lines that changed), and
+//! restoring the terminal on every way out: quit, error, panic and Ctrl-C.
 
-use beast_judge::play::Screen;
+use std::io::{self, BufWriter, IsTerminal, Write};
+use std::time::Duration;
+
+use anyhow::bail;
+use beast_judge::play::{self, Flow, Key, Line, Screen};
+use crossterm::event::{self, Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+use crossterm::style::{Color, Print, ResetColor, SetForegroundColor};
+use crossterm::terminal::{self, ClearType};
+use crossterm::{cursor, execute, queue};
 
 /// Runs `screen` in the terminal until it asks to quit.
-pub fn play(_screen: &mut dyn Screen) -> anyhow::Result<()> {
-    anyhow::bail!("interactive play is not built yet")
+pub fn play(screen: &mut dyn Screen) -> anyhow::Result<()> {
+    play_paced(screen, None)
+}
+
+/// Runs `screen`, calling [`Screen::tick`] every `pace` while no key comes, until the
+/// playback ends; keys work throughout.
+pub fn play_paced(screen: &mut dyn Screen, mut pace: Option<Duration>) -> anyhow::Result<()> {
+    if !io::stdin().is_terminal() || !io::stdout().is_terminal() {
+        bail!("interactive play needs a terminal: standard input and output must both be a tty");
+    }
+    let color = std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
+    let _restore = Terminal::enter()?;
+    let mut out = BufWriter::new(io::stdout());
+    let mut shown: Vec<Line> = Vec::new();
+    let mut full = true;
+    loop {
+        draw(&mut out, &screen.frame(), &mut shown, full, color)?;
+        full = false;
+        let event = match pace {
+            Some(d) if !event::poll(d)? => {
+                if !screen.tick() {
+                    pace = None;
+                }
+                continue;
+            }
+            _ => event::read()?,
+        };
+        match event {
+            Event::Key(k) if k.kind != KeyEventKind::Release => {
+                if is_interrupt(&k) {
+                    break;
+                }
+                if let Some(key) = key_of(&k)
+                    && screen.key(key) == Flow::Quit
+                {
+                    break;
+                }
+            }
+            Event::Resize(..) => full = true,
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+/// Puts the terminal in play mode; dropping it, or a panic, puts it back.
+struct Terminal;
+
+impl Terminal {
+    fn enter() -> io::Result<Terminal> {
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            restore();
+            previous(info);
+        }));
+        terminal::enable_raw_mode()?;
+        let guard = Terminal;
+        execute!(io::stdout(), terminal::EnterAlternateScreen, cursor::Hide)?;
+        Ok(guard)
+    }
+}
+
+impl Drop for Terminal {
+    fn drop(&mut self) {
+        restore();
+    }
+}
+
+/// Leaves the alternate screen, shows the cursor and leaves raw mode. Safe to repeat.
+fn restore() {
+    let _ = execute!(
+        io::stdout(),
+        ResetColor,
+        cursor::Show,
+        terminal::LeaveAlternateScreen
+    );
+    let _ = terminal::disable_raw_mode();
+}
+
+/// Ctrl-C arrives as a key in raw mode; it quits like `q`.
+fn is_interrupt(k: &KeyEvent) -> bool {
+    k.modifiers.contains(KeyModifiers::CONTROL) && matches!(k.code, KeyCode::Char('c' | 'd'))
+}
+
+fn key_of(k: &KeyEvent) -> Option<Key> {
+    Some(match k.code {
+        KeyCode::Up => Key::Up,
+        KeyCode::Down => Key::Down,
+        KeyCode::Left => Key::Left,
+        KeyCode::Right => Key::Right,
+        KeyCode::Enter => Key::Enter,
+        KeyCode::Esc => Key::Esc,
+        KeyCode::Char(c) => Key::Char(c),
+        _ => return None,
+    })
+}
+
+fn term_color(c: play::Color) -> Option<Color> {
+    Some(match c {
+        play::Color::Default => return None,
+        play::Color::Red => Color::Red,
+        play::Color::Green => Color::Green,
+        play::Color::Yellow => Color::Yellow,
+        play::Color::Blue => Color::Blue,
+        play::Color::Magenta => Color::Magenta,
+        play::Color::Cyan => Color::Cyan,
+        play::Color::White => Color::White,
+        play::Color::Grey => Color::DarkGrey,
+    })
+}
+
+/// Draws `frame`, rewriting only the lines that differ from `shown` (all of them if `full`).
+/// A terminal smaller than the frame gets a notice instead of a broken picture.
+fn draw(
+    out: &mut impl Write,
+    frame: &[Line],
+    shown: &mut Vec<Line>,
+    full: bool,
+    color: bool,
+) -> io::Result<()> {
+    let (cols, rows) = terminal::size()?;
+    let need_w = frame.iter().map(Line::width).max().unwrap_or(0);
+    let need_h = frame.len();
+    let notice;
+    let frame = if need_w > cols as usize || need_h > rows as usize {
+        notice = vec![
+            Line::plain("Terminal too small:"),
+            Line::plain(format!("need {need_w}x{need_h}, have {cols}x{rows}.")),
+            Line::plain("Enlarge it, or q quits."),
+        ];
+        &notice[..]
+    } else {
+        frame
+    };
+    if full {
+        shown.clear();
+        queue!(out, terminal::Clear(ClearType::All))?;
+    }
+    for (i, line) in frame.iter().enumerate() {
+        if shown.get(i) == Some(line) {
+            continue;
+        }
+        queue!(out, cursor::MoveTo(0, i as u16))?;
+        for span in &line.0 {
+            match term_color(span.color).filter(|_| color) {
+                Some(c) => queue!(out, SetForegroundColor(c), Print(&span.text), ResetColor)?,
+                None => queue!(out, Print(&span.text))?,
+            }
+        }
+        queue!(out, terminal::Clear(ClearType::UntilNewLine))?;
+    }
+    for i in frame.len()..shown.len() {
+        queue!(
+            out,
+            cursor::MoveTo(0, i as u16),
+            terminal::Clear(ClearType::CurrentLine)
+        )?;
+    }
+    *shown = frame.to_vec();
+    out.flush()
 }

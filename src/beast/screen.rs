@@ -1,0 +1,299 @@
+//! Interactive beast play, the pure half: keys go in, the game moves through the same
+//! [`Game::step`] the judge uses, and a frame of styled lines comes out.
+
+use crate::beast::game::{Game, Rules, Status};
+use crate::beast::parse::{Move, Puzzle, move_string};
+use crate::beast::render::{self, Style};
+use crate::grid::Dir;
+use crate::play::{Color, Flow, Key, Line, Screen};
+
+/// A beast puzzle being played by a person, with undo and restart.
+#[derive(Clone, Debug)]
+pub struct BeastScreen {
+    puzzle: Puzzle,
+    rules: Rules,
+    style: Style,
+    game: Game,
+    typed: Vec<Move>,
+    /// Moves still to play back in a replay, in order.
+    script: Vec<Move>,
+    message: String,
+}
+
+impl BeastScreen {
+    /// A screen on the puzzle's map at turn 0; the puzzle's own moves are not played.
+    pub fn new(puzzle: Puzzle, rules: Rules, style: Style) -> Self {
+        let game = Game::new(&puzzle, rules);
+        BeastScreen {
+            message: "Arrows, hjkl or wasd move; . or space waits; u undo, r restart, q quit."
+                .to_string(),
+            puzzle,
+            rules,
+            style,
+            game,
+            typed: Vec::new(),
+            script: Vec::new(),
+        }
+    }
+
+    /// The same screen set to play the puzzle's own moves back, one per [`Screen::tick`].
+    pub fn replaying(mut self) -> Self {
+        self.script = self.puzzle.moves().iter().rev().copied().collect();
+        self.message = format!("Replaying {} moves; q quits.", self.script.len());
+        self
+    }
+
+    /// The game as it stands.
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
+    /// The moves played so far, as a move string for `beast`.
+    pub fn moves(&self) -> String {
+        move_string(&self.typed)
+    }
+
+    /// The puzzle with the moves played so far, ready to judge.
+    pub fn session(&self) -> Puzzle {
+        self.puzzle.with_moves(self.typed.clone())
+    }
+
+    fn play(&mut self, m: Move) {
+        match self.game.step(m) {
+            Some(step) => {
+                self.typed.push(m);
+                self.message = render::describe(&step, &self.game);
+            }
+            None => self.message = "The game is over: u undoes, r restarts, q quits.".into(),
+        }
+    }
+
+    /// Replays every typed move but the last from the start: the exact previous state.
+    fn undo(&mut self) {
+        if self.typed.pop().is_none() {
+            self.message = "Nothing to undo.".into();
+            return;
+        }
+        self.game = Game::new(&self.puzzle, self.rules);
+        for &m in &self.typed {
+            self.game.step(m);
+        }
+        self.message = format!("Undone: back at turn {}.", self.game.turn());
+    }
+
+    fn restart(&mut self) {
+        self.game = Game::new(&self.puzzle, self.rules);
+        self.typed.clear();
+        self.script.clear();
+        self.message = "Restarted.".into();
+    }
+}
+
+/// The move a key asks for, if any.
+fn key_move(key: Key) -> Option<Move> {
+    let dir = match key {
+        Key::Up | Key::Char('k' | 'w') => Dir::Up,
+        Key::Down | Key::Char('j' | 's') => Dir::Down,
+        Key::Left | Key::Char('h' | 'a') => Dir::Left,
+        Key::Right | Key::Char('l' | 'd') => Dir::Right,
+        Key::Char('.' | ' ') => return Some(Move::Wait),
+        _ => return None,
+    };
+    Some(Move::Step(dir))
+}
+
+impl Screen for BeastScreen {
+    fn key(&mut self, key: Key) -> Flow {
+        match key {
+            Key::Char('q') | Key::Esc => return Flow::Quit,
+            Key::Char('u') => self.undo(),
+            Key::Char('r') => self.restart(),
+            k => match key_move(k) {
+                Some(m) if self.script.is_empty() => self.play(m),
+                Some(_) => self.message = "Replaying: wait for it, or q to quit.".into(),
+                None => {}
+            },
+        }
+        Flow::Continue
+    }
+
+    fn tick(&mut self) -> bool {
+        match self.script.pop() {
+            Some(m) => {
+                self.play(m);
+                if self.game.status() != Status::Playing {
+                    self.script.clear();
+                }
+                true
+            }
+            None => false,
+        }
+    }
+
+    fn frame(&self) -> Vec<Line> {
+        let g = &self.game;
+        let mut lines = vec![Line::default().with("aHHHH! The Beasts are HHHHere!", Color::White)];
+        lines.extend(render::board(g.map(), self.style));
+        let next = if g.beasts_move_next() {
+            "beasts move next turn"
+        } else {
+            "beasts rest next turn"
+        };
+        lines.push(Line::plain(format!(
+            "turn {}  score {}  beasts {}  {next}",
+            g.turn(),
+            g.score(),
+            g.beasts().len()
+        )));
+        lines.push(match g.status() {
+            Status::Eaten => Line::default()
+                .with("aHHHH!", Color::Red)
+                .with(format!("  score {}", g.score()), Color::Default),
+            Status::Won => Line::default().with(
+                format!("No beast is left. Score {}", g.score()),
+                Color::Green,
+            ),
+            Status::Playing => Line::plain(""),
+        });
+        lines.push(Line::plain(self.message.clone()));
+        lines
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::beast::{Ending, judge};
+
+    const WIKIPEDIA: &str = include_str!("../../examples/beast/wikipedia.txt");
+
+    fn screen(text: &str, style: Style) -> BeastScreen {
+        BeastScreen::new(Puzzle::parse(text).expect("valid"), Rules::default(), style)
+    }
+
+    fn keys_for(moves: &str) -> Vec<Key> {
+        moves
+            .chars()
+            .map(|c| match c {
+                'U' => Key::Up,
+                'D' => Key::Down,
+                'L' => Key::Left,
+                'R' => Key::Right,
+                _ => Key::Char('.'),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_keys_for_rrdddrrrww_on_the_wikipedia_map_end_eaten() {
+        let mut s = screen(WIKIPEDIA, Style::Unicode);
+        for k in keys_for("RRDDDRRRWW") {
+            assert_eq!(s.key(k), Flow::Continue);
+        }
+        assert_eq!(s.game().status(), Status::Eaten);
+        assert_eq!(s.game().turn(), 10);
+        let text: Vec<String> = s.frame().iter().map(Line::text).collect();
+        assert!(
+            text.iter().any(|l| l.starts_with("aHHHH!  score 0")),
+            "{text:?}"
+        );
+    }
+
+    #[test]
+    fn hjkl_wasd_and_arrows_move_alike() {
+        for keys in [
+            [Key::Right, Key::Down],
+            [Key::Char('l'), Key::Char('j')],
+            [Key::Char('d'), Key::Char('s')],
+        ] {
+            let mut s = screen("5 4\n#####\n#O  #\n#  H#\n#####\n", Style::Ascii);
+            for k in keys {
+                s.key(k);
+            }
+            assert_eq!(s.moves(), "RD");
+        }
+    }
+
+    #[test]
+    fn undo_restores_the_exact_previous_state() {
+        let mut s = screen(WIKIPEDIA, Style::Ascii);
+        for k in keys_for("RRDDDRR") {
+            s.key(k);
+        }
+        let before = s.game().clone();
+        s.key(Key::Right);
+        assert_ne!(s.game().turn(), before.turn());
+        s.key(Key::Char('u'));
+        assert_eq!(s.game(), &before);
+        assert_eq!(s.moves(), "RRDDDRR");
+    }
+
+    #[test]
+    fn restart_goes_back_to_turn_zero() {
+        let mut s = screen(WIKIPEDIA, Style::Ascii);
+        for k in keys_for("RRD") {
+            s.key(k);
+        }
+        s.key(Key::Char('r'));
+        assert_eq!(s.game().turn(), 0);
+        assert_eq!(s.moves(), "");
+    }
+
+    #[test]
+    fn the_printed_move_string_judges_to_the_same_outcome() {
+        let mut s = screen(WIKIPEDIA, Style::Ascii);
+        for k in keys_for("RRRUWWWRRRURWWWWRDRRWWRDWWWWD") {
+            s.key(k);
+        }
+        assert_eq!(s.game().status(), Status::Won);
+        let replayed = Puzzle::parse(&s.session().to_string()).expect("valid");
+        assert_eq!(replayed.moves(), s.session().moves());
+        let o = judge(&replayed, Rules::default()).expect("judged");
+        assert_eq!((o.ending, o.score), (Ending::Won, s.game().score()));
+        assert_eq!(o.answer(), "8\n");
+    }
+
+    #[test]
+    fn q_and_esc_quit() {
+        let mut s = screen(WIKIPEDIA, Style::Ascii);
+        assert_eq!(s.key(Key::Char('q')), Flow::Quit);
+        assert_eq!(s.key(Key::Esc), Flow::Quit);
+    }
+
+    #[test]
+    fn each_glyph_renders_in_both_styles() {
+        let s = screen("6 3\n######\n#O~H #\n######\n", Style::Unicode);
+        let frame: Vec<String> = s.frame().iter().map(Line::text).collect();
+        assert_eq!(frame[2], "██◄►▓▓├┤  ██");
+        let s = screen("6 3\n######\n#O~H #\n######\n", Style::Ascii);
+        let frame: Vec<String> = s.frame().iter().map(Line::text).collect();
+        assert_eq!(frame[2], "#O~H #");
+    }
+
+    #[test]
+    fn the_status_line_says_when_the_beasts_move_next() {
+        let mut s = screen("6 4\n######\n#O   #\n#   H#\n######\n", Style::Ascii);
+        let status = |s: &BeastScreen| s.frame()[5].text();
+        assert_eq!(
+            status(&s),
+            "turn 0  score 0  beasts 1  beasts rest next turn"
+        );
+        s.key(Key::Char('.'));
+        assert_eq!(
+            status(&s),
+            "turn 1  score 0  beasts 1  beasts move next turn"
+        );
+    }
+
+    #[test]
+    fn a_replay_plays_the_puzzles_moves_one_tick_at_a_time() {
+        let mut s = screen(WIKIPEDIA, Style::Ascii).replaying();
+        let mut ticks = 0;
+        while s.tick() {
+            ticks += 1;
+        }
+        assert_eq!(ticks, 29);
+        assert_eq!(s.game().score(), 8);
+        assert_eq!(s.moves(), "RRRUWWWRRRURWWWWRDRRWWRDWWWWD");
+    }
+}

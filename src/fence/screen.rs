@@ -1,0 +1,369 @@
+//! The pure interactive screen for `beast fence --play`: a cursor over the fences moved with
+//! the arrow keys (or `hjkl`), Enter or space to build, the farmer's replies shown one fence
+//! per key press with the step that chose each, the score always on screen, the result line at
+//! the end, and `q` or Esc to quit. No terminal here: keys in, lines out.
+//!
+//! The cursor moves over fences only. Left and right run along a row of fences of the same
+//! kind; down goes from a horizontal fence to the vertical fence below its left post, and
+//! from a vertical fence to the horizontal fence below its top post; up goes back.
+
+use crate::play::{Color, Flow, Key, Line, Screen};
+
+use super::art::{self, Options};
+use super::field::{Field, Move, Side};
+use super::notation::{Fence, Orient, Post};
+
+/// How many of the farmer's latest moves the screen lists.
+const RECENT: usize = 4;
+
+/// A game of Fence Posts being played with keys.
+#[derive(Clone, Debug)]
+pub struct FenceScreen {
+    field: Field,
+    cursor: Fence,
+    message: String,
+}
+
+impl FenceScreen {
+    /// A screen over `field`, with the cursor on the first fence (`a1-b1`).
+    pub fn new(field: Field) -> FenceScreen {
+        let message = match field.to_move() {
+            Some(Side::You) => "Move the cursor to a fence and press Enter to build it.",
+            Some(Side::Farmer) => "The farmer is to move: press Enter to see its next fence.",
+            None => "The game is over.",
+        };
+        FenceScreen {
+            field,
+            cursor: Fence::across(Post::new(0, 0)),
+            message: message.to_string(),
+        }
+    }
+
+    /// The game as it stands.
+    pub fn field(&self) -> &Field {
+        &self.field
+    }
+
+    /// The fence under the cursor.
+    pub fn cursor(&self) -> Fence {
+        self.cursor
+    }
+
+    /// The fences the player built, in order, to replay the game with `beast fence`.
+    pub fn your_moves(&self) -> Vec<Fence> {
+        self.field
+            .log()
+            .iter()
+            .filter(|m| m.by == Side::You)
+            .map(|m| m.fence)
+            .collect()
+    }
+
+    fn move_cursor(&mut self, key: Key) {
+        let (cols, rows) = (
+            self.field.size().cols() as u16,
+            self.field.size().rows() as u16,
+        );
+        let Post { col: c, row: r } = self.cursor.post;
+        let next = match (self.cursor.orient, key) {
+            (_, Key::Left) if c > 0 => Fence {
+                post: Post::new(c - 1, r),
+                ..self.cursor
+            },
+            (Orient::Across, Key::Right) if c + 1 < cols => Fence::across(Post::new(c + 1, r)),
+            (Orient::Down, Key::Right) if c < cols => Fence::down(Post::new(c + 1, r)),
+            (Orient::Across, Key::Down) if r < rows => Fence::down(Post::new(c, r)),
+            (Orient::Down, Key::Down) => Fence::across(Post::new(c.min(cols - 1), r + 1)),
+            (Orient::Across, Key::Up) if r > 0 => Fence::down(Post::new(c, r - 1)),
+            (Orient::Down, Key::Up) => Fence::across(Post::new(c.min(cols - 1), r)),
+            _ => self.cursor,
+        };
+        self.cursor = next;
+    }
+
+    fn act(&mut self) {
+        let result = match self.field.to_move() {
+            None => {
+                self.message = "The game is over. Press q to quit.".to_string();
+                return;
+            }
+            Some(Side::You) => self.field.build(Side::You, self.cursor),
+            Some(Side::Farmer) => self.field.rule_move(Side::Farmer),
+        };
+        match result {
+            Ok(next) => {
+                self.field = next;
+                let last = self.field.log().last().map(describe).unwrap_or_default();
+                let then = match self.field.to_move() {
+                    Some(Side::Farmer) => " The farmer is to move: press Enter for its next fence.",
+                    Some(Side::You) => " Your move.",
+                    None => "",
+                };
+                self.message = format!("{last}{then}");
+            }
+            Err(refusal) => self.message = format!("Refused: {}.", refusal.reason),
+        }
+    }
+}
+
+/// `1 pen` or `3 pens`.
+fn pens(n: u32) -> String {
+    if n == 1 {
+        "1 pen".to_string()
+    } else {
+        format!("{n} pens")
+    }
+}
+
+/// `You built a1-b1.` or `The farmer built c3-d3 (close) and claimed c3.`
+fn describe(m: &Move) -> String {
+    let who = match m.by {
+        Side::You => "You",
+        Side::Farmer => "The farmer",
+    };
+    let step = m.step.map(|s| format!(" ({s})")).unwrap_or_default();
+    let claimed = if m.claimed.is_empty() {
+        String::new()
+    } else {
+        let pens: Vec<String> = m.claimed.iter().map(ToString::to_string).collect();
+        format!(" and claimed {}", pens.join(" and "))
+    };
+    format!("{who} built {}{step}{claimed}.", m.fence)
+}
+
+impl Screen for FenceScreen {
+    fn key(&mut self, key: Key) -> Flow {
+        match key {
+            Key::Esc | Key::Char('q') | Key::Char('Q') => return Flow::Quit,
+            Key::Enter | Key::Char(' ') => self.act(),
+            Key::Char('h') => self.move_cursor(Key::Left),
+            Key::Char('j') => self.move_cursor(Key::Down),
+            Key::Char('k') => self.move_cursor(Key::Up),
+            Key::Char('l') => self.move_cursor(Key::Right),
+            Key::Up | Key::Down | Key::Left | Key::Right => self.move_cursor(key),
+            Key::Char(_) => {}
+        }
+        Flow::Continue
+    }
+
+    fn frame(&self) -> Vec<Line> {
+        let f = &self.field;
+        let (you, farmer) = (f.score(Side::You), f.score(Side::Farmer));
+        let mut lines = vec![
+            Line::plain(format!("Fence Posts {} - seed {}", f.size(), f.seed())),
+            Line::default()
+                .with(
+                    format!("You: {} sheep, {}", you.sheep, pens(you.pens)),
+                    Color::Green,
+                )
+                .with("   ", Color::Default)
+                .with(
+                    format!("Farmer: {} sheep, {}", farmer.sheep, pens(farmer.pens)),
+                    Color::Red,
+                )
+                .with(format!("   {} fences left", f.fences().len()), Color::Grey),
+            Line::default(),
+        ];
+        let farmer_last = f
+            .log()
+            .last()
+            .filter(|m| m.by == Side::Farmer)
+            .map(|m| m.fence);
+        let opts = Options {
+            cursor: (f.to_move() == Some(Side::You)).then_some(self.cursor),
+            highlight: farmer_last,
+            dots: true,
+        };
+        lines.extend(art::render(f, &opts));
+        lines.push(Line::default());
+        lines.push(Line::default().with(art::LEGEND, Color::Grey));
+        let status_color = if f.is_over() {
+            Color::Yellow
+        } else {
+            Color::White
+        };
+        lines.push(Line::default().with(f.status_line(), status_color));
+        lines.push(Line::plain(self.message.clone()));
+        let recent: Vec<String> = f
+            .log()
+            .iter()
+            .rev()
+            .filter(|m| m.by == Side::Farmer)
+            .take(RECENT)
+            .map(|m| {
+                let step = m.step.map_or("", |s| s.name());
+                format!("{} {step}", m.fence)
+            })
+            .collect();
+        if !recent.is_empty() {
+            lines.push(Line::default().with(
+                format!("Farmer's latest fences: {}", recent.join(", ")),
+                Color::Grey,
+            ));
+        }
+        let cursor = if f.to_move() == Some(Side::You) {
+            format!("Cursor on {}. ", self.cursor)
+        } else {
+            String::new()
+        };
+        lines.push(Line::default().with(
+            format!("{cursor}Arrows or hjkl move, Enter or space builds, q quits."),
+            Color::Grey,
+        ));
+        lines
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fence::field::{Size, Step};
+    use crate::fence::notation::parse_fence;
+
+    fn fence(text: &str) -> Fence {
+        parse_fence(text).expect("test fence")
+    }
+
+    fn screen(seed: u64, cols: usize, rows: usize) -> FenceScreen {
+        FenceScreen::new(Field::start(seed, Size::new(cols, rows).expect("size")))
+    }
+
+    fn press(s: &mut FenceScreen, keys: &[Key]) {
+        for &k in keys {
+            assert_eq!(s.key(k), Flow::Continue, "{k:?}");
+        }
+    }
+
+    fn text(s: &FenceScreen) -> Vec<String> {
+        s.frame().iter().map(Line::text).collect()
+    }
+
+    #[test]
+    fn arrows_move_the_cursor_over_fences_only() {
+        let mut s = screen(1, 2, 2);
+        assert_eq!(s.cursor(), fence("a1-b1"));
+        let steps = [
+            (Key::Right, "b1-c1"),
+            (Key::Right, "b1-c1"), // the edge stops it
+            (Key::Down, "b1-b2"),
+            (Key::Right, "c1-c2"),
+            (Key::Down, "b2-c2"), // from the right edge, the last column
+            (Key::Down, "b2-b3"),
+            (Key::Down, "b3-c3"),
+            (Key::Down, "b3-c3"), // the bottom stops it
+            (Key::Up, "b2-b3"),
+            (Key::Up, "b2-c2"),
+            (Key::Left, "a2-b2"),
+            (Key::Up, "a1-a2"),
+            (Key::Up, "a1-b1"),
+            (Key::Up, "a1-b1"),
+            (Key::Left, "a1-b1"),
+        ];
+        for (key, want) in steps {
+            s.key(key);
+            assert_eq!(s.cursor(), fence(want), "after {key:?}");
+        }
+    }
+
+    #[test]
+    fn enter_builds_the_fence_under_the_cursor() {
+        let mut s = screen(1, 2, 2);
+        press(&mut s, &[Key::Down, Key::Enter]);
+        assert!(s.field().is_built(fence("a1-a2")));
+        assert_eq!(s.field().to_move(), Some(Side::Farmer));
+        assert!(text(&s).iter().any(|l| l.starts_with("You built a1-a2.")));
+    }
+
+    #[test]
+    fn a_refused_build_says_why_and_changes_nothing() {
+        let mut s = screen(1, 2, 2);
+        press(&mut s, &[Key::Enter, Key::Enter]); // you build a1-b1, the farmer replies
+        let before = s.field().clone();
+        press(&mut s, &[Key::Enter]); // a1-b1 again
+        assert_eq!(s.field(), &before);
+        assert!(
+            text(&s)
+                .iter()
+                .any(|l| l == "Refused: a1-b1 is already built.")
+        );
+    }
+
+    #[test]
+    fn the_farmers_replies_appear_one_by_one_with_their_step() {
+        // 2x1: pen a1 has its top and bottom; you give it a third side with a1-a2.
+        let mut f = Field::start(5, Size::new(2, 1).expect("size"));
+        f = f.build_text(Side::You, "a1-b1").expect("legal");
+        f = f.build_text(Side::Farmer, "a2-b2").expect("legal");
+        let mut s = FenceScreen::new(f);
+        press(&mut s, &[Key::Down, Key::Enter]);
+        assert_eq!(s.field().log().len(), 3, "nothing from the farmer yet");
+        press(&mut s, &[Key::Enter]);
+        let last = s.field().log().last().expect("a move").clone();
+        assert_eq!((last.fence, last.step), (fence("b1-b2"), Some(Step::Close)));
+        assert!(
+            text(&s)
+                .iter()
+                .any(|l| l.starts_with("The farmer built b1-b2 (close) and claimed a1."))
+        );
+        assert_eq!(
+            s.field().to_move(),
+            Some(Side::Farmer),
+            "the farmer moves again"
+        );
+        press(&mut s, &[Key::Enter]);
+        let last = s.field().log().last().expect("a move").clone();
+        assert_eq!(last.step, Some(Step::Safe));
+        assert!(text(&s).iter().any(|l| l.contains("(safe). Your move.")));
+    }
+
+    #[test]
+    fn the_score_is_always_on_screen() {
+        let mut s = screen(3, 1, 1);
+        assert_eq!(
+            text(&s)[1],
+            "You: 0 sheep, 0 pens   Farmer: 0 sheep, 0 pens   4 fences left"
+        );
+        press(&mut s, &[Key::Enter, Key::Enter]);
+        assert!(text(&s)[1].ends_with("2 fences left"));
+    }
+
+    #[test]
+    fn a_scripted_game_ends_with_the_result_line() {
+        // 1x1: visit every fence in turn; three presses of Enter at each let the farmer reply.
+        let mut s = screen(8, 1, 1);
+        let enter3 = [Key::Enter; 3];
+        for step in [None, Some(Key::Down), Some(Key::Right), Some(Key::Down)] {
+            if let Some(k) = step {
+                press(&mut s, &[k]);
+            }
+            press(&mut s, &enter3);
+        }
+        assert!(s.field().is_over());
+        let sheep = s.field().sheep(0);
+        let winner = s.field().owner(0).expect("the pen is claimed");
+        let want = match winner {
+            Side::You => {
+                format!("You win: {sheep} sheep in 1 pen to the farmer's 0 sheep in 0 pens.")
+            }
+            Side::Farmer => {
+                format!("The farmer wins: {sheep} sheep in 1 pen to your 0 sheep in 0 pens.")
+            }
+        };
+        assert!(text(&s).contains(&want), "{:#?}", text(&s));
+        let farmer_moves = s
+            .field()
+            .log()
+            .iter()
+            .filter(|m| m.by == Side::Farmer)
+            .count();
+        assert_eq!(s.your_moves().len() + farmer_moves, 4);
+    }
+
+    #[test]
+    fn q_and_esc_quit() {
+        let mut s = screen(1, 1, 1);
+        assert_eq!(s.key(Key::Char('q')), Flow::Quit);
+        assert_eq!(s.key(Key::Esc), Flow::Quit);
+        assert_eq!(s.key(Key::Char('x')), Flow::Continue);
+    }
+}

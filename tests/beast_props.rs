@@ -1,0 +1,115 @@
+//! Properties over generated maps: the score, the map's consistency, determinism, and a
+//! parser that never panics.
+
+use beast_judge::beast::{
+    Bump, Cell, Exhaust, Game, Order, Puzzle, Rules, Status, Target, judge, judge_with,
+};
+use proptest::prelude::*;
+
+/// A valid puzzle: a solid border, random interior, one player, a random move string.
+fn puzzle_text() -> impl Strategy<Value = String> {
+    (3usize..12, 3usize..10)
+        .prop_flat_map(|(cols, rows)| {
+            let interior = (cols - 2) * (rows - 2);
+            (
+                Just((cols, rows)),
+                proptest::collection::vec(
+                    prop_oneof![4 => Just(' '), 3 => Just('~'), 1 => Just('#'), 2 => Just('H')],
+                    interior,
+                ),
+                0..interior,
+                "[UDLRW]{0,40}",
+            )
+        })
+        .prop_map(|((cols, rows), mut cells, player, moves)| {
+            cells[player] = 'O';
+            let mut text = format!("{cols} {rows}\n{}\n", "#".repeat(cols));
+            for r in 0..rows - 2 {
+                let row: String = cells[r * (cols - 2)..(r + 1) * (cols - 2)].iter().collect();
+                text.push_str(&format!("#{row}#\n"));
+            }
+            text.push_str(&format!("{}\n{moves}\n", "#".repeat(cols)));
+            text
+        })
+}
+
+fn rules() -> impl Strategy<Value = Rules> {
+    (any::<bool>(), any::<bool>(), any::<bool>(), any::<bool>()).prop_map(|(o, b, t, e)| Rules {
+        order: if o { Order::Initial } else { Order::Turn },
+        bump: if b { Bump::Death } else { Bump::Blocked },
+        target: if t { Target::Start } else { Target::After },
+        exhaust: if e { Exhaust::Wait } else { Exhaust::Stop },
+    })
+}
+
+/// The map agrees with the game's lists: each beast on an `H`, as many `H` as beasts,
+/// and the player on his `O` unless a beast ate him.
+fn consistent(game: &Game) -> Result<(), TestCaseError> {
+    let map = game.map();
+    let beasts = map.cells().iter().filter(|&&c| c == Cell::Beast).count();
+    prop_assert_eq!(beasts, game.beasts().len());
+    for &b in game.beasts() {
+        prop_assert_eq!(map[b], Cell::Beast);
+    }
+    if game.status() != Status::Eaten {
+        prop_assert_eq!(map[game.player()], Cell::Player);
+    }
+    let walls_plus_others = map.cells().len();
+    prop_assert_eq!(walls_plus_others, map.cols() * map.rows());
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(400))]
+
+    #[test]
+    fn score_is_twice_the_crushed_beasts(text in puzzle_text(), rules in rules()) {
+        let p = Puzzle::parse(&text).expect("generated puzzles are valid");
+        let o = judge(&p, rules).expect("judged");
+        prop_assert_eq!(o.score, 2 * o.crushed.len() as u64);
+        let start = p.map().cells().iter().filter(|&&c| c == Cell::Beast).count();
+        prop_assert_eq!(o.beasts_left + o.crushed.len(), start);
+    }
+
+    #[test]
+    fn beasts_walls_and_player_never_overlap(text in puzzle_text(), rules in rules()) {
+        let p = Puzzle::parse(&text).expect("valid");
+        let movable = p.map().cells().iter().filter(|&&c| c == Cell::Movable).count();
+        let mut bad = Ok(());
+        judge_with(&p, rules, |game, _| {
+            if bad.is_ok() {
+                bad = consistent(game);
+                // Walls are only shifted, never created or destroyed, except that a crush
+                // turns the beast's cell into the train's last wall.
+                let now = game.map().cells().iter().filter(|&&c| c == Cell::Movable).count();
+                if now != movable {
+                    bad = Err(TestCaseError::fail(format!("{now} movable walls, started with {movable}")));
+                }
+            }
+        }).expect("judged");
+        bad?;
+    }
+
+    #[test]
+    fn the_same_input_always_gives_the_same_output(text in puzzle_text(), rules in rules()) {
+        let p = Puzzle::parse(&text).expect("valid");
+        prop_assert_eq!(judge(&p, rules), judge(&p, rules));
+        let again = Puzzle::parse(&p.to_string()).expect("printed puzzles parse");
+        prop_assert_eq!(judge(&again, rules), judge(&p, rules));
+    }
+
+    #[test]
+    fn the_parser_never_panics_on_arbitrary_bytes(bytes in proptest::collection::vec(any::<u8>(), 0..300)) {
+        let _ = Puzzle::parse_bytes(&bytes);
+    }
+
+    #[test]
+    fn the_parser_never_panics_on_damaged_puzzles(text in puzzle_text(), at in any::<prop::sample::Index>(), b in any::<u8>()) {
+        let mut bytes = text.into_bytes();
+        let i = at.index(bytes.len());
+        bytes[i] = b;
+        if let Err(e) = Puzzle::parse_bytes(&bytes) {
+            prop_assert!(e.line >= 1 && e.col >= 1);
+        }
+    }
+}

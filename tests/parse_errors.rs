@@ -1,0 +1,137 @@
+//! Every input-error class of RULES.md section 1, with the line and column it must name.
+
+use beast_judge::beast::{ParseErrorKind, Puzzle};
+
+/// Parses `text` expecting a refusal at `line`:`col`; returns the reason.
+fn refused(text: &str, line: usize, col: usize) -> ParseErrorKind {
+    let err = Puzzle::parse(text).expect_err("this input must be refused");
+    assert_eq!((err.line, err.col), (line, col), "wrong place for: {err}");
+    err.kind
+}
+
+#[test]
+fn a_row_longer_than_cols_is_refused_at_its_first_extra_character() {
+    let kind = refused("5 3\n#####\n#O~H##\n#####\nR\n", 3, 6);
+    assert_eq!(kind, ParseErrorKind::RowTooLong { cols: 5 });
+}
+
+#[test]
+fn fewer_rows_than_rows_is_refused_after_the_last_line() {
+    let kind = refused("5 4\n#####\n#O~H#\n#####\n", 5, 1);
+    assert_eq!(kind, ParseErrorKind::MissingRows { rows: 4, found: 3 });
+}
+
+#[test]
+fn a_character_outside_the_map_set_is_refused_where_it_stands() {
+    let kind = refused("5 3\n#####\n#O\tH#\n#####\n", 3, 3);
+    assert_eq!(kind, ParseErrorKind::BadCell { found: '\t' });
+    // Columns count characters, not bytes.
+    let kind = refused("5 3\n#####\n#Oé H#\n#####\n", 3, 3);
+    assert_eq!(kind, ParseErrorKind::BadCell { found: 'é' });
+}
+
+#[test]
+fn a_map_without_a_player_is_refused() {
+    let kind = refused("5 3\n#####\n# ~H#\n#####\n", 2, 1);
+    assert_eq!(kind, ParseErrorKind::NoPlayer);
+}
+
+#[test]
+fn a_second_player_is_refused_where_it_stands_and_names_the_first() {
+    let kind = refused("6 3\n######\n#O~HO#\n######\n", 3, 5);
+    assert_eq!(
+        kind,
+        ParseErrorKind::SecondPlayer {
+            first_line: 3,
+            first_col: 2
+        }
+    );
+}
+
+#[test]
+fn an_open_border_is_refused_at_the_gap() {
+    assert!(matches!(
+        refused("5 3\n## ##\n#O~H#\n#####\n", 2, 3),
+        ParseErrorKind::OpenBorder { .. }
+    ));
+    assert!(matches!(
+        refused("5 3\n#####\n O~H#\n#####\n", 3, 1),
+        ParseErrorKind::OpenBorder { .. }
+    ));
+    assert!(matches!(
+        refused("5 3\n#####\n#O~H~\n#####\n", 3, 5),
+        ParseErrorKind::OpenBorder { .. }
+    ));
+    assert!(matches!(
+        refused("5 3\n#####\n#O~H#\n##H##\n", 4, 3),
+        ParseErrorKind::OpenBorder { .. }
+    ));
+}
+
+#[test]
+fn a_short_row_is_padded_with_spaces_so_its_right_border_is_open() {
+    let err = Puzzle::parse("5 3\n#####\n#O~\n#####\n").expect_err("open border");
+    assert_eq!((err.line, err.col), (3, 5));
+    assert!(err.to_string().contains("padded to 5"), "{err}");
+}
+
+#[test]
+fn a_move_outside_udlrw_is_refused_where_it_stands() {
+    let kind = refused("5 3\n#####\n#O~H#\n#####\nRW\nWX\n", 6, 2);
+    assert!(matches!(kind, ParseErrorKind::BadMove { found: 'X', .. }));
+    let err = Puzzle::parse("5 3\n#####\n#O~H#\n#####\nr\n").expect_err("lower case");
+    assert!(err.to_string().contains("upper case"), "{err}");
+}
+
+#[test]
+fn a_bad_size_line_is_refused_at_the_token() {
+    assert_eq!(refused("", 1, 1), ParseErrorKind::MissingSize);
+    assert!(matches!(
+        refused("5 x3\n", 1, 3),
+        ParseErrorKind::BadNumber { .. }
+    ));
+    assert_eq!(refused("5\n", 1, 2), ParseErrorKind::MissingRowCount);
+    assert!(matches!(
+        refused("5 3 2\n", 1, 5),
+        ParseErrorKind::TrailingSize { .. }
+    ));
+    assert!(matches!(
+        refused("2 3\n", 1, 1),
+        ParseErrorKind::TooSmall { .. }
+    ));
+}
+
+#[test]
+fn a_huge_size_line_alone_is_refused_cheaply() {
+    // If this allocated COLS x ROWS cells it would abort; it must fail on the missing rows.
+    let kind = refused("999999999 999999999\n", 2, 1);
+    assert!(matches!(kind, ParseErrorKind::MissingRows { found: 0, .. }));
+    let kind = refused("99999999999999999999999 3\n#\n", 2, 2);
+    assert!(matches!(kind, ParseErrorKind::OpenBorder { .. }));
+}
+
+#[test]
+fn bytes_that_are_not_utf8_are_refused_at_the_first_bad_byte() {
+    let err = Puzzle::parse_bytes(b"5 3\n#####\n#O~\xffH#\n#####\n").expect_err("not utf-8");
+    assert_eq!((err.line, err.col), (3, 4));
+    assert_eq!(err.kind, ParseErrorKind::NotUtf8);
+}
+
+#[test]
+fn crlf_line_endings_are_accepted() {
+    let p = Puzzle::parse("5 3\r\n#####\r\n#O~H#\r\n#####\r\nR\r\n").expect("CRLF is fine");
+    assert_eq!(p.moves().len(), 1);
+    assert_eq!(p.map().cols(), 5);
+}
+
+#[test]
+fn whitespace_and_newlines_between_moves_are_ignored() {
+    let p = Puzzle::parse("5 3\n#####\n#O~H#\n#####\nR W\n\n D\tL\n").expect("moves");
+    assert_eq!(beast_judge::beast::move_string(p.moves()), "RWDL");
+}
+
+#[test]
+fn a_puzzle_prints_back_in_the_input_format() {
+    let text = "5 3\n#####\n#O~H#\n#####\nRWD\n";
+    assert_eq!(Puzzle::parse(text).expect("valid").to_string(), text);
+}
