@@ -177,7 +177,9 @@ fn a_candidate_that_exits_3_gets_rte() {
         .assert()
         .code(1)
         .stdout(predicate::str::contains("RTE wikipedia"))
-        .stdout(predicate::str::contains("exit code 3"))
+        .stdout(predicate::str::contains(
+            "exit code 3; stderr: index out of range",
+        ))
         .stdout(predicate::str::is_match(r"\n0 passed, [1-9]\d* failed\n$").expect("regex"));
 }
 

@@ -245,14 +245,10 @@ impl Runner {
             },
             None => Ended::TimedOut,
         });
+        // The group is dead, so standard error reaches its end at once, unless an escaped
+        // grandchild still holds it.
         let stderr = stderr
-            .map(|h| {
-                if h.is_finished() {
-                    h.join().unwrap_or_default()
-                } else {
-                    Vec::new()
-                }
-            })
+            .and_then(|rx| rx.recv_timeout(Duration::from_millis(100)).ok())
             .unwrap_or_default();
         Ok(Run {
             ended,
@@ -317,9 +313,10 @@ fn read_capped(mut r: impl Read, cap: usize) -> (Vec<u8>, bool) {
 
 /// Keeps the first bytes of standard error and drains the rest, so the candidate never
 /// blocks on a full pipe.
-fn spawn_stderr_reader(child: &mut Child) -> Option<thread::JoinHandle<Vec<u8>>> {
+fn spawn_stderr_reader(child: &mut Child) -> Option<mpsc::Receiver<Vec<u8>>> {
     let mut err = child.stderr.take()?;
-    Some(thread::spawn(move || {
+    let (tx, rx) = mpsc::channel();
+    thread::spawn(move || {
         let mut kept = Vec::new();
         let mut chunk = [0u8; 4096];
         loop {
@@ -333,8 +330,9 @@ fn spawn_stderr_reader(child: &mut Child) -> Option<thread::JoinHandle<Vec<u8>>>
                 Err(_) => break,
             }
         }
-        kept
-    }))
+        let _ = tx.send(kept);
+    });
+    Some(rx)
 }
 
 #[cfg(test)]
