@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use beast_judge::beast::Puzzle;
 use beast_judge::beast::screen::BeastScreen;
+use beast_judge::judge::generate::{GenOptions, generate};
 
 use super::judge::{RuleArgs, StyleArg, read_input};
 
@@ -22,6 +23,9 @@ pub struct Args {
     /// A puzzle file (`-` for stdin is not possible: keys come from the terminal). Without
     /// one, the Wikipedia map of the source text.
     pub file: Option<PathBuf>,
+    /// Play a generated map instead: the one `beast gen --seed S` prints.
+    #[arg(long, value_name = "S", conflicts_with = "file")]
+    pub seed: Option<u64>,
     /// Play the file's own moves back at a readable pace (they are ignored otherwise).
     #[arg(long)]
     pub replay: bool,
@@ -37,9 +41,10 @@ pub struct Args {
 
 /// Runs `beast play`.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let puzzle = match &args.file {
-        Some(path) => Puzzle::parse_bytes(&read_input(Some(path))?)?,
-        None => Puzzle::parse(WIKIPEDIA)?,
+    let puzzle = match (&args.file, args.seed) {
+        (Some(path), _) => Puzzle::parse_bytes(&read_input(Some(path))?)?,
+        (None, Some(seed)) => generate(seed, &GenOptions::default())?,
+        (None, None) => Puzzle::parse(WIKIPEDIA)?,
     };
     let mut screen = BeastScreen::new(puzzle, args.rules.rules(), args.style.into());
     let pace = if args.replay {
