@@ -8,11 +8,14 @@ use std::hash::{BuildHasher, Hasher, RandomState};
 use std::io::{self, Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use anyhow::Context;
 use beast_judge::fence::{FenceScreen, Field, Refusal, Score, Side, Size, art, notation};
 use serde_json::{Value, json};
+
+/// How long each of the farmer's fences stays on screen before the next in `--play`.
+const FARMER_PACE: Duration = Duration::from_millis(700);
 
 /// Arguments of `beast fence`.
 #[derive(clap::Args, Debug)]
@@ -62,7 +65,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     // A refused move stops the run before any play: it is reported below with exit code 1.
     if args.play && refused.is_none() {
         let mut screen = FenceScreen::new(field);
-        super::tui::play(&mut screen)?;
+        super::tui::play_paced(&mut screen, Some(FARMER_PACE))?;
         let f = screen.field();
         let yours: Vec<String> = screen
             .your_moves()

@@ -17,9 +17,9 @@ pub fn play(screen: &mut dyn Screen) -> anyhow::Result<()> {
     play_paced(screen, None)
 }
 
-/// Runs `screen`, calling [`Screen::tick`] every `pace` while no key comes, until the
-/// playback ends; keys work throughout.
-pub fn play_paced(screen: &mut dyn Screen, mut pace: Option<Duration>) -> anyhow::Result<()> {
+/// Runs `screen`, calling [`Screen::tick`] every `pace` while no key comes; keys work
+/// throughout.
+pub fn play_paced(screen: &mut dyn Screen, pace: Option<Duration>) -> anyhow::Result<()> {
     if !io::stdin().is_terminal() || !io::stdout().is_terminal() {
         bail!("interactive play needs a terminal: standard input and output must both be a tty");
     }
@@ -33,9 +33,7 @@ pub fn play_paced(screen: &mut dyn Screen, mut pace: Option<Duration>) -> anyhow
         full = false;
         let event = match pace {
             Some(d) if !event::poll(d)? => {
-                if !screen.tick() {
-                    pace = None;
-                }
+                screen.tick();
                 continue;
             }
             _ => event::read()?,

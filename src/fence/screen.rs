@@ -146,6 +146,17 @@ impl Screen for FenceScreen {
         Flow::Continue
     }
 
+    /// On the farmer's turn, plays its next fence, so its replies appear one by one at the
+    /// terminal's pace; on yours, waits for a key.
+    fn tick(&mut self) -> bool {
+        if self.field.to_move() == Some(Side::Farmer) {
+            self.act();
+            true
+        } else {
+            false
+        }
+    }
+
     fn frame(&self) -> Vec<Line> {
         let f = &self.field;
         let (you, farmer) = (f.score(Side::You), f.score(Side::Farmer));
@@ -314,6 +325,19 @@ mod tests {
         let last = s.field().log().last().expect("a move").clone();
         assert_eq!(last.step, Some(Step::Safe));
         assert!(text(&s).iter().any(|l| l.contains("(safe). Your move.")));
+    }
+
+    #[test]
+    fn ticks_play_the_farmers_replies_one_at_a_time_and_never_your_move() {
+        let mut s = screen(7, 4, 4);
+        assert!(!s.tick(), "nothing happens on your turn");
+        assert_eq!(s.field().log().len(), 0);
+        press(&mut s, &[Key::Enter]);
+        assert_eq!(s.field().to_move(), Some(Side::Farmer));
+        assert!(s.tick());
+        assert_eq!(s.field().log().len(), 2, "one farmer fence per tick");
+        while s.tick() {}
+        assert_eq!(s.field().to_move(), Some(Side::You));
     }
 
     #[test]
