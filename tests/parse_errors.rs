@@ -106,8 +106,8 @@ fn a_huge_size_line_alone_is_refused_cheaply() {
     // If this allocated COLS x ROWS cells it would abort; it must fail on the missing rows.
     let kind = refused("999999999 999999999\n", 2, 1);
     assert!(matches!(kind, ParseErrorKind::MissingRows { found: 0, .. }));
-    let kind = refused("99999999999999999999999 3\n#\n", 2, 2);
-    assert!(matches!(kind, ParseErrorKind::OpenBorder { .. }));
+    let kind = refused("99999999999999999999999 3\n#\n", 1, 1);
+    assert!(matches!(kind, ParseErrorKind::SizeTooLarge { .. }));
 }
 
 #[test]
@@ -134,4 +134,36 @@ fn whitespace_and_newlines_between_moves_are_ignored() {
 fn a_puzzle_prints_back_in_the_input_format() {
     let text = "5 3\n#####\n#O~H#\n#####\nRWD\n";
     assert_eq!(Puzzle::parse(text).expect("valid").to_string(), text);
+}
+
+#[test]
+fn a_size_too_large_for_the_machine_is_quoted_as_written() {
+    let err = Puzzle::parse("5 99999999999999999999\n").expect_err("too large");
+    assert_eq!((err.line, err.col), (1, 3));
+    assert!(
+        err.to_string()
+            .contains("99999999999999999999 is too large"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_move_string_where_a_map_row_should_be_is_called_missing_rows() {
+    let kind = refused("5 4\n#####\n#O H#\n#####\nRR\n", 5, 1);
+    assert_eq!(
+        kind,
+        ParseErrorKind::MovesInsteadOfRow { rows: 4, found: 3 }
+    );
+}
+
+#[test]
+fn any_whitespace_between_moves_is_ignored() {
+    let p = Puzzle::parse("5 3\n#####\n#O~H#\n#####\nR\u{c}W\u{a0}D\n").expect("moves");
+    assert_eq!(beast_judge::beast::move_string(p.moves()), "RWD");
+}
+
+#[test]
+fn a_byte_order_mark_before_the_size_line_is_skipped() {
+    let p = Puzzle::parse_bytes(b"\xef\xbb\xbf5 3\n#####\n#O~H#\n#####\nR\n").expect("BOM");
+    assert_eq!(p.map().cols(), 5);
 }

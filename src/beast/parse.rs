@@ -120,6 +120,14 @@ pub enum ParseErrorKind {
         /// The token as written.
         found: String,
     },
+    /// A size number too large for this machine.
+    #[error("the {what} {found} is too large")]
+    SizeTooLarge {
+        /// `"number of columns"` or `"number of rows"`.
+        what: &'static str,
+        /// The token as written.
+        found: String,
+    },
     /// The size line has only one number.
     #[error("expected the number of rows after the number of columns (COLS ROWS)")]
     MissingRowCount,
@@ -145,6 +153,16 @@ pub enum ParseErrorKind {
         /// Rows from the size line.
         rows: usize,
         /// Rows actually present.
+        found: usize,
+    },
+    /// The move string stands where a map row was expected.
+    #[error(
+        "expected {rows} map rows (the size line says so), found only {found}: this line looks like the move string"
+    )]
+    MovesInsteadOfRow {
+        /// Rows from the size line.
+        rows: usize,
+        /// Map rows before this line.
         found: usize,
     },
     /// A row has more characters than the size line allows.
@@ -240,9 +258,17 @@ fn parse_size(line_no: usize, line: &str) -> Result<(usize, usize), ParseError> 
         .map(|t| (t.as_ptr() as usize - line.as_ptr() as usize, t));
     let number = |what: &'static str, (off, tok): (usize, &str)| -> Result<usize, ParseError> {
         if tok.bytes().all(|b| b.is_ascii_digit()) {
-            // All digits: the only way to fail is overflow. Treat that as a size
-            // too large to be real rather than as a malformed number.
-            Ok(tok.parse::<usize>().unwrap_or(usize::MAX))
+            // All digits: the only way to fail is overflow.
+            tok.parse::<usize>().map_err(|_| {
+                ParseError::at(
+                    line_no,
+                    column(line, off),
+                    ParseErrorKind::SizeTooLarge {
+                        what,
+                        found: tok.to_string(),
+                    },
+                )
+            })
         } else {
             Err(ParseError::at(
                 line_no,
@@ -281,6 +307,15 @@ fn parse_size(line_no: usize, line: &str) -> Result<(usize, usize), ParseError> 
         ));
     }
     Ok((cols, rows))
+}
+
+/// True for a line of move letters and whitespace with at least one letter: no map row
+/// looks like that, since `U D L R W` are not map characters.
+fn looks_like_moves(line: &str) -> bool {
+    line.chars().any(|c| Move::from_letter(c).is_some())
+        && line
+            .chars()
+            .all(|c| c.is_whitespace() || Move::from_letter(c).is_some())
 }
 
 /// What a border cell holds, for an error message.
@@ -366,8 +401,11 @@ fn check_row(
 }
 
 impl Puzzle {
-    /// Reads puzzle text, accepting and refusing exactly what RULES.md section 1 says.
+    /// Reads puzzle text, accepting and refusing exactly what RULES.md section 1 says. A
+    /// leading byte-order mark is skipped, as editors write one.
     pub fn parse(text: &str) -> Result<Puzzle, ParseError> {
+        // A byte-order mark, as some editors write, is not part of the size line.
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         let mut lines = Lines::new(text);
         let Some((size_line_no, size_line)) = lines.next_line() else {
             return Err(ParseError::at(1, 1, ParseErrorKind::MissingSize));
@@ -385,6 +423,13 @@ impl Puzzle {
                     ParseErrorKind::MissingRows { rows, found: r },
                 ));
             };
+            if looks_like_moves(line) {
+                return Err(ParseError::at(
+                    line_no,
+                    1,
+                    ParseErrorKind::MovesInsteadOfRow { rows, found: r },
+                ));
+            }
             check_row(line_no, line, cols, r == 0 || r == rows - 1, &mut player)?;
         }
         if player.is_none() {
@@ -486,7 +531,7 @@ fn parse_moves(first_line: usize, text: &str) -> Result<Vec<Move>, ParseError> {
                 col = 1;
                 continue;
             }
-            ' ' | '\t' | '\r' => {}
+            c if c.is_whitespace() => {}
             c => match Move::from_letter(c) {
                 Some(m) => moves.push(m),
                 None => {
