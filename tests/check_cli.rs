@@ -543,3 +543,36 @@ fn an_interrupted_check_kills_the_running_candidate() {
         .is_some_and(|(_, rest)| !rest.starts_with('Z'));
     assert!(!running, "candidate {pid} still runs: {state}");
 }
+
+#[test]
+fn an_expected_output_that_the_engine_disputes_is_named_not_blamed_on_a_reading() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    // A walled-in player with no beast: won before the first move, so the answer is 0.
+    std::fs::write(dir.path().join("sealed.in"), "3 3\n###\n#O#\n###\n").expect("write");
+    std::fs::write(dir.path().join("sealed.out"), "2\n").expect("write");
+    check()
+        .args(["--no-builtin", "--cases"])
+        .arg(dir.path())
+        .args(["--", BEAST])
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains(
+            "matches the engine's answer under our readings: the expected output file may be wrong",
+        ))
+        .stdout(predicate::str::contains("--order turn").not())
+        .stderr(predicate::str::contains(
+            "sealed.out differs from the engine's answer",
+        ));
+}
+
+#[test]
+fn a_check_with_no_case_to_run_is_a_usage_error_not_a_pass() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    check()
+        .args(["--no-builtin", "--cases"])
+        .arg(dir.path())
+        .args(["--", BEAST])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("no case to run"));
+}

@@ -387,6 +387,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         for s in &l.skipped {
             eprintln!("note: skipped {}: {}", s.name, s.reason);
         }
+        for d in &l.disputed {
+            eprintln!("note: {}", d.reason);
+        }
         jobs_list.extend(l.cases.into_iter().map(Job::Ready));
     }
     if let Some(n) = args.random {
@@ -395,6 +398,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             eprintln!("random cases from --seed {seed}");
         }
         jobs_list.extend(cases::random_specs(seed, n).into_iter().map(Job::Random));
+    }
+    if jobs_list.is_empty() {
+        anyhow::bail!(
+            "no case to run: every case source is empty or skipped (see the notes above); \
+             a check that runs nothing cannot pass"
+        );
     }
     let all = match args.shard {
         Some(shard) => shard.select(jobs_list),

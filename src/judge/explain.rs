@@ -108,10 +108,19 @@ pub fn matching_readings(puzzle: &Puzzle, got: &[u8]) -> Vec<Rules> {
     found
 }
 
+/// What [`explain`] says when `got` is the engine's own answer under our readings, so the
+/// expected output, not the candidate, is what differs.
+pub const ENGINE_AGREES: &str =
+    "matches the engine's answer under our readings: the expected output file may be wrong";
+
 /// The explanation of a wrong answer, such as
 /// `matches if the game stops when the moves run out (--exhaust stop)`, or `None` when no
-/// other reading reproduces `got`.
+/// other reading reproduces `got`. When our own readings reproduce it, says so
+/// ([`ENGINE_AGREES`]) rather than blaming a reading.
 pub fn explain(puzzle: &Puzzle, got: &[u8]) -> Option<String> {
+    if judge(puzzle, Rules::default()).is_ok_and(|o| verdict::matches(o.answer().as_bytes(), got)) {
+        return Some(ENGINE_AGREES.to_string());
+    }
     let found = matching_readings(puzzle, got);
     if found.is_empty() {
         return None;

@@ -72,6 +72,20 @@ impl Summary {
     }
 }
 
+/// `line` with control characters other than tab written as escapes (`\u{1b}`), so a
+/// candidate's output cannot drive the terminal that reads the report.
+pub fn visible(line: &str) -> String {
+    line.chars()
+        .map(|c| {
+            if c.is_control() && c != '\t' {
+                c.escape_unicode().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
+}
+
 /// The text report of one case: a verdict line, and for a failure what went wrong, the
 /// explanation, and the shrunk puzzle ready to paste. Ends with a newline.
 pub fn text(r: &CaseReport) -> String {
@@ -80,11 +94,11 @@ pub fn text(r: &CaseReport) -> String {
         return s;
     }
     if let Some(d) = &r.detail {
-        let _ = writeln!(s, "    {d}");
+        let _ = writeln!(s, "    {}", visible(d));
     }
     if matches!(r.verdict, Verdict::WrongAnswer | Verdict::Presentation) {
         for line in unified_diff(r.expected.as_bytes(), r.got.as_bytes()).lines() {
-            let _ = writeln!(s, "    {line}");
+            let _ = writeln!(s, "    {}", visible(line));
         }
     }
     if let Some(m) = &r.reading_match {
@@ -209,6 +223,11 @@ pub fn junit(suite: &str, reports: &[CaseReport]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn control_characters_in_a_report_are_escaped() {
+        assert_eq!(visible("-8\x1b[31m\x01\tok"), "-8\\u{1b}[31m\\u{1}\tok");
+    }
 
     fn report(name: &str, verdict: Verdict) -> CaseReport {
         CaseReport {
