@@ -1,6 +1,7 @@
 //! Seeded puzzle generation (`beast gen`): a walled map with movable walls, a few solid ones,
 //! one player and some beasts, and moves from a simple policy that avoids immediate death and
-//! likes pushing, so games last and crushes happen.
+//! likes pushing, so games last and crushes happen. One map in four shelters the player in a
+//! ring of movable walls that he does not leave, so stalemates occur too.
 //!
 //! # Stability promise
 //!
@@ -8,7 +9,8 @@
 //! options give the same puzzle, byte for byte, on any machine and in any version of this
 //! crate. The only source of randomness is a ChaCha8 stream (`rand_chacha`) seeded with
 //! `seed_from_u64(seed)`, consumed in a fixed order: one draw per interior cell (row by row),
-//! one for the player, one per beast, then one per move. Any change to that order or to the
+//! one for the player, one per beast, one for whether the player hides in a shelter, then
+//! one per move. Any change to that order or to the
 //! move policy, or to the values of `GenOptions::default()` (which `beast gen` uses when no
 //! option is given), is a breaking change, made only with a version bump that says so in the
 //! changelog. The unit test `seed_one_is_stable_across_versions` pins the output.
@@ -153,8 +155,34 @@ pub fn generate(seed: u64, opts: &GenOptions) -> Result<Puzzle, GenError> {
         let pos = spots.swap_remove(below(&mut rng, spots.len()));
         map[pos] = Cell::Beast;
     }
+    // One map in four shelters the player in a ring of movable walls and has him mostly
+    // wait: the beasts cannot reach him unless he pushes his way out, so stalemates occur
+    // as well as deaths after the moves run out.
+    let hiding = rng.next_u32() % 4 == 0;
+    if hiding {
+        for (dr, dc) in [
+            (-1, -1),
+            (-1, 0),
+            (-1, 1),
+            (0, -1),
+            (0, 1),
+            (1, -1),
+            (1, 0),
+            (1, 1),
+        ] {
+            if let Some(p) = player.offset(dr, dc)
+                && p.row > 0
+                && p.col > 0
+                && p.row < rows - 1
+                && p.col < cols - 1
+                && map[p] == Cell::Space
+            {
+                map[p] = Cell::Movable;
+            }
+        }
+    }
     let start = Puzzle::new(map, Vec::new()).map_err(|_| GenError::BadSize { cols, rows })?;
-    let moves = policy_moves(&start, opts.moves, &mut rng);
+    let moves = policy_moves(&start, opts.moves, hiding, &mut rng);
     Ok(start.with_moves(moves))
 }
 
@@ -170,12 +198,13 @@ const MOVES: [Move; 5] = [
 /// Plays `count` moves under our readings: each move is drawn with weights that favour
 /// crushes and pushes and exclude moves that die at once or leave no escape from the next
 /// beast turn. Once the game is over the rest are uniform, so candidates must ignore them.
-fn policy_moves(puzzle: &Puzzle, count: usize, rng: &mut ChaCha8Rng) -> Vec<Move> {
+/// A hiding player only waits, bumps into walls, or crushes a beast: he never leaves.
+fn policy_moves(puzzle: &Puzzle, count: usize, hiding: bool, rng: &mut ChaCha8Rng) -> Vec<Move> {
     let mut game = Game::new(puzzle, Rules::default());
     let mut moves = Vec::with_capacity(count);
     for _ in 0..count {
         let m = if game.status() == Status::Playing {
-            let weights = MOVES.map(|m| weight(&game, m));
+            let weights = MOVES.map(|m| weight(&game, m, hiding));
             let total: u32 = weights.iter().sum();
             let pick = if total == 0 {
                 MOVES[below(rng, MOVES.len())]
@@ -202,11 +231,19 @@ fn policy_moves(puzzle: &Puzzle, count: usize, rng: &mut ChaCha8Rng) -> Vec<Move
 }
 
 /// How much the policy likes playing `m` now; 0 for a move that loses.
-fn weight(game: &Game, m: Move) -> u32 {
+fn weight(game: &Game, m: Move, hiding: bool) -> u32 {
     let mut next = game.clone();
     let Some(step) = next.step(m) else { return 0 };
     if step.status == Status::Eaten || !survives_next_turn(&next) {
         return 0;
+    }
+    if hiding {
+        // Stays in the shelter: waits, or crushes a beast that comes up against it.
+        return match step.action {
+            Action::Crushed { .. } => 60,
+            Action::Waited | Action::Blocked | Action::Stuck { .. } => 1,
+            Action::Walked | Action::Pushed { .. } | Action::Bumped { .. } => 0,
+        };
     }
     if !matches!(step.action, Action::Crushed { .. }) && crush_within_reach(&next) {
         return 20;
@@ -261,6 +298,41 @@ mod tests {
 
     /// Pins the stream order: if this changes, the stability promise is broken and the
     /// changelog must say so.
+    #[test]
+    fn generated_games_end_in_deaths_stalemates_and_crushes_not_only_deaths() {
+        use crate::beast::Ending;
+        let (mut eaten, mut stalemate, mut crushes) = (0, 0, 0);
+        for seed in 1..=200 {
+            let p = generate(seed, &GenOptions::default()).expect("valid");
+            let o = judge(&p, Rules::default()).expect("judged");
+            match o.ending {
+                Ending::Eaten => eaten += 1,
+                Ending::Stalemate => stalemate += 1,
+                _ => {}
+            }
+            crushes += usize::from(o.score > 0);
+        }
+        assert!(eaten >= 100, "{eaten} deaths in 200");
+        assert!(stalemate >= 10, "{stalemate} stalemates in 200");
+        assert!(crushes >= 20, "{crushes} games with a crush in 200");
+    }
+
+    #[test]
+    fn one_beast_games_are_sometimes_won() {
+        use crate::beast::Ending;
+        let opts = GenOptions {
+            beasts: 1,
+            ..GenOptions::default()
+        };
+        let won = (1..=200)
+            .filter(|&seed| {
+                let p = generate(seed, &opts).expect("valid");
+                judge(&p, Rules::default()).is_ok_and(|o| o.ending == Ending::Won)
+            })
+            .count();
+        assert!(won >= 10, "{won} wins in 200");
+    }
+
     #[test]
     fn seed_one_is_stable_across_versions() {
         let p = generate(1, &GenOptions::default()).expect("default options are valid");
