@@ -423,14 +423,15 @@ impl Puzzle {
                     ParseErrorKind::MissingRows { rows, found: r },
                 ));
             };
-            if looks_like_moves(line) {
-                return Err(ParseError::at(
-                    line_no,
-                    1,
-                    ParseErrorKind::MovesInsteadOfRow { rows, found: r },
-                ));
+            if let Err(e) = check_row(line_no, line, cols, r == 0 || r == rows - 1, &mut player) {
+                // Only a refused row is worth a second look: is it the move string?
+                let kind = ParseErrorKind::MovesInsteadOfRow { rows, found: r };
+                return Err(if looks_like_moves(line) {
+                    ParseError::at(line_no, 1, kind)
+                } else {
+                    e
+                });
             }
-            check_row(line_no, line, cols, r == 0 || r == rows - 1, &mut player)?;
         }
         if player.is_none() {
             return Err(ParseError::at(
