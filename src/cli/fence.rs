@@ -3,14 +3,12 @@
 //! printed as text art (or JSON, or the list of unbuilt fences). `--play` opens the
 //! interactive screen.
 
-use std::fs;
 use std::hash::{BuildHasher, Hasher, RandomState};
-use std::io::{self, Read, Write};
+use std::io::{self, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use anyhow::Context;
 use beast_judge::fence::{FenceScreen, Field, Refusal, Score, Side, Size, art, notation};
 use serde_json::{Value, json};
 
@@ -128,30 +126,17 @@ fn pick_seed() -> u64 {
 fn read_moves(args: &Args) -> anyhow::Result<Vec<String>> {
     let mut moves = Vec::new();
     if let Some(path) = &args.moves_file {
-        let text = if path.as_os_str() == "-" {
-            read_stdin()?
-        } else {
-            fs::read_to_string(path)
-                .with_context(|| format!("cannot read moves file {}", path.display()))?
-        };
+        let text = super::read_source_text(Some(path), "moves file ")?;
         moves.extend(notation::split_moves(&text));
     }
     for arg in &args.moves {
         if arg == "-" {
-            moves.extend(notation::split_moves(&read_stdin()?));
+            moves.extend(notation::split_moves(&super::read_source_text(None, "")?));
         } else {
             moves.extend(notation::split_moves(arg));
         }
     }
     Ok(moves)
-}
-
-fn read_stdin() -> anyhow::Result<String> {
-    let mut text = String::new();
-    io::stdin()
-        .read_to_string(&mut text)
-        .context("cannot read moves from stdin")?;
-    Ok(text)
 }
 
 /// Plays your moves in order, the farmer replying whenever the turn passes to it. Stops at

@@ -1,10 +1,9 @@
 //! `beast [FILE]`: judge one puzzle and print the canonical answer, JSON, or a trace.
 
-use std::io::{self, IsTerminal, Read, Write};
+use std::io::{self, IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::Context;
 use beast_judge::beast::{self, Bump, Exhaust, Order, Outcome, Puzzle, Rules, Style, Target};
 use clap::ValueEnum;
 
@@ -128,24 +127,6 @@ impl From<StyleArg> for Style {
     }
 }
 
-/// Reads a puzzle from a file, or from stdin for `None` and `-`.
-pub fn read_input(file: Option<&PathBuf>) -> anyhow::Result<Vec<u8>> {
-    let mut bytes = Vec::new();
-    match file {
-        Some(path) if path.as_os_str() != "-" => {
-            bytes =
-                std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
-        }
-        _ => {
-            io::stdin()
-                .lock()
-                .read_to_end(&mut bytes)
-                .context("cannot read standard input")?;
-        }
-    }
-    Ok(bytes)
-}
-
 /// Runs the default command.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if args.file.is_none() && io::stdin().is_terminal() {
@@ -155,7 +136,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         );
         return Ok(ExitCode::from(2));
     }
-    let bytes = read_input(args.file.as_ref())?;
+    let bytes = super::read_source(args.file.as_deref(), "")?;
     let puzzle = Puzzle::parse_bytes(&bytes)?;
     drop(bytes);
     let rules = args.rules.rules();

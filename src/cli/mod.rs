@@ -10,9 +10,11 @@ mod play;
 mod ring;
 mod tui;
 
-use std::io;
+use std::io::{self, Read};
+use std::path::Path;
 use std::process::ExitCode;
 
+use anyhow::Context;
 use clap::{CommandFactory, Parser, Subcommand};
 
 /// Judge "aHHHH! The Beasts are HHHHere!" puzzles, check golf answers, and play.
@@ -77,6 +79,31 @@ pub fn run() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+/// All of `path`, or of standard input for `None` and `-`; `what` names the file in errors
+/// (`cannot read moves file FILE`).
+pub fn read_source(path: Option<&Path>, what: &str) -> anyhow::Result<Vec<u8>> {
+    match path {
+        Some(p) if p.as_os_str() != "-" => {
+            std::fs::read(p).with_context(|| format!("cannot read {what}{}", p.display()))
+        }
+        _ => {
+            let mut bytes = Vec::new();
+            io::stdin()
+                .lock()
+                .read_to_end(&mut bytes)
+                .context("cannot read standard input")?;
+            Ok(bytes)
+        }
+    }
+}
+
+/// [`read_source`] as UTF-8 text.
+pub fn read_source_text(path: Option<&Path>, what: &str) -> anyhow::Result<String> {
+    let bytes = read_source(path, what)?;
+    let from = path.map_or("standard input".to_string(), |p| p.display().to_string());
+    String::from_utf8(bytes).with_context(|| format!("{from} is not UTF-8 text"))
 }
 
 /// True when the error chain ends in a closed stdout pipe, which exits quietly.

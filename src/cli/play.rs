@@ -9,7 +9,7 @@ use beast_judge::beast::Puzzle;
 use beast_judge::beast::screen::BeastScreen;
 use beast_judge::judge::generate::{GenOptions, generate};
 
-use super::judge::{RuleArgs, StyleArg, read_input};
+use super::judge::{RuleArgs, StyleArg};
 
 /// The map played when no file is given: the Wikipedia map of the source text.
 const WIKIPEDIA: &str = include_str!("../../examples/beast/wikipedia.txt");
@@ -42,7 +42,7 @@ pub struct Args {
 /// Runs `beast play`.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let puzzle = match (&args.file, args.seed) {
-        (Some(path), _) => Puzzle::parse_bytes(&read_input(Some(path))?)?,
+        (Some(path), _) => Puzzle::parse_bytes(&super::read_source(Some(path), "")?)?,
         (None, Some(seed)) => generate(seed, &GenOptions::default())?,
         (None, None) => Puzzle::parse(WIKIPEDIA)?,
     };

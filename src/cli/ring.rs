@@ -1,7 +1,7 @@
 //! `beast ring`: play Ring Collector moves from arguments, a file or stdin, print the board
 //! and status (or JSON, or a trace), write the HTML page, or play in the terminal.
 
-use std::io::{self, Read, Write};
+use std::io::{self, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -142,8 +142,7 @@ fn read_moves(args: &Args) -> anyhow::Result<Vec<Dir>> {
         return if path.as_os_str() == "-" {
             from_stdin()
         } else {
-            let text = std::fs::read_to_string(path)
-                .with_context(|| format!("cannot read moves file {}", path.display()))?;
+            let text = super::read_source_text(Some(path), "moves file ")?;
             parse_moves(&text).with_context(|| format!("moves file {}", path.display()))
         };
     }
@@ -174,9 +173,5 @@ fn read_moves(args: &Args) -> anyhow::Result<Vec<Dir>> {
 }
 
 fn from_stdin() -> anyhow::Result<Vec<Dir>> {
-    let mut text = String::new();
-    io::stdin()
-        .read_to_string(&mut text)
-        .context("cannot read moves from stdin")?;
-    parse_moves(&text).context("moves from stdin")
+    parse_moves(&super::read_source_text(None, "")?).context("moves from stdin")
 }
