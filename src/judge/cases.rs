@@ -88,6 +88,14 @@ pub enum CaseError {
     Gen(#[from] GenError),
 }
 
+/// The reading named `value` among the two of a switch.
+fn pick<T: Copy>(value: &str, readings: [(&str, T); 2]) -> Option<T> {
+    readings
+        .iter()
+        .find(|(name, _)| *name == value)
+        .map(|&(_, r)| r)
+}
+
 /// Reads rule flags as `beast` takes them: `--order turn`, `--exhaust=stop`, ...
 pub fn parse_rule_flags(text: &str) -> Result<Rules, String> {
     let mut rules = Rules::default();
@@ -100,32 +108,20 @@ pub fn parse_rule_flags(text: &str) -> Result<Rules, String> {
         let bad = || format!("unknown value {value:?} for {flag}");
         match flag {
             "--order" => {
-                rules.order = match value {
-                    "initial" => Order::Initial,
-                    "turn" => Order::Turn,
-                    _ => return Err(bad()),
-                }
+                rules.order = pick(value, [("initial", Order::Initial), ("turn", Order::Turn)])
+                    .ok_or_else(bad)?
             }
             "--bump" => {
-                rules.bump = match value {
-                    "death" => Bump::Death,
-                    "blocked" => Bump::Blocked,
-                    _ => return Err(bad()),
-                }
+                rules.bump = pick(value, [("death", Bump::Death), ("blocked", Bump::Blocked)])
+                    .ok_or_else(bad)?
             }
             "--target" => {
-                rules.target = match value {
-                    "start" => Target::Start,
-                    "after" => Target::After,
-                    _ => return Err(bad()),
-                }
+                rules.target = pick(value, [("start", Target::Start), ("after", Target::After)])
+                    .ok_or_else(bad)?
             }
             "--exhaust" => {
-                rules.exhaust = match value {
-                    "wait" => Exhaust::Wait,
-                    "stop" => Exhaust::Stop,
-                    _ => return Err(bad()),
-                }
+                rules.exhaust = pick(value, [("wait", Exhaust::Wait), ("stop", Exhaust::Stop)])
+                    .ok_or_else(bad)?
             }
             _ => return Err(format!("{tok:?} is not a rule flag")),
         }
