@@ -1,10 +1,11 @@
-//! Benchmarks of the pure parts of `beast check`: generation, comparison, explanation and
-//! shrinking with an in-process candidate (the engine under another reading). The process
-//! overhead of the judge is measured end to end instead (see the README).
+//! Benchmarks of the pure parts of `beast check`: generation, comparison, the diagnosis of a
+//! run and shrinking with an in-process candidate (the engine under another reading). The
+//! process overhead of the judge is measured end to end instead (see the README).
 
-use beast_judge::beast::{Rules, Target, judge};
+use beast_judge::beast::{Puzzle, Rules, Target, judge};
+use beast_judge::judge::diagnose::{self, Observed};
 use beast_judge::judge::generate::{GenOptions, generate};
-use beast_judge::judge::{explain, shrink, verdict};
+use beast_judge::judge::{shrink, verdict};
 
 fn main() {
     divan::main();
@@ -49,11 +50,51 @@ fn compare_outputs() -> verdict::Verdict {
     )
 }
 
-#[divan::bench]
-fn explain_a_wrong_answer(b: divan::Bencher) {
-    let p = failing();
-    let got = after(&p);
-    b.bench_local(|| explain::explain(&p, got.as_bytes()));
+/// 1,000 default-size random puzzles with our answers.
+fn thousand() -> Vec<(Puzzle, String)> {
+    (0..1000)
+        .filter_map(|s| generate(s, &GenOptions::default()).ok())
+        .filter_map(|p| judge(&p, Rules::default()).ok().map(|o| (p, o.answer())))
+        .collect()
+}
+
+/// Diagnoses 1,000 cases where the answer printed `got(puzzle)`.
+fn diagnose_thousand(b: divan::Bencher, got: impl Fn(&Puzzle) -> String) {
+    let cases = thousand();
+    let outputs: Vec<String> = cases.iter().map(|(p, _)| got(p)).collect();
+    b.bench_local(|| {
+        let observed: Vec<Observed> = cases
+            .iter()
+            .zip(&outputs)
+            .map(|((p, expected), got)| {
+                let v = verdict::compare(expected.as_bytes(), got.as_bytes(), false);
+                Observed {
+                    puzzle: p,
+                    expected,
+                    got: got.as_bytes(),
+                    verdict: v,
+                    passed: v.passed(false),
+                }
+            })
+            .collect();
+        diagnose::diagnose(&observed, || true)
+    });
+}
+
+/// One catalogue mistake (aiming after the move): explained.
+#[divan::bench(sample_count = 5)]
+fn diagnose_1000_cases_one_mistake(b: divan::Bencher) {
+    diagnose_thousand(b, after);
+}
+
+/// An answer that fails every case with a plausible output no reading gives (the score
+/// plus 2): every reading is tried on every case.
+#[divan::bench(sample_count = 5)]
+fn diagnose_1000_cases_all_failing(b: divan::Bencher) {
+    diagnose_thousand(b, |p| {
+        let o = judge(p, Rules::default()).expect("judged");
+        format!("{}\n", o.score + 2)
+    });
 }
 
 #[divan::bench(sample_count = 20)]

@@ -1,9 +1,8 @@
 //! Properties over generated maps: the score, the map's consistency, determinism, and a
 //! parser that never panics.
 
-use beast_judge::beast::{
-    Bump, Cell, Exhaust, Game, Order, Puzzle, Rules, Status, Target, judge, judge_with,
-};
+use beast_judge::beast::variant::SWITCHES;
+use beast_judge::beast::{CATALOGUE, Cell, Game, Puzzle, Rules, Status, judge, judge_with};
 use proptest::prelude::*;
 
 /// A valid puzzle: a solid border, random interior, one player, a random move string.
@@ -33,12 +32,19 @@ fn puzzle_text() -> impl Strategy<Value = String> {
         })
 }
 
+/// Any combination of the four switches, with at most one more catalogue reading.
 fn rules() -> impl Strategy<Value = Rules> {
-    (any::<bool>(), any::<bool>(), any::<bool>(), any::<bool>()).prop_map(|(o, b, t, e)| Rules {
-        order: if o { Order::Initial } else { Order::Turn },
-        bump: if b { Bump::Death } else { Bump::Blocked },
-        target: if t { Target::Start } else { Target::After },
-        exhaust: if e { Exhaust::Wait } else { Exhaust::Stop },
+    (0u8..16, 0..=CATALOGUE.len()).prop_map(|(bits, extra)| {
+        let mut rules = Rules::OURS;
+        for (i, s) in SWITCHES.iter().enumerate() {
+            if bits & (1 << i) != 0 {
+                rules = s.other.apply(rules);
+            }
+        }
+        match CATALOGUE.get(extra) {
+            Some(v) => v.apply(rules),
+            None => rules,
+        }
     })
 }
 

@@ -26,6 +26,12 @@ fn check() -> assert_cmd::Command {
 
 /// Runs `beast check ARGS` with `--format json`; returns the case objects and the exit code.
 fn check_json(args: &[&str]) -> (Vec<serde_json::Value>, Option<i32>) {
+    let (objects, _, code) = check_json_summary(args);
+    (objects, code)
+}
+
+/// [`check_json`] with the summary object.
+fn check_json_summary(args: &[&str]) -> (Vec<serde_json::Value>, serde_json::Value, Option<i32>) {
     let out = check()
         .args(["--format", "json"])
         .args(args)
@@ -42,7 +48,7 @@ fn check_json(args: &[&str]) -> (Vec<serde_json::Value>, Option<i32>) {
         summary["passed"].as_u64().unwrap_or(0) + summary["failed"].as_u64().unwrap_or(0),
         objects.len() as u64
     );
-    (objects, out.status.code())
+    (objects, summary, out.status.code())
 }
 
 /// The example pairs in `examples/beast/` the engine accepts: the built-in cases. Counted
@@ -90,7 +96,7 @@ fn beast_itself_passes_every_case() {
 
 #[test]
 fn stopping_when_moves_run_out_fails_exactly_the_games_that_outlive_their_moves() {
-    let (objects, code) = check_json(&[
+    let (objects, summary, code) = check_json_summary(&[
         "--random",
         "40",
         "--seed",
@@ -109,7 +115,7 @@ fn stopping_when_moves_run_out_fails_exactly_the_games_that_outlive_their_moves(
     puzzles.extend(generated.cases.into_iter().map(|c| (c.name, c.puzzle)));
     let stop = Rules {
         exhaust: Exhaust::Stop,
-        ..Rules::default()
+        ..Rules::OURS
     };
     let expected: BTreeSet<String> = puzzles
         .iter()
@@ -123,10 +129,16 @@ fn stopping_when_moves_run_out_fails_exactly_the_games_that_outlive_their_moves(
     assert!(expected.contains("waiting-for-the-reaper"));
     assert!(expected.len() >= 3, "{expected:?}");
     assert_eq!(names_with(&objects, "WA"), expected);
+    let diagnosis = &summary["diagnosis"];
+    assert_eq!(diagnosis["status"], "explained", "{diagnosis}");
+    assert_eq!(diagnosis["explained_by"][0]["flags"], "--exhaust stop");
+    assert_eq!(
+        diagnosis["explained_by"][0]["words"],
+        "the game stops when the moves run out"
+    );
+    assert_eq!(diagnosis["groups"].as_array().map(Vec::len), Some(1));
     for o in objects.iter().filter(|o| o["verdict"] == "WA") {
-        let why = o["reading_match"].as_str().unwrap_or_default();
-        assert!(why.contains("(--exhaust stop)"), "{o}");
-        assert!(why.contains("the game stops when the moves run out"), "{o}");
+        assert!(o["puzzle"].is_string(), "{o}");
     }
 }
 
@@ -136,10 +148,15 @@ fn the_text_report_explains_and_ends_with_the_summary_line() {
         .args(["--", BEAST, "--exhaust", "stop"])
         .assert()
         .code(1)
-        .stdout(predicate::str::contains("WA  waiting-for-the-reaper"))
-        .stdout(predicate::str::contains("--- expected\n    +++ got"))
+        .stdout(
+            predicate::str::is_match(
+                r"(?m)^WA x\d+: the game stops when the moves run out \(--exhaust stop\)$",
+            )
+            .expect("regex"),
+        )
+        .stdout(predicate::str::contains("waiting-for-the-reaper"))
         .stdout(predicate::str::contains(
-            "matches if the game stops when the moves run out (--exhaust stop)",
+            "are what beast --exhaust stop prints: the game stops when the moves run out.",
         ))
         .stdout(predicate::str::is_match(r"\n\d+ passed, [1-9]\d* failed\n$").expect("regex"));
 }
@@ -176,9 +193,9 @@ fn a_candidate_that_exits_3_gets_rte() {
         .args(["--", fixture("exit3.sh").to_str().expect("path")])
         .assert()
         .code(1)
-        .stdout(predicate::str::contains("RTE wikipedia"))
+        .stdout(predicate::str::is_match(r"(?m)^RTE x\d+: RTE$").expect("regex"))
         .stdout(predicate::str::contains(
-            "exit code 3; stderr: index out of range",
+            "  exit code 3; stderr ends:\n  index out of range\n",
         ))
         .stdout(predicate::str::is_match(r"\n0 passed, [1-9]\d* failed\n$").expect("regex"));
 }
@@ -253,9 +270,15 @@ fn children_left_running_and_invalid_utf8_do_not_stop_the_judge() {
     assert_eq!(objects[0]["got"], "\u{fffd}\u{fffd}\n");
 }
 
+/// The puzzle a group shows, from the JSON summary.
+fn shown_puzzle(group: &serde_json::Value) -> Puzzle {
+    let text = group["smallest"]["puzzle"].as_str().expect("a puzzle");
+    Puzzle::parse(text).expect("the shown puzzle is valid")
+}
+
 #[test]
 fn a_planted_bug_is_caught_by_random_cases_and_shrunk_small() {
-    let (objects, code) = check_json(&[
+    let (objects, summary, code) = check_json_summary(&[
         "--no-builtin",
         "--random",
         "20",
@@ -265,32 +288,25 @@ fn a_planted_bug_is_caught_by_random_cases_and_shrunk_small() {
         fixture("planted.sh").to_str().expect("path"),
     ]);
     assert_eq!(code, Some(1));
-    let failed: Vec<&serde_json::Value> = objects.iter().filter(|o| o["verdict"] == "WA").collect();
-    assert!(!failed.is_empty(), "the bug is caught");
-    let dir = tempfile::tempdir().expect("temp dir");
-    let mut smallest = (usize::MAX, usize::MAX);
-    for o in &failed {
-        assert_eq!(
-            o["reading_match"],
-            serde_json::Value::Null,
-            "not a reading: {o}"
-        );
-        let text = o["shrunk"]
-            .as_str()
-            .expect("every failing random case is shrunk");
-        let p = Puzzle::parse(text).expect("the shrunk puzzle is valid");
-        let (cols, rows, moves) = (p.map().cols(), p.map().rows(), p.moves().len());
-        smallest = smallest.min((cols.max(rows), moves));
-        let name = o["name"].as_str().expect("name");
-        let answer = judge(&p, Rules::default()).expect("decided").answer();
-        std::fs::write(dir.path().join(format!("{name}.in")), text).expect("write");
-        std::fs::write(dir.path().join(format!("{name}.out")), answer).expect("write");
-    }
-    assert!(
-        smallest.0 <= 8 && smallest.1 <= 10,
-        "smallest shrunk: {smallest:?}"
+    assert!(names_with(&objects, "WA").len() > 1, "the bug is caught");
+    let diagnosis = &summary["diagnosis"];
+    assert_ne!(
+        diagnosis["status"], "explained",
+        "not a reading: {diagnosis}"
     );
-    // Every shrunk puzzle still fails the same way.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let groups = diagnosis["groups"].as_array().expect("groups");
+    assert!(!groups.is_empty());
+    for (i, g) in groups.iter().enumerate() {
+        assert_eq!(g["smallest"]["shrunk"], true, "{g}");
+        let p = shown_puzzle(g);
+        let (cols, rows, moves) = (p.map().cols(), p.map().rows(), p.moves().len());
+        assert!(cols <= 8 && rows <= 8 && moves <= 10, "{p}");
+        let answer = judge(&p, Rules::default()).expect("decided").answer();
+        std::fs::write(dir.path().join(format!("g{i}.in")), p.to_string()).expect("write");
+        std::fs::write(dir.path().join(format!("g{i}.out")), answer).expect("write");
+    }
+    // Every shown puzzle still fails.
     let (again, code) = check_json(&[
         "--no-builtin",
         "--cases",
@@ -299,7 +315,7 @@ fn a_planted_bug_is_caught_by_random_cases_and_shrunk_small() {
         fixture("planted.sh").to_str().expect("path"),
     ]);
     assert_eq!(code, Some(1));
-    assert_eq!(names_with(&again, "WA").len(), failed.len());
+    assert_eq!(names_with(&again, "WA").len(), groups.len());
 }
 
 #[test]
@@ -319,24 +335,21 @@ fn the_text_report_of_a_shrunk_case_is_ready_to_paste() {
         .output()
         .expect("runs");
     let text = String::from_utf8_lossy(&out.stdout);
-    let (_, after) = text.split_once("shrunk to ").expect("a shrunk case");
-    let (head, puzzle) = after.split_once(":\n").expect("header line");
+    let (_, after) = text.split_once(", shrunk from ").expect("a shrunk case");
+    let (head, rest) = after.split_once(":\n").expect("header line");
     assert!(
-        regex_like_dims(head),
-        "`shrunk to COLSxROWS, N moves:` but got {head:?}"
+        predicate::str::is_match(r"^\d+x\d+ with \d+ moves to \d+x\d+ with \d+ moves$")
+            .expect("regex")
+            .eval(head),
+        "{head:?}"
     );
-    let until_next = puzzle.split("\nWA ").next().unwrap_or(puzzle);
-    let until_summary = until_next
-        .rsplit_once("\n0 passed")
-        .map_or(until_next, |(p, _)| p);
-    Puzzle::parse(until_summary).expect("pastes as a valid puzzle");
-    assert!(text.contains("    seed "), "{text}");
-}
-
-fn regex_like_dims(head: &str) -> bool {
-    predicate::str::is_match(r"^\d+x\d+, \d+ moves$")
-        .expect("regex")
-        .eval(head)
+    let puzzle: String = rest
+        .lines()
+        .take_while(|l| l.starts_with("    "))
+        .map(|l| format!("{}\n", &l[4..]))
+        .collect();
+    Puzzle::parse(&puzzle).expect("pastes as a valid puzzle");
+    assert!(text.contains("(beast gen --seed "), "{text}");
 }
 
 #[test]
@@ -371,17 +384,12 @@ fn json_has_one_object_per_case_with_the_documented_keys() {
     assert_eq!(objects.len(), examples().len());
     for o in &objects {
         for key in [
-            "name",
-            "verdict",
-            "time_ms",
-            "expected",
-            "got",
-            "reading_match",
-            "shrunk",
+            "name", "verdict", "time_ms", "expected", "got", "detail", "seed",
         ] {
             assert!(o.get(key).is_some(), "{key} missing in {o}");
         }
         assert!(o["time_ms"].is_number());
+        assert_eq!(o["puzzle"].is_string(), o["passed"] == false, "{o}");
     }
     let reaper = objects
         .iter()
@@ -389,7 +397,11 @@ fn json_has_one_object_per_case_with_the_documented_keys() {
         .expect("built in");
     assert_eq!(reaper["expected"], "aHHHH!\n0\n");
     assert_eq!(reaper["got"], "0\n");
-    assert!(reaper["shrunk"].is_null());
+    assert!(
+        reaper["puzzle"]
+            .as_str()
+            .is_some_and(|p| p.ends_with("WWW\n"))
+    );
 }
 
 #[test]
@@ -489,7 +501,7 @@ fn fail_fast_stops_after_the_first_failure() {
 fn strict_turns_whitespace_differences_into_failures() {
     let script = "\"$BEAST\" | tr '\\n' ' '";
     check()
-        .args(["--", "sh", "-c", script])
+        .args(["-v", "--", "sh", "-c", script])
         .assert()
         .code(0)
         .stdout(predicate::str::contains("PE "));
@@ -557,7 +569,7 @@ fn an_expected_output_that_the_engine_disputes_is_named_not_blamed_on_a_reading(
         .assert()
         .code(1)
         .stdout(predicate::str::contains(
-            "matches the engine's answer under our readings: the expected output file may be wrong",
+            "the engine's answer under our readings: the expected output file may be wrong",
         ))
         .stdout(predicate::str::contains("--order turn").not())
         .stderr(predicate::str::contains(

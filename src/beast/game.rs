@@ -50,7 +50,98 @@ pub enum Bump {
     Blocked,
 }
 
-/// The readings of the rules that golf answers disagree on. `Rules::default()` is ours.
+/// The priority of a beast's eight neighbours when distances tie: the numbers of the tie
+/// matrix `1 3 4 / 2 H 5 / 6 8 7`, highest priority first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Ties(pub [u8; 8]);
+
+impl Ties {
+    /// Our reading: the matrix's own order, 1 first.
+    pub const MATRIX: Ties = Ties([1, 2, 3, 4, 5, 6, 7, 8]);
+    /// Reading order: row by row, left to right (1 3 4 2 5 6 8 7).
+    pub const ROW_MAJOR: Ties = Ties([1, 3, 4, 2, 5, 6, 8, 7]);
+    /// The matrix reversed: 8 first.
+    pub const REVERSED: Ties = Ties([8, 7, 6, 5, 4, 3, 2, 1]);
+
+    /// The matrix order with the numbers `a` and `b` swapped.
+    pub const fn swapped(a: u8, b: u8) -> Ties {
+        let mut order = Ties::MATRIX.0;
+        order[a as usize - 1] = b;
+        order[b as usize - 1] = a;
+        Ties(order)
+    }
+
+    /// The neighbour offsets `(row, col)` in priority order.
+    fn offsets(self) -> [(isize, isize); 8] {
+        self.0.map(|n| NEIGHBOURS[usize::from(n.clamp(1, 8)) - 1])
+    }
+}
+
+impl Default for Ties {
+    fn default() -> Self {
+        Ties::MATRIX
+    }
+}
+
+/// How a beast measures the distance to its target.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Distance {
+    /// Exact Euclidean distance, compared as integer squares (our reading).
+    #[default]
+    Euclidean,
+    /// Rows plus columns.
+    Manhattan,
+    /// The larger of rows and columns (king moves).
+    Chebyshev,
+    /// Euclidean, truncated to a whole number.
+    Truncated,
+}
+
+/// On which turns the beasts move.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Schedule {
+    /// Turns 2, 4, 6, ... (our reading).
+    #[default]
+    Even,
+    /// Turns 1, 3, 5, ...
+    Odd,
+    /// Every turn.
+    Every,
+}
+
+impl Schedule {
+    /// True if the beasts move on `turn` (from 1).
+    pub fn beasts_move(self, turn: u64) -> bool {
+        match self {
+            Schedule::Even => turn % 2 == 0,
+            Schedule::Odd => turn % 2 == 1,
+            Schedule::Every => true,
+        }
+    }
+}
+
+/// Whether a beast with an open neighbour may stay put.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Stay {
+    /// A beast must move when any neighbour is open (our reading).
+    #[default]
+    Never,
+    /// A beast stays put when every open neighbour is farther from the target than it is.
+    WhenFarther,
+}
+
+/// What a beast does when its best cell was taken earlier in the same turn.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Taken {
+    /// It takes its next best open cell (our reading).
+    #[default]
+    NextBest,
+    /// It stays put.
+    Stays,
+}
+
+/// The readings of the rules that golf answers disagree on. `Rules::default()` (and
+/// [`Rules::OURS`]) is ours; the named readings are in [`crate::beast::variant`].
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Rules {
     /// Beast order.
@@ -61,6 +152,31 @@ pub struct Rules {
     pub target: Target,
     /// Moves running out.
     pub exhaust: Exhaust,
+    /// Tie-break order.
+    pub ties: Ties,
+    /// The distance measure.
+    pub distance: Distance,
+    /// When the beasts move.
+    pub schedule: Schedule,
+    /// Whether a beast may stay put.
+    pub stay: Stay,
+    /// A beast whose best cell was just taken.
+    pub taken: Taken,
+}
+
+impl Rules {
+    /// Our readings, as a constant.
+    pub const OURS: Rules = Rules {
+        order: Order::Initial,
+        bump: Bump::Death,
+        target: Target::Start,
+        exhaust: Exhaust::Wait,
+        ties: Ties::MATRIX,
+        distance: Distance::Euclidean,
+        schedule: Schedule::Even,
+        stay: Stay::Never,
+        taken: Taken::NextBest,
+    };
 }
 
 /// Where a game stands.
@@ -116,7 +232,7 @@ pub struct Step {
     pub played: Move,
     /// The player's half of the turn.
     pub action: Action,
-    /// True on an even turn where the beasts had their move.
+    /// True on a turn where the beasts had their move (the even turns, under our readings).
     pub beasts_moved: bool,
     /// The beast that ate the player this turn, at the cell where it ate him.
     pub eaten_at: Option<Pos>,
@@ -228,6 +344,8 @@ pub struct Game {
     status: Status,
     /// The beasts' moves of the last beast turn, `(from, to)`, in the order they moved.
     last_moves: Vec<(Pos, Pos)>,
+    /// A beast's neighbours `(row, col)` in tie-break priority order.
+    neighbours: [(isize, isize); 8],
 }
 
 impl Game {
@@ -257,6 +375,7 @@ impl Game {
             crushed: Vec::new(),
             status,
             last_moves: Vec::new(),
+            neighbours: rules.ties.offsets(),
         }
     }
 
@@ -300,9 +419,9 @@ impl Game {
         self.status
     }
 
-    /// True if the beasts move on the next turn (it is even).
+    /// True if the beasts move on the next turn (under our readings: it is even).
     pub fn beasts_move_next(&self) -> bool {
-        (self.turn + 1) % 2 == 0
+        self.rules.schedule.beasts_move(self.turn + 1)
     }
 
     /// The beasts' moves on the last beast turn, `(from, to)`, in the order they moved.
@@ -329,7 +448,7 @@ impl Game {
         if self.status == Status::Playing && self.beasts.is_empty() {
             self.status = Status::Won;
         }
-        if self.status == Status::Playing && self.turn % 2 == 0 {
+        if self.status == Status::Playing && self.rules.schedule.beasts_move(self.turn) {
             let target = match self.rules.target {
                 Target::Start => start,
                 Target::After => self.player,
@@ -422,17 +541,34 @@ impl Game {
     }
 
     /// The beasts' half of an even turn. Returns the cell where the player was eaten.
+    fn beasts_act(&mut self, target: Pos) -> Option<Pos> {
+        let plain = self.rules.stay == Stay::Never && self.rules.taken == Taken::NextBest;
+        match (self.rules.distance, plain) {
+            (Distance::Euclidean, true) => self.beasts_act_by::<Euclidean, true>(target),
+            (Distance::Euclidean, false) => self.beasts_act_by::<Euclidean, false>(target),
+            (Distance::Manhattan, _) => self.beasts_act_by::<Manhattan, false>(target),
+            (Distance::Chebyshev, _) => self.beasts_act_by::<Chebyshev, false>(target),
+            (Distance::Truncated, _) => self.beasts_act_by::<Truncated, false>(target),
+        }
+    }
+
+    /// [`Game::beasts_act`] under the distance measure `M`, one copy per measure so that
+    /// ours pays nothing for the others; `PLAIN` (our [`Stay`] and [`Taken`]) leaves out
+    /// their checks.
     ///
     /// The border is solid wall (the parser guarantees it), so a beast is never on it and
     /// its eight neighbours are always on the map: their flat indices are `index + offset`.
-    fn beasts_act(&mut self, target: Pos) -> Option<Pos> {
+    fn beasts_act_by<M: Measure, const PLAIN: bool>(&mut self, target: Pos) -> Option<Pos> {
         if self.rules.order == Order::Turn {
             self.beasts.sort_unstable();
         }
         self.last_moves.clear();
         let cols = self.map.cols() as isize;
-        let offsets = NEIGHBOURS.map(|(dr, dc)| dr * cols + dc);
+        let neighbours = self.neighbours;
+        let deltas = neighbours.map(|(dr, dc)| (dr as i64, dc as i64));
+        let offsets = neighbours.map(|(dr, dc)| dr * cols + dc);
         let (tr, tc) = (target.row as i64, target.col as i64);
+        let stays_when_taken = !PLAIN && self.rules.taken == Taken::Stays;
         for i in 0..self.beasts.len() {
             let from = self.beasts[i];
             let at = self.map.index(from);
@@ -440,13 +576,14 @@ impl Game {
             let cells = self.map.cells();
             let mut best = u64::MAX;
             let mut choice = usize::MAX;
-            for (k, &(nr, nc)) in NEIGHBOURS.iter().enumerate() {
+            for (k, &(nr, nc)) in deltas.iter().enumerate() {
                 let n = at.wrapping_add_signed(offsets[k]);
-                if !matches!(cells.get(n), Some(Cell::Space | Cell::Player)) {
-                    continue;
+                match cells.get(n) {
+                    Some(Cell::Space | Cell::Player) => {}
+                    Some(Cell::Beast) if stays_when_taken && self.taken_this_turn(n) => {}
+                    _ => continue,
                 }
-                let (y, x) = (dr + nr as i64, dc + nc as i64);
-                let d = (y * y + x * x) as u64;
+                let d = M::of(dr + nr, dc + nc);
                 if d < best {
                     best = d;
                     choice = k;
@@ -455,12 +592,19 @@ impl Game {
             if choice == usize::MAX {
                 continue;
             }
-            let (nr, nc) = NEIGHBOURS[choice];
+            let to_index = at.wrapping_add_signed(offsets[choice]);
+            if !PLAIN && cells[to_index] == Cell::Beast {
+                // Under `Taken::Stays`: its best cell was taken this turn.
+                continue;
+            }
+            if !PLAIN && self.rules.stay == Stay::WhenFarther && best > M::of(dr, dc) {
+                continue;
+            }
+            let (nr, nc) = neighbours[choice];
             let to = Pos::new(
                 from.row.wrapping_add_signed(nr),
                 from.col.wrapping_add_signed(nc),
             );
-            let to_index = at.wrapping_add_signed(offsets[choice]);
             self.last_moves.push((from, to));
             self.beasts[i] = to;
             let cells = self.map.cells_mut();
@@ -473,6 +617,52 @@ impl Game {
             }
         }
         None
+    }
+
+    /// True if a beast moved into the cell at flat index `n` earlier in this beast turn.
+    fn taken_this_turn(&self, n: usize) -> bool {
+        self.last_moves
+            .iter()
+            .any(|&(_, to)| self.map.index(to) == n)
+    }
+}
+
+/// A distance measure, as a number that orders cells the way the measure does.
+trait Measure {
+    /// The distance of the offset `(dy, dx)`.
+    fn of(dy: i64, dx: i64) -> u64;
+}
+
+/// Squared Euclidean distance (the square keeps it exact and orders the same).
+struct Euclidean;
+/// Rows plus columns.
+struct Manhattan;
+/// The larger of rows and columns.
+struct Chebyshev;
+/// Euclidean truncated to a whole number.
+struct Truncated;
+
+impl Measure for Euclidean {
+    fn of(dy: i64, dx: i64) -> u64 {
+        (dy * dy + dx * dx) as u64
+    }
+}
+
+impl Measure for Manhattan {
+    fn of(dy: i64, dx: i64) -> u64 {
+        dy.unsigned_abs() + dx.unsigned_abs()
+    }
+}
+
+impl Measure for Chebyshev {
+    fn of(dy: i64, dx: i64) -> u64 {
+        dy.unsigned_abs().max(dx.unsigned_abs())
+    }
+}
+
+impl Measure for Truncated {
+    fn of(dy: i64, dx: i64) -> u64 {
+        Euclidean::of(dy, dx).isqrt()
     }
 }
 

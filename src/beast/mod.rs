@@ -1,17 +1,20 @@
 //! Beast puzzles ("aHHHH! The Beasts are HHHHere!"): the input format ([`parse`]), the rules
-//! of a turn ([`game`]) and drawing ([`render`]).
+//! of a turn ([`game`]), the catalogue of other readings ([`variant`]) and drawing
+//! ([`render`]).
 
 pub mod game;
 pub mod parse;
 pub mod render;
 pub mod screen;
+pub mod variant;
 
 pub use game::{
-    Action, Bump, Crush, Ending, Exhaust, Game, GameError, Order, Outcome, Rules, Status, Step,
-    Target, judge, judge_with,
+    Action, Bump, Crush, Distance, Ending, Exhaust, Game, GameError, Order, Outcome, Rules,
+    Schedule, Status, Stay, Step, Taken, Target, Ties, judge, judge_with,
 };
 pub use parse::{Cell, Move, ParseError, ParseErrorKind, Puzzle, move_string};
 pub use render::Style;
+pub use variant::{CATALOGUE, Variant};
 
 #[cfg(test)]
 mod tests;

@@ -57,10 +57,8 @@ fn outcome(map: &str, moves: &str, rules: Rules) -> Outcome {
 }
 
 const STOP: Rules = Rules {
-    order: Order::Initial,
-    bump: Bump::Death,
-    target: Target::Start,
     exhaust: Exhaust::Stop,
+    ..Rules::OURS
 };
 
 #[test]

@@ -1,39 +1,43 @@
 //! `beast check [OPTIONS] -- CMD [ARGS...]`: run a golf answer on every case, judge its
-//! output against the engine, explain wrong answers by other rule readings, and shrink
-//! failing random cases.
+//! output against the engine, diagnose the run (which reading of the rules the answer
+//! takes), group the failures and show each group's smallest case, shrunk.
+//!
+//! The parts: [`load`] makes the case list, [`pool`] runs it, [`shrinking`] makes the case
+//! each group shows; the diagnosis and the words are the engine's (`judge::diagnose`,
+//! `judge::report`). This file reads the flags and prints.
 
+mod load;
+mod pool;
 mod runner;
+mod shrinking;
 
 use std::ffi::OsString;
 use std::io::{self, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::mpsc;
 use std::thread;
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
-use beast_judge::beast::{Puzzle, Rules, judge};
-use beast_judge::judge::cases::{self, Case, Loaded, Origin, RandomSpec, Shard};
-use beast_judge::judge::generate::GenOptions;
-use beast_judge::judge::report::{self, CaseReport, ShrunkCase, Summary};
-use beast_judge::judge::verdict::{self, Verdict};
-use beast_judge::judge::{explain, shrink};
+use beast_judge::judge::cases::{Case, Shard};
+use beast_judge::judge::diagnose::{self, Diagnosis, Group, Observed};
+use beast_judge::judge::report::{self, CaseReport, DiagnosisReport, GroupReport, Source, Summary};
 use indicatif::{ProgressBar, ProgressStyle};
 
-use self::runner::{Ended, Groups, InputMode, Run, Runner};
+use self::pool::Judge;
+use self::runner::{Groups, InputMode, Runner};
 use super::r#gen::GenArgs;
 
-/// How long shrinking one failing case may take.
-const SHRINK_TIME: Duration = Duration::from_secs(10);
+/// How long the diagnosis may search.
+const DIAGNOSIS_TIME: Duration = Duration::from_secs(10);
 
 /// Arguments of `beast check`.
 #[derive(clap::Args, Debug)]
 #[command(
     after_help = "Verdicts: AC accepted, WA wrong answer, PE only whitespace differs, \
     TLE time limit, RTE non-zero exit or signal, OLE output limit.\n\
-    Exit codes: 0 every case passed, 1 a case failed, 2 usage error or the command cannot start."
+    Exit codes: 0 every case passed, 1 a case failed (also when stdout is closed early), \
+    2 usage error or the command cannot start."
 )]
 pub struct Args {
     /// Also run NAME.in/NAME.out (or NAME.txt/NAME.out, with optional NAME.args) pairs from DIR.
@@ -65,9 +69,26 @@ pub struct Args {
     /// Compare bytes exactly; whitespace differences (PE) then fail.
     #[arg(long)]
     pub strict: bool,
-    /// Do not shrink failing random cases.
+    /// Which failures to shrink: the case each group shows (`group`), every failure
+    /// (`all`), only the first group's (`first`), or none.
+    #[arg(long, value_enum, default_value_t = ShrinkWhich::Group, value_name = "WHICH")]
+    pub shrink: ShrinkWhich,
+    /// The same as `--shrink none`.
     #[arg(long)]
     pub no_shrink: bool,
+    /// Time limit of shrinking, per group, in seconds.
+    #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = parse_seconds)]
+    pub shrink_time: Duration,
+    /// Run only the cases whose name matches PATTERN (`*` and `?` globs; repeatable).
+    #[arg(long, value_name = "PATTERN")]
+    pub only: Vec<String>,
+    /// Print the names of the cases that would run, and stop.
+    #[arg(long)]
+    pub list: bool,
+    /// The answer's source file, for the golf score in bytes and characters [default: the
+    /// script the command names, if it exists]; `none` turns the score off.
+    #[arg(long, value_name = "FILE")]
+    pub source: Option<PathBuf>,
     /// Cases run at once [default: the number of cores].
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024))]
     pub jobs: Option<u32>,
@@ -80,7 +101,7 @@ pub struct Args {
     /// Stop at the first failure.
     #[arg(long)]
     pub fail_fast: bool,
-    /// Print passing cases too, and skipped example pairs.
+    /// Print every case, passing ones too, and skipped example pairs.
     #[arg(short, long)]
     pub verbose: bool,
     #[command(flatten)]
@@ -95,10 +116,23 @@ pub struct Args {
     pub command: Vec<OsString>,
 }
 
+/// `--shrink`.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ShrinkWhich {
+    /// The case each group shows.
+    Group,
+    /// Every failure; each group shows its smallest.
+    All,
+    /// Only the first group's case.
+    First,
+    /// Nothing.
+    None,
+}
+
 /// `--format`.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Format {
-    /// Failures in detail, then the summary line.
+    /// The groups of failures, the diagnosis, then the summary line.
     Text,
     /// One JSON object per case and a summary object; the summary line goes to stderr.
     Json,
@@ -138,324 +172,135 @@ fn parse_bytes(s: &str) -> Result<usize, String> {
         .ok_or_else(|| format!("expected a size such as 1M or 65536, got {s:?}"))
 }
 
-/// Reads `NAME.in` or `NAME.txt` files that have a `NAME.out` next to them.
-fn load_dir(dir: &Path) -> anyhow::Result<Loaded> {
-    let entries =
-        std::fs::read_dir(dir).with_context(|| format!("cannot read {}", dir.display()))?;
-    let mut pairs: Vec<(String, PathBuf)> = Vec::new();
-    for entry in entries {
-        let path = entry
-            .with_context(|| format!("cannot read {}", dir.display()))?
-            .path();
-        let Some(stem) = path.file_stem().map(|s| s.to_string_lossy().into_owned()) else {
-            continue;
-        };
-        let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
-        if matches!(ext, "in" | "txt") && dir.join(format!("{stem}.out")).is_file() {
-            pairs.push((stem, path));
-        }
-    }
-    pairs.sort();
-    pairs.dedup_by(|a, b| a.0 == b.0);
-    let mut loaded = Loaded::default();
-    for (stem, input_path) in pairs {
-        let read =
-            |p: &Path| std::fs::read(p).with_context(|| format!("cannot read {}", p.display()));
-        let input = read(&input_path)?;
-        let output = read(&dir.join(format!("{stem}.out")))?;
-        let args_path = dir.join(format!("{stem}.args"));
-        let args = if args_path.is_file() {
-            Some(read(&args_path)?)
-        } else {
-            None
-        };
-        loaded.add(&stem, &input, &output, args.as_deref(), Origin::File)?;
-    }
-    Ok(loaded)
-}
-
-/// Everything a worker needs.
-struct Judge {
-    runner: Runner,
-    gen_opts: GenOptions,
-    gen_flags: String,
-    strict: bool,
-    shrink: bool,
-}
-
-impl Judge {
-    /// The verdict and a detail line for one run against `expected`.
-    fn verdict(&self, run: &Run, expected: &str) -> (Verdict, Option<String>) {
-        let stderr = || {
-            let text = String::from_utf8_lossy(&run.stderr);
-            let lines: Vec<&str> = text.lines().take(3).collect();
-            if lines.is_empty() {
-                String::new()
-            } else {
-                format!("; stderr: {}", lines.join(" | "))
-            }
-        };
-        match run.ended {
-            Ended::OutputLimit => (
-                Verdict::OutputLimit,
-                Some(format!(
-                    "printed more than {} bytes",
-                    self.runner.max_output
-                )),
-            ),
-            Ended::TimedOut => (
-                Verdict::TimeLimit,
-                Some(format!(
-                    "killed after {} s",
-                    self.runner.timeout.as_secs_f64()
-                )),
-            ),
-            Ended::Exited(0) => (
-                verdict::compare(expected.as_bytes(), &run.stdout, self.strict),
-                None,
-            ),
-            Ended::Exited(code) => (
-                Verdict::RuntimeError,
-                Some(format!("exit code {code}{}", stderr())),
-            ),
-            Ended::Signaled(sig) => {
-                let name = nix::sys::signal::Signal::try_from(sig)
-                    .map(|s| format!(" ({})", s.as_str()))
-                    .unwrap_or_default();
-                (
-                    Verdict::RuntimeError,
-                    Some(format!("killed by signal {sig}{name}{}", stderr())),
-                )
-            }
-        }
-    }
-
-    /// Runs one job; `None` for a random case the engine cannot decide (skipped).
-    fn job(&self, job: &Job) -> anyhow::Result<Option<CaseReport>> {
-        match job {
-            Job::Ready(case) => self.case(case).map(Some),
-            Job::Random(spec) => match spec.case(&self.gen_opts) {
-                Ok(case) => self.case(&case).map(Some),
-                Err(skipped) => {
-                    eprintln!("note: skipped {}: {}", skipped.name, skipped.reason);
-                    Ok(None)
-                }
-            },
-        }
-    }
-
-    /// Runs one case, explains a WA and shrinks a failing random case.
-    fn case(&self, case: &Case) -> anyhow::Result<CaseReport> {
-        let run = self.runner.run(&case.input)?;
-        let (v, detail) = self.verdict(&run, &case.expected);
-        let passed = v.passed(self.strict);
-        let reading_match = if v == Verdict::WrongAnswer {
-            explain::explain(&case.puzzle, &run.stdout)
-        } else {
-            None
-        };
-        let seed = match case.origin {
-            Origin::Random { seed } => Some(seed),
-            _ => None,
-        };
-        let shrunk = match seed {
-            Some(seed) if !passed && self.shrink => Some(self.shrink(case, seed, v)?),
-            _ => None,
-        };
-        Ok(CaseReport {
-            name: case.name.clone(),
-            verdict: v,
-            passed,
-            time_ms: run.elapsed.as_secs_f64() * 1000.0,
-            expected: case.expected.clone(),
-            got: String::from_utf8_lossy(&run.stdout).into_owned(),
-            detail,
-            reading_match,
-            seed,
-            reproduce: seed.map(|s| format!("beast gen --seed {s}{}", self.gen_flags)),
-            shrunk,
-        })
-    }
-
-    /// Shrinks a case that failed with `v` to a small puzzle that still does.
-    fn shrink(&self, case: &Case, seed: u64, v: Verdict) -> anyhow::Result<ShrunkCase> {
-        let deadline = Instant::now() + SHRINK_TIME;
-        let mut error = None;
-        let still_fails = |p: &Puzzle| -> bool {
-            if error.is_some() || Instant::now() > deadline {
-                return false;
-            }
-            let Ok(outcome) = judge(p, Rules::default()) else {
-                return false;
-            };
-            match self.runner.run(p.to_string().as_bytes()) {
-                Ok(run) => self.verdict(&run, &outcome.answer()).0 == v,
-                Err(e) => {
-                    error = Some(e);
-                    false
-                }
-            }
-        };
-        let s = shrink::shrink(&case.puzzle, shrink::DEFAULT_BUDGET, still_fails);
-        if let Some(e) = error {
-            return Err(e.into());
-        }
-        let dims = |p: &Puzzle| (p.map().cols(), p.map().rows(), p.moves().len());
-        Ok(ShrunkCase {
-            seed,
-            from: dims(&case.puzzle),
-            to: dims(&s.puzzle),
-            puzzle: s.puzzle.to_string(),
-        })
-    }
-}
-
-/// A case to run: loaded already, or generated by the worker that runs it.
-enum Job {
-    Ready(Case),
-    Random(RandomSpec),
-}
-
-/// What became of a job.
-enum Slot {
-    Pending,
-    Done(Box<CaseReport>),
-    Skipped,
-}
-
-/// Prints reports in case order as they become available.
-struct Printer {
-    format: Format,
-    verbose: bool,
+/// Standard output that stops printing, quietly, once the reader has gone (`| head -1`);
+/// the exit status is still the verdict's.
+struct Out {
+    closed: bool,
     bar: Option<ProgressBar>,
 }
 
-impl Printer {
-    fn print(&self, r: &CaseReport) -> io::Result<()> {
-        let text = match self.format {
-            Format::Json => format!("{}\n", report::json(r)),
-            Format::Text if !r.passed || self.verbose || r.verdict != Verdict::Accepted => {
-                report::text(r)
-            }
-            Format::Text => return Ok(()),
-        };
+impl Out {
+    /// Prints `text`; after a write error nothing more is printed.
+    fn print(&mut self, text: &str) {
+        if self.closed {
+            return;
+        }
         let write = || {
             let mut out = io::stdout().lock();
             out.write_all(text.as_bytes())?;
             out.flush()
         };
-        match &self.bar {
+        let result = match &self.bar {
             Some(bar) => bar.suspend(write),
             None => write(),
-        }
+        };
+        self.closed = result.is_err();
     }
 }
 
 /// Runs `beast check`.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    if args.shard.is_some() && args.random.is_some() && args.seed.is_none() {
+        anyhow::bail!("shards must share a seed: add --seed");
+    }
+    let seed = args.random.map(|_| args.seed.unwrap_or_else(clock_seed));
+    let all = load::jobs(&args, seed)?;
+    if args.list {
+        let names: String = all
+            .iter()
+            .map(|j| format!("{}\n", report::visible(j.name())))
+            .collect();
+        Out {
+            closed: false,
+            bar: None,
+        }
+        .print(&names);
+        return Ok(ExitCode::SUCCESS);
+    }
+    if all.is_empty() {
+        anyhow::bail!(
+            "no case to run: every case source is empty, skipped or left out by --only (see \
+             the notes above); a check that runs nothing cannot pass"
+        );
+    }
+    if let (Some(seed), None) = (seed, args.seed) {
+        eprintln!("random cases from --seed {seed}");
+    }
     let groups = Groups::default();
     groups
         .kill_on_interrupt()
         .context("cannot set up the interrupt handler")?;
-    let runner = Runner {
-        groups,
-        command: args.command.clone(),
-        input: args.input,
-        timeout: args.timeout,
-        max_output: args.max_output,
+    let judge = Judge {
+        runner: Runner {
+            groups,
+            command: args.command.clone(),
+            input: args.input,
+            timeout: args.timeout,
+            max_output: args.max_output,
+        },
+        gen_opts: args.gen_args.options()?,
+        gen_flags: args.gen_args.flags(),
+        strict: args.strict,
+        consistent: args.verbose,
     };
-    let gen_opts = args.gen_args.options()?;
-
-    let mut jobs_list: Vec<Job> = Vec::new();
-    if !args.no_builtin {
-        let b = cases::builtin();
-        jobs_list.extend(b.cases.into_iter().map(Job::Ready));
-        if args.verbose {
-            for s in &b.skipped {
-                eprintln!("note: skipped built-in {}: {}", s.name, s.reason);
-            }
-        }
-    }
-    for dir in &args.cases {
-        let l = load_dir(dir)?;
-        if l.cases.is_empty() && l.skipped.is_empty() {
-            eprintln!(
-                "note: no NAME.in/NAME.out or NAME.txt/NAME.out pairs in {}",
-                dir.display()
-            );
-        }
-        for s in &l.skipped {
-            eprintln!("note: skipped {}: {}", s.name, s.reason);
-        }
-        for d in &l.disputed {
-            eprintln!("note: {}", d.reason);
-        }
-        jobs_list.extend(l.cases.into_iter().map(Job::Ready));
-    }
-    if let Some(n) = args.random {
-        let seed = args.seed.unwrap_or_else(clock_seed);
-        if args.seed.is_none() {
-            eprintln!("random cases from --seed {seed}");
-        }
-        jobs_list.extend(cases::random_specs(seed, n).into_iter().map(Job::Random));
-    }
-    if jobs_list.is_empty() {
-        anyhow::bail!(
-            "no case to run: every case source is empty or skipped (see the notes above); \
-             a check that runs nothing cannot pass"
-        );
-    }
-    let all = match args.shard {
-        Some(shard) => shard.select(jobs_list),
-        None => jobs_list,
-    };
-
     let jobs = args.jobs.map_or_else(
         || thread::available_parallelism().map_or(1, |n| n.get()),
         |j| j as usize,
     );
-    let bar = (io::stderr().is_terminal() && !all.is_empty()).then(|| {
-        let bar = ProgressBar::new(all.len() as u64);
-        if let Ok(style) =
-            ProgressStyle::with_template("{bar:40.cyan/blue} {pos}/{len} {msg} [{elapsed}]")
-        {
-            bar.set_style(style);
-        }
-        bar
-    });
-    let printer = Printer {
-        format: args.format,
-        verbose: args.verbose,
+    let bar = (io::stderr().is_terminal()).then(|| progress_bar(all.len()));
+    let mut out = Out {
+        closed: false,
         bar: bar.clone(),
     };
-    let worker = Judge {
-        runner,
-        gen_opts,
-        gen_flags: args.gen_args.flags(),
-        strict: args.strict,
-        shrink: !args.no_shrink,
-    };
-    let reports = run_all(&worker, &all, jobs, args.fail_fast, &printer)?;
+    let ran = pool::run_all(
+        &judge,
+        &all,
+        jobs,
+        args.fail_fast,
+        |failed| {
+            if let Some(bar) = &bar {
+                bar.inc(1);
+                if failed > 0 {
+                    bar.set_message(format!("{failed} failed"));
+                }
+            }
+        },
+        |r| match args.format {
+            Format::Json => out.print(&format!("{}\n", report::json_text(&report::json(r)))),
+            Format::Text if args.verbose => out.print(&report::text(r)),
+            Format::Text => {}
+        },
+    )?;
+    if let Some(bar) = &bar {
+        bar.set_message("diagnosing");
+    }
+    let diagnosis = diagnose_run(&ran);
+    let groups = diagnose::group(&observed(&ran), &diagnosis);
+    let shown = show_groups(&judge, &groups, &ran, &args, jobs)?;
     if let Some(bar) = &bar {
         bar.finish_and_clear();
     }
-
-    let summary = Summary::of(&reports);
+    let diagnosis = DiagnosisReport::new(&diagnosis, shown);
+    let reports: Vec<CaseReport> = ran.into_iter().map(|(_, r)| r).collect();
+    let mut summary = Summary::of(&reports);
+    summary.source = source(&args)?;
     match args.format {
         Format::Json => {
-            let mut out = io::stdout().lock();
-            writeln!(out, "{}", report::json_summary(summary))?;
-            out.flush()?;
+            out.print(&format!(
+                "{}\n",
+                report::json_text(&report::json_summary(&summary, &diagnosis))
+            ));
+            eprintln!("diagnosis: {}", diagnosis.sentence);
             eprintln!("{}", summary.line());
         }
-        Format::Text => {
-            let mut out = io::stdout().lock();
-            writeln!(out, "{}", summary.line())?;
-            out.flush()?;
-        }
+        Format::Text => out.print(&text_ending(&summary, &diagnosis)),
     }
     if let Some(path) = &args.junit {
-        std::fs::write(path, report::junit("beast check", &reports))
+        let suite = match args.shard {
+            Some(shard) => format!("beast check (shard {shard})"),
+            None => "beast check".to_string(),
+        };
+        std::fs::write(path, report::junit(&suite, &reports, &diagnosis))
             .with_context(|| format!("cannot write the JUnit report to {}", path.display()))?;
     }
     Ok(if summary.failed == 0 {
@@ -465,102 +310,170 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     })
 }
 
+/// The progress bar on a terminal.
+fn progress_bar(len: usize) -> ProgressBar {
+    let bar = ProgressBar::new(len as u64);
+    if let Ok(style) =
+        ProgressStyle::with_template("{bar:40.cyan/blue} {pos}/{len} {msg} [{elapsed}]")
+    {
+        bar.set_style(style);
+    }
+    bar
+}
+
+/// The end of the text report: the groups, the diagnosis, the time and score lines, and
+/// the summary line.
+fn text_ending(summary: &Summary, d: &DiagnosisReport) -> String {
+    let mut s = String::new();
+    for g in &d.groups {
+        s += &report::group_text(g);
+        s.push('\n');
+    }
+    s += &format!("diagnosis: {}\n", report::visible(&d.sentence));
+    s += &format!("{}\n", summary.time_line());
+    if let Some(line) = summary.score_line() {
+        s += &format!("{line}\n");
+    }
+    s += &format!("{}\n", summary.line());
+    s
+}
+
+/// What the diagnosis sees of the run.
+fn observed(ran: &[(Case, CaseReport)]) -> Vec<Observed<'_>> {
+    ran.iter()
+        .map(|(case, r)| Observed {
+            puzzle: &case.puzzle,
+            expected: &r.expected,
+            got: r.got.as_bytes(),
+            verdict: r.verdict,
+            passed: r.passed,
+        })
+        .collect()
+}
+
+/// The run's diagnosis, searched within [`DIAGNOSIS_TIME`].
+fn diagnose_run(ran: &[(Case, CaseReport)]) -> Diagnosis {
+    let deadline = Instant::now() + DIAGNOSIS_TIME;
+    diagnose::diagnose(&observed(ran), || Instant::now() < deadline)
+}
+
+/// The report of every group, each with the case it shows, shrunk as `--shrink` says; the
+/// groups shrink in parallel on `jobs` threads.
+fn show_groups(
+    judge: &Judge,
+    groups: &[Group],
+    ran: &[(Case, CaseReport)],
+    args: &Args,
+    jobs: usize,
+) -> anyhow::Result<Vec<GroupReport>> {
+    let which = if args.no_shrink {
+        ShrinkWhich::None
+    } else {
+        args.shrink
+    };
+    // Under `--shrink all` every failure is a group of its own to shrink; the group then
+    // shows the smallest result.
+    let units: Vec<(usize, Group)> = groups
+        .iter()
+        .enumerate()
+        .flat_map(|(g, group)| {
+            let one = |i: usize| Group {
+                cause: group.cause.clone(),
+                cases: vec![i],
+                smallest: i,
+            };
+            match which {
+                ShrinkWhich::All => group.cases.iter().map(|&i| (g, one(i))).collect(),
+                _ => vec![(g, group.clone())],
+            }
+        })
+        .collect();
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let results = std::sync::Mutex::new(Vec::new());
+    thread::scope(|scope| {
+        for _ in 0..jobs.min(units.len()).max(1) {
+            scope.spawn(|| {
+                loop {
+                    let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    let Some((g, unit)) = units.get(k) else { break };
+                    let shrink = match which {
+                        ShrinkWhich::None => false,
+                        ShrinkWhich::First => *g == 0,
+                        ShrinkWhich::Group | ShrinkWhich::All => true,
+                    };
+                    let shown = shrinking::shown(judge, unit, ran, shrink, args.shrink_time);
+                    if let Ok(mut r) = results.lock() {
+                        r.push((*g, shown));
+                    }
+                }
+            });
+        }
+    });
+    let mut best: Vec<Option<report::Shown>> = vec![None; groups.len()];
+    let results = results.into_inner().unwrap_or_default();
+    for (g, shown) in results {
+        let shown = shown?;
+        let size = |s: &report::Shown| {
+            s.shrunk
+                .map_or(usize::MAX, |x| x.to.0 * x.to.1 * 1000 + x.to.2)
+        };
+        if best[g].as_ref().is_none_or(|b| size(&shown) < size(b)) {
+            best[g] = Some(shown);
+        }
+    }
+    Ok(groups
+        .iter()
+        .zip(best)
+        .filter_map(|(group, shown)| {
+            let shown = shown?;
+            Some(GroupReport {
+                verdict: ran[group.smallest].1.verdict,
+                cause: diagnose::describe(&group.cause),
+                cases: group.cases.iter().map(|&i| ran[i].1.name.clone()).collect(),
+                shown,
+            })
+        })
+        .collect())
+}
+
+/// The golf score's source: `--source FILE`, or the script the command names.
+fn source(args: &Args) -> anyhow::Result<Option<Source>> {
+    let path = match &args.source {
+        Some(p) if p.as_os_str() == "none" => return Ok(None),
+        Some(p) => p.clone(),
+        None => match script(&args.command) {
+            Some(p) => p,
+            None => return Ok(None),
+        },
+    };
+    let bytes = std::fs::read(&path)
+        .with_context(|| format!("cannot read the source {}", path.display()))?;
+    Ok(Some(Source::measure(path.display().to_string(), &bytes)))
+}
+
+/// The script a command runs: the first word that names an existing file that is not a
+/// compiled program (`python3 a.py`, `./a.pl`).
+fn script(command: &[OsString]) -> Option<PathBuf> {
+    command.iter().map(PathBuf::from).find(|p| {
+        let named = p.components().count() > 1 || p.extension().is_some();
+        named && p.is_file() && !is_binary(p)
+    })
+}
+
+/// True if the file starts like a compiled program (ELF).
+fn is_binary(path: &Path) -> bool {
+    use std::io::Read;
+    let mut head = [0u8; 4];
+    std::fs::File::open(path)
+        .and_then(|mut f| f.read_exact(&mut head))
+        .is_ok_and(|()| &head == b"\x7fELF")
+}
+
 /// A seed from the clock, for `--random` without `--seed`.
 fn clock_seed() -> u64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_secs() ^ u64::from(d.subsec_nanos()))
-}
-
-/// Runs every job on `jobs` threads and prints the reports in case order. Returns the
-/// reports of the cases that ran, in order.
-fn run_all(
-    worker: &Judge,
-    all: &[Job],
-    jobs: usize,
-    fail_fast: bool,
-    printer: &Printer,
-) -> anyhow::Result<Vec<CaseReport>> {
-    let next = AtomicUsize::new(0);
-    let stop = AtomicBool::new(false);
-    let mut slots: Vec<Slot> = all.iter().map(|_| Slot::Pending).collect();
-    let mut printed = 0;
-    let mut failure: Option<anyhow::Error> = None;
-    thread::scope(|scope| -> anyhow::Result<()> {
-        let (tx, rx) = mpsc::channel();
-        for _ in 0..jobs.min(all.len().max(1)) {
-            let tx = tx.clone();
-            let (next, stop) = (&next, &stop);
-            scope.spawn(move || {
-                while !stop.load(Ordering::Relaxed) {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(job) = all.get(i) else { break };
-                    let result = worker.job(job);
-                    let fatal = result.is_err();
-                    let failed = result
-                        .as_ref()
-                        .is_ok_and(|r| r.as_ref().is_some_and(|r| !r.passed));
-                    if fatal || (fail_fast && failed) {
-                        stop.store(true, Ordering::Relaxed);
-                    }
-                    if tx.send((i, result)).is_err() {
-                        break;
-                    }
-                }
-            });
-        }
-        drop(tx);
-        let mut failed = 0;
-        for (i, result) in rx {
-            match result {
-                Ok(Some(r)) => {
-                    if !r.passed {
-                        failed += 1;
-                    }
-                    slots[i] = Slot::Done(Box::new(r));
-                }
-                Ok(None) => slots[i] = Slot::Skipped,
-                Err(e) => {
-                    if failure.is_none() {
-                        failure =
-                            Some(e.context(format!("cannot start `{}`", worker.runner.display())));
-                    }
-                    continue;
-                }
-            }
-            if let Some(bar) = &printer.bar {
-                bar.inc(1);
-                if failed > 0 {
-                    bar.set_message(format!("{failed} failed"));
-                }
-            }
-            while printed < slots.len() {
-                match &slots[printed] {
-                    Slot::Pending => break,
-                    Slot::Done(r) if failure.is_none() => printer.print(r)?,
-                    _ => {}
-                }
-                printed += 1;
-            }
-        }
-        Ok(())
-    })?;
-    if let Some(e) = failure {
-        return Err(e);
-    }
-    // With --fail-fast some cases never ran; print the rest that did, in order.
-    for slot in &slots[printed..] {
-        if let Slot::Done(r) = slot {
-            printer.print(r)?;
-        }
-    }
-    Ok(slots
-        .into_iter()
-        .filter_map(|s| match s {
-            Slot::Done(r) => Some(*r),
-            _ => None,
-        })
-        .collect())
 }
 
 #[cfg(test)]

@@ -4,8 +4,9 @@ use std::io::{self, IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use beast_judge::beast::{self, Bump, Exhaust, Order, Outcome, Puzzle, Rules, Style, Target};
-use clap::ValueEnum;
+use beast_judge::beast::{self, Outcome, Puzzle, Rules, Style, variant};
+use clap::builder::PossibleValuesParser;
+use clap::{Arg, ArgAction, ArgMatches, ValueEnum};
 
 use super::paint;
 
@@ -27,85 +28,82 @@ pub struct Args {
     pub rules: RuleArgs,
 }
 
-/// The rule switches, shared by every command that plays beast puzzles.
-#[derive(clap::Args, Debug, Clone, Copy, Default)]
-pub struct RuleArgs {
-    /// Beast order: `initial` ranks once by start position; `turn` re-ranks every beast turn.
-    #[arg(long, value_enum, default_value_t = OrderArg::Initial, help_heading = "Rule readings")]
-    pub order: OrderArg,
-    /// Walking into a beast: `death` kills the player; `blocked` treats the beast as a wall.
-    #[arg(long, value_enum, default_value_t = BumpArg::Death, help_heading = "Rule readings")]
-    pub bump: BumpArg,
-    /// Beasts aim at the player's cell at the `start` of the turn, or `after` his move.
-    #[arg(long, value_enum, default_value_t = TargetArg::Start, help_heading = "Rule readings")]
-    pub target: TargetArg,
-    /// Moves run out: `wait` until eaten or stalemate; `stop` and print the score.
-    #[arg(long, value_enum, default_value_t = ExhaustArg::Wait, help_heading = "Rule readings")]
-    pub exhaust: ExhaustArg,
-}
+/// The rule readings, shared by every command that plays beast puzzles: the four switches
+/// (`--order`, `--bump`, `--target`, `--exhaust`) and `--variant NAME`, all made from the
+/// engine's catalogue ([`variant`]), so a new reading needs no change here.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct RuleArgs(Rules);
+
+/// The `--variant` argument's id.
+const VARIANT: &str = "variant";
 
 impl RuleArgs {
     /// The engine's rules.
     pub fn rules(self) -> Rules {
-        Rules {
-            order: match self.order {
-                OrderArg::Initial => Order::Initial,
-                OrderArg::Turn => Order::Turn,
-            },
-            bump: match self.bump {
-                BumpArg::Death => Bump::Death,
-                BumpArg::Blocked => Bump::Blocked,
-            },
-            target: match self.target {
-                TargetArg::Start => Target::Start,
-                TargetArg::After => Target::After,
-            },
-            exhaust: match self.exhaust {
-                ExhaustArg::Wait => Exhaust::Wait,
-                ExhaustArg::Stop => Exhaust::Stop,
-            },
-        }
+        self.0
     }
 }
 
-/// `--order`.
-#[derive(ValueEnum, Clone, Copy, Debug, Default)]
-pub enum OrderArg {
-    /// Ranked once by position at game start (top to bottom, left to right).
-    #[default]
-    Initial,
-    /// Re-ranked by current position at every beast turn.
-    Turn,
+impl clap::Args for RuleArgs {
+    fn augment_args(mut cmd: clap::Command) -> clap::Command {
+        for s in variant::SWITCHES {
+            cmd = cmd.arg(
+                Arg::new(s.flag)
+                    .long(s.flag)
+                    .value_name("READING")
+                    .help(s.help)
+                    .value_parser(PossibleValuesParser::new([s.ours_value, s.other_value]))
+                    .default_value(s.ours_value)
+                    .help_heading("Rule readings"),
+            );
+        }
+        cmd.arg(
+            Arg::new(VARIANT)
+                .long(VARIANT)
+                .value_name("NAME")
+                .help(
+                    "Judge under a known misreading of the rules (repeatable;                      `beast variants` lists them)",
+                )
+                .action(ArgAction::Append)
+                .value_parser(PossibleValuesParser::new(
+                    variant::CATALOGUE.iter().map(|v| v.name),
+                ))
+                .hide_possible_values(true)
+                .help_heading("Rule readings"),
+        )
+    }
+
+    fn augment_args_for_update(cmd: clap::Command) -> clap::Command {
+        Self::augment_args(cmd)
+    }
 }
 
-/// `--bump`.
-#[derive(ValueEnum, Clone, Copy, Debug, Default)]
-pub enum BumpArg {
-    /// The player dies.
-    #[default]
-    Death,
-    /// The beast acts as a wall.
-    Blocked,
-}
+impl clap::FromArgMatches for RuleArgs {
+    fn from_arg_matches(m: &ArgMatches) -> Result<Self, clap::Error> {
+        let unknown = |what: &str| {
+            clap::Error::raw(
+                clap::error::ErrorKind::InvalidValue,
+                format!("unknown rule reading {what:?}\n"),
+            )
+        };
+        let mut rules = Rules::OURS;
+        for s in variant::SWITCHES {
+            if let Some(value) = m.get_one::<String>(s.flag) {
+                rules = s.change(value).ok_or_else(|| unknown(value))?.apply(rules);
+            }
+        }
+        for name in m.get_many::<String>(VARIANT).into_iter().flatten() {
+            rules = variant::find(name)
+                .ok_or_else(|| unknown(name))?
+                .apply(rules);
+        }
+        Ok(RuleArgs(rules))
+    }
 
-/// `--target`.
-#[derive(ValueEnum, Clone, Copy, Debug, Default)]
-pub enum TargetArg {
-    /// The player's cell before his move this turn.
-    #[default]
-    Start,
-    /// The player's cell after his move.
-    After,
-}
-
-/// `--exhaust`.
-#[derive(ValueEnum, Clone, Copy, Debug, Default)]
-pub enum ExhaustArg {
-    /// Keep waiting until eaten or the beasts repeat a position (stalemate).
-    #[default]
-    Wait,
-    /// Stop and print the score.
-    Stop,
+    fn update_from_arg_matches(&mut self, m: &ArgMatches) -> Result<(), clap::Error> {
+        *self = Self::from_arg_matches(m)?;
+        Ok(())
+    }
 }
 
 /// `--style`.

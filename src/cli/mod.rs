@@ -9,6 +9,7 @@ mod paint;
 mod play;
 mod ring;
 mod tui;
+mod variants;
 
 use std::io::{self, Read};
 use std::path::Path;
@@ -48,6 +49,8 @@ enum Command {
     Check(Box<check::Args>),
     /// Print one seeded random puzzle in the input format.
     Gen(r#gen::Args),
+    /// List the known misreadings of the rules that `--variant` and `beast check` know.
+    Variants(variants::Args),
     /// Print a shell completion script.
     Completions {
         /// The shell to complete for.
@@ -65,6 +68,7 @@ pub fn run() -> ExitCode {
         Some(Command::Play(args)) => play::run(args),
         Some(Command::Check(args)) => check::run(*args),
         Some(Command::Gen(args)) => r#gen::run(args),
+        Some(Command::Variants(args)) => variants::run(args),
         Some(Command::Completions { shell }) => {
             clap_complete::generate(shell, &mut Cli::command(), "beast", &mut io::stdout());
             Ok(ExitCode::SUCCESS)

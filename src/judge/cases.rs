@@ -15,7 +15,7 @@ use rand_chacha::ChaCha8Rng;
 use rand_core::{Rng, SeedableRng};
 use thiserror::Error;
 
-use crate::beast::{Bump, Exhaust, Order, Puzzle, Rules, Target, judge};
+use crate::beast::{Puzzle, Rules, judge};
 use crate::judge::generate::{GenError, GenOptions, generate};
 use crate::judge::verdict;
 
@@ -88,45 +88,10 @@ pub enum CaseError {
     Gen(#[from] GenError),
 }
 
-/// The reading named `value` among the two of a switch.
-fn pick<T: Copy>(value: &str, readings: [(&str, T); 2]) -> Option<T> {
-    readings
-        .iter()
-        .find(|(name, _)| *name == value)
-        .map(|&(_, r)| r)
-}
-
-/// Reads rule flags as `beast` takes them: `--order turn`, `--exhaust=stop`, ...
+/// Reads rule flags as `beast` takes them: `--order turn`, `--exhaust=stop`,
+/// `--variant NAME`, ...
 pub fn parse_rule_flags(text: &str) -> Result<Rules, String> {
-    let mut rules = Rules::default();
-    let mut tokens = text.split_whitespace();
-    while let Some(tok) = tokens.next() {
-        let (flag, value) = match tok.split_once('=') {
-            Some((f, v)) => (f, v),
-            None => (tok, tokens.next().unwrap_or("")),
-        };
-        let bad = || format!("unknown value {value:?} for {flag}");
-        match flag {
-            "--order" => {
-                rules.order = pick(value, [("initial", Order::Initial), ("turn", Order::Turn)])
-                    .ok_or_else(bad)?
-            }
-            "--bump" => {
-                rules.bump = pick(value, [("death", Bump::Death), ("blocked", Bump::Blocked)])
-                    .ok_or_else(bad)?
-            }
-            "--target" => {
-                rules.target = pick(value, [("start", Target::Start), ("after", Target::After)])
-                    .ok_or_else(bad)?
-            }
-            "--exhaust" => {
-                rules.exhaust = pick(value, [("wait", Exhaust::Wait), ("stop", Exhaust::Stop)])
-                    .ok_or_else(bad)?
-            }
-            _ => return Err(format!("{tok:?} is not a rule flag")),
-        }
-    }
-    Ok(rules)
+    crate::beast::variant::parse_flags(text)
 }
 
 /// Cases loaded from files, and the ones skipped.
@@ -139,15 +104,18 @@ pub struct Loaded {
     /// Cases whose `.out` differs from the engine's answer under our readings: the case
     /// keeps its `.out`, and the reason says what the engine answers.
     pub disputed: Vec<Skipped>,
+    /// Cases with no expected-output file: the engine's answer is expected.
+    pub engine_judged: Vec<String>,
 }
 
 impl Loaded {
-    /// Adds the case made from one `NAME` file pair, or records why it was skipped.
+    /// Adds the case made from one `NAME` file pair, or records why it was skipped. With no
+    /// `output` the engine's answer under our readings is expected.
     pub fn add(
         &mut self,
         name: &str,
         input: &[u8],
-        output: &[u8],
+        output: Option<&[u8]>,
         args: Option<&[u8]>,
         origin: Origin,
     ) -> Result<(), CaseError> {
@@ -172,7 +140,7 @@ impl Loaded {
                 return Ok(());
             }
         };
-        let expected = if rules == Rules::default() {
+        let expected = if let (Some(output), true) = (output, rules == Rules::default()) {
             if let Ok(o) = judge(&puzzle, rules)
                 && !verdict::matches(o.answer().as_bytes(), output)
             {
@@ -184,7 +152,12 @@ impl Loaded {
             String::from_utf8_lossy(output).into_owned()
         } else {
             match judge(&puzzle, Rules::default()) {
-                Ok(o) => o.answer(),
+                Ok(o) => {
+                    if output.is_none() {
+                        self.engine_judged.push(name.to_string());
+                    }
+                    o.answer()
+                }
                 Err(e) => {
                     self.skipped.push(skip(e.to_string()));
                     return Ok(());
@@ -206,7 +179,7 @@ impl Loaded {
 pub fn builtin() -> Loaded {
     let mut loaded = Loaded::default();
     for e in EMBEDDED {
-        if let Err(err) = loaded.add(e.name, e.input, e.output, e.args, Origin::Builtin) {
+        if let Err(err) = loaded.add(e.name, e.input, Some(e.output), e.args, Origin::Builtin) {
             loaded.skipped.push(Skipped {
                 name: e.name.to_string(),
                 reason: err.to_string(),
@@ -354,8 +327,14 @@ mod tests {
     fn a_pair_with_default_args_expects_its_out() {
         let mut l = Loaded::default();
         let input = b"5 3\n#####\n#O~H#\n#####\nR\n";
-        l.add("x", input, b"2\n", Some(b"--exhaust wait\n"), Origin::File)
-            .expect("valid args");
+        l.add(
+            "x",
+            input,
+            Some(b"2\n"),
+            Some(b"--exhaust wait\n"),
+            Origin::File,
+        )
+        .expect("valid args");
         assert_eq!(l.cases[0].expected, "2\n");
     }
 
@@ -363,8 +342,14 @@ mod tests {
     fn a_pair_made_under_another_reading_expects_our_answer() {
         let mut l = Loaded::default();
         let input = b"5 5\n#####\n#O  #\n# ~ #\n#  H#\n#####\nWWW\n";
-        l.add("stop", input, b"0\n", Some(b"--exhaust=stop"), Origin::File)
-            .expect("valid args");
+        l.add(
+            "stop",
+            input,
+            Some(b"0\n"),
+            Some(b"--exhaust=stop"),
+            Origin::File,
+        )
+        .expect("valid args");
         assert_eq!(l.cases[0].expected, "aHHHH!\n0\n");
     }
 
@@ -374,32 +359,25 @@ mod tests {
         l.add(
             "bad",
             b"5 3\n#####\n#O~X#\n#####\n",
-            b"",
+            Some(b""),
             None,
             Origin::File,
         )
         .expect("skipped, not an error");
         assert!(l.cases.is_empty());
         assert_eq!(l.skipped[0].name, "bad");
-        let err = l.add("args", b"", b"", Some(b"--speed 3"), Origin::File);
+        let err = l.add("args", b"", Some(b""), Some(b"--speed 3"), Origin::File);
         assert!(matches!(err, Err(CaseError::BadArgs { .. })));
     }
 
     #[test]
-    fn rule_flags_parse_both_spellings() {
-        let r = parse_rule_flags("--order turn --bump=blocked\n--target after --exhaust stop")
+    fn a_case_without_an_expected_output_is_judged_by_the_engine() {
+        let mut l = Loaded::default();
+        let input = b"5 5\n#####\n#O  #\n# ~ #\n#  H#\n#####\nWWW\n";
+        l.add("bare", input, None, None, Origin::File)
             .expect("valid");
-        assert_eq!(
-            r,
-            Rules {
-                order: Order::Turn,
-                bump: Bump::Blocked,
-                target: Target::After,
-                exhaust: Exhaust::Stop
-            }
-        );
-        assert!(parse_rule_flags("--order sideways").is_err());
-        assert!(parse_rule_flags("").is_ok_and(|r| r == Rules::default()));
+        assert_eq!(l.cases[0].expected, "aHHHH!\n0\n");
+        assert_eq!(l.engine_judged, ["bare"]);
     }
 
     #[test]

@@ -1,10 +1,11 @@
-//! Judging golf answers: verdicts, output comparison, case generation and shrinking.
+//! Judging golf answers: verdicts, output comparison, the diagnosis of a run, case generation
+//! and shrinking.
 //!
 //! Everything here is pure: no files, no processes, no clock. The `beast check` command in the
 //! binary runs candidates and feeds these parts.
 
 pub mod cases;
-pub mod explain;
+pub mod diagnose;
 pub mod generate;
 pub mod report;
 pub mod shrink;

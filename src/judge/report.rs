@@ -5,20 +5,9 @@ use std::fmt::Write as _;
 
 use serde::Serialize;
 
+use crate::beast::variant;
+use crate::judge::diagnose::{Diagnosis, Explanation, Status};
 use crate::judge::verdict::{Verdict, unified_diff};
-
-/// The shrunk form of a failing random case.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct ShrunkCase {
-    /// The `beast gen` seed of the original puzzle.
-    pub seed: u64,
-    /// Original size and move count: `(cols, rows, moves)`.
-    pub from: (usize, usize, usize),
-    /// Shrunk size and move count: `(cols, rows, moves)`.
-    pub to: (usize, usize, usize),
-    /// The shrunk puzzle in the input format.
-    pub puzzle: String,
-}
 
 /// The result of one case.
 #[derive(Clone, Debug, PartialEq)]
@@ -31,38 +20,248 @@ pub struct CaseReport {
     pub passed: bool,
     /// Wall-clock time of the candidate's run, in milliseconds.
     pub time_ms: f64,
+    /// The puzzle fed to the candidate, in the input format.
+    pub puzzle: String,
     /// The expected output.
     pub expected: String,
     /// What the candidate printed (invalid UTF-8 shown as U+FFFD).
     pub got: String,
-    /// For TLE, RTE and OLE: what happened, such as `exit code 3`.
+    /// For TLE, RTE, OLE and MLE: what happened, such as `exit code 3`.
     pub detail: Option<String>,
-    /// For WA: which other reading reproduces the output, in plain words.
-    pub reading_match: Option<String>,
+    /// For a WA under `-v`: the readings this one case is consistent with.
+    pub consistent: Option<String>,
     /// For a random case: the `beast gen` seed, for others `None`.
     pub seed: Option<u64>,
-    /// For a random case: the `beast gen` command that prints the original puzzle.
+    /// For a random case: the `beast gen` command that prints the puzzle.
     pub reproduce: Option<String>,
-    /// For a failing random case that was shrunk.
-    pub shrunk: Option<ShrunkCase>,
 }
 
-/// Passed and failed counts.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+/// A case shrunk to a smaller one that still shows its group's mistake.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Shrink {
+    /// Original size and move count: `(cols, rows, moves)`.
+    pub from: (usize, usize, usize),
+    /// Shrunk size and move count: `(cols, rows, moves)`.
+    pub to: (usize, usize, usize),
+}
+
+/// The case a group shows: its smallest failure, shrunk when asked.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Shown {
+    /// The name of the case it comes from.
+    pub name: String,
+    /// The puzzle shown, in the input format (shrunk when `shrunk` is set).
+    pub puzzle: String,
+    /// The expected output on it.
+    pub expected: String,
+    /// What the answer printed on it.
+    pub got: String,
+    /// What happened, for TLE, RTE, OLE and MLE.
+    pub detail: Option<String>,
+    /// How it was shrunk, if it was.
+    pub shrunk: Option<Shrink>,
+    /// Set when shrinking ran out of its budget: the seconds it had.
+    pub stopped_early: Option<f64>,
+    /// For a random case, the `beast gen` command of the original puzzle.
+    pub reproduce: Option<String>,
+}
+
+/// One group of failures with a common cause.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GroupReport {
+    /// The verdict of its cases.
+    pub verdict: Verdict,
+    /// The cause in words: a reading with its flags, or the verdict and outputs.
+    pub cause: String,
+    /// The case names, in order.
+    pub cases: Vec<String>,
+    /// The case shown.
+    pub shown: Shown,
+}
+
+/// One reading named by the diagnosis.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ExplainedBy {
+    /// The exact `beast` flags that select it.
+    pub flags: String,
+    /// What it does, in words.
+    pub words: String,
+    /// How many wrong answers it reproduces.
+    pub reproduces: usize,
+    /// Of how many.
+    pub of: usize,
+    /// How many passing cases it would break.
+    pub breaks: usize,
+}
+
+/// The diagnosis of a run, ready to print.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DiagnosisReport {
+    /// `correct`, `explained`, `partial` or `unexplained`.
+    pub status: Status,
+    /// The one-sentence diagnosis, without the `diagnosis: ` prefix.
+    pub sentence: String,
+    /// The readings named.
+    pub explained_by: Vec<ExplainedBy>,
+    /// The failures, grouped.
+    pub groups: Vec<GroupReport>,
+}
+
+impl DiagnosisReport {
+    /// The report of `d`, with the groups already made.
+    pub fn new(d: &Diagnosis, groups: Vec<GroupReport>) -> DiagnosisReport {
+        let explained_by = d
+            .readings
+            .iter()
+            .map(|e| ExplainedBy {
+                flags: variant::flags(e.rules),
+                words: variant::words(e.rules),
+                reproduces: e.reproduces,
+                of: e.of,
+                breaks: e.breaks,
+            })
+            .collect();
+        DiagnosisReport {
+            status: d.status,
+            sentence: sentence(d),
+            explained_by,
+            groups,
+        }
+    }
+
+    /// The group a failing case belongs to.
+    pub fn group_of(&self, name: &str) -> Option<&GroupReport> {
+        self.groups
+            .iter()
+            .find(|g| g.cases.iter().any(|c| c == name))
+    }
+}
+
+/// The diagnosis in one sentence.
+fn sentence(d: &Diagnosis) -> String {
+    let say = |e: &Explanation| {
+        format!(
+            "beast {} ({})",
+            variant::flags(e.rules),
+            variant::words(e.rules)
+        )
+    };
+    let crashed = match d.crashed {
+        0 => String::new(),
+        n => format!(" {n} more {} without an answer (see the groups).", cases(n)),
+    };
+    let early = if d.stopped_early {
+        " The search stopped early, at its time budget: it covers the readings tried."
+    } else {
+        ""
+    };
+    let mut text = match (d.status, d.readings.split_first()) {
+        (Status::Correct, _) => format!("correct on all {} {}.", d.outputs, cases(d.outputs)),
+        (Status::Explained, Some((first, rest))) => {
+            let mut t = format!(
+                "all {} outputs ({} passed, {} failed) are what beast {} prints: {}.",
+                d.outputs,
+                d.passed,
+                d.wrong,
+                variant::flags(first.rules),
+                variant::words(first.rules)
+            );
+            if !rest.is_empty() {
+                let others: Vec<String> = rest.iter().map(say).collect();
+                t += &format!(
+                    " Equally consistent with every case run: {}.",
+                    others.join("; ")
+                );
+            }
+            t
+        }
+        (Status::Partial, Some((first, _))) => format!(
+            "no known reading explains every output. The closest, {}, reproduces {} of the {}              wrong answers and would break {} passing {}; the rest looks like a mistake of the              answer's own.",
+            say(first),
+            first.reproduces,
+            first.of,
+            first.breaks,
+            cases(first.breaks)
+        ),
+        _ if d.wrong == 0 => "no wrong answer to explain.".to_string(),
+        _ => format!(
+            "no known reading reproduces any of the {} wrong {}: it looks like a mistake of the              answer's own.",
+            d.wrong,
+            if d.wrong == 1 { "answer" } else { "answers" }
+        ),
+    };
+    text += &crashed;
+    if d.disputed > 0 {
+        text += &format!(
+            " {} {} the engine's own answer where the case file expects another: the expected \
+             output may be wrong.",
+            d.disputed,
+            if d.disputed == 1 {
+                "output is"
+            } else {
+                "outputs are"
+            }
+        );
+    }
+    text += early;
+    text
+}
+
+fn cases(n: usize) -> &'static str {
+    if n == 1 { "case" } else { "cases" }
+}
+
+/// Passed and failed counts, the time taken and the golf score.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct Summary {
     /// Cases that passed.
     pub passed: usize,
     /// Cases that failed.
     pub failed: usize,
+    /// The candidate's total run time, in milliseconds.
+    pub time_total_ms: f64,
+    /// The slowest case and its time, in milliseconds.
+    pub slowest: Option<(String, f64)>,
+    /// The answer's length in bytes and characters, and the file measured.
+    pub source: Option<Source>,
+}
+
+/// The golf score: the length of the answer's source.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Source {
+    /// The file measured.
+    pub file: String,
+    /// Its length in bytes.
+    pub bytes: usize,
+    /// Its length in characters (UTF-8; a byte that is not UTF-8 counts as one).
+    pub chars: usize,
+}
+
+impl Source {
+    /// Measures `bytes`, the contents of `file`.
+    pub fn measure(file: String, bytes: &[u8]) -> Source {
+        Source {
+            file,
+            bytes: bytes.len(),
+            chars: String::from_utf8_lossy(bytes).chars().count(),
+        }
+    }
 }
 
 impl Summary {
     /// Counts `reports`.
     pub fn of(reports: &[CaseReport]) -> Summary {
         let passed = reports.iter().filter(|r| r.passed).count();
+        let slowest = reports
+            .iter()
+            .max_by(|a, b| a.time_ms.total_cmp(&b.time_ms))
+            .map(|r| (r.name.clone(), r.time_ms));
         Summary {
             passed,
             failed: reports.len() - passed,
+            time_total_ms: reports.iter().map(|r| r.time_ms).sum(),
+            slowest,
+            source: None,
         }
     }
 
@@ -70,14 +269,47 @@ impl Summary {
     pub fn line(&self) -> String {
         format!("{} passed, {} failed", self.passed, self.failed)
     }
+
+    /// The time line: `time: 812.0 ms in all; slowest random-1-3, 20.1 ms`.
+    pub fn time_line(&self) -> String {
+        let mut s = format!("time: {:.1} ms in all", self.time_total_ms);
+        if let Some((name, ms)) = &self.slowest {
+            let _ = write!(s, "; slowest {}, {ms:.1} ms", visible(name));
+        }
+        s
+    }
+
+    /// The score line, `score: 120 bytes, 118 chars (a.py)`, if the source is known.
+    pub fn score_line(&self) -> Option<String> {
+        self.source.as_ref().map(|s| {
+            format!(
+                "score: {} bytes, {} chars ({})",
+                s.bytes,
+                s.chars,
+                visible(&s.file)
+            )
+        })
+    }
 }
 
-/// `line` with control characters other than tab written as escapes (`\u{1b}`), so a
-/// candidate's output cannot drive the terminal that reads the report.
+/// True for characters a report never prints raw: control characters other than tab and
+/// newline (C0 and C1), and the Unicode format characters that reorder or hide text
+/// (bidirectional overrides and isolates, zero-width characters, the byte-order mark).
+fn hidden(c: char) -> bool {
+    (c.is_control() && c != '\t' && c != '\n')
+        || matches!(c,
+            '\u{00ad}' | '\u{061c}' | '\u{180e}' | '\u{200b}'..='\u{200f}'
+            | '\u{202a}'..='\u{202e}' | '\u{2060}'..='\u{2069}' | '\u{feff}'
+            | '\u{fff9}'..='\u{fffb}')
+}
+
+/// `line` with every [`hidden`] character (and newlines) written as an escape such as
+/// `\u{1b}` or `\u{202e}`, so a candidate's output cannot drive the terminal, or reorder
+/// the text, of whoever reads the report.
 pub fn visible(line: &str) -> String {
     line.chars()
         .map(|c| {
-            if c.is_control() && c != '\t' {
+            if hidden(c) || c == '\n' {
                 c.escape_unicode().to_string()
             } else {
                 c.to_string()
@@ -86,51 +318,135 @@ pub fn visible(line: &str) -> String {
         .collect()
 }
 
-/// The text report of one case: a verdict line, and for a failure what went wrong, the
-/// explanation, and the shrunk puzzle ready to paste. Ends with a newline.
+/// JSON text with every [`hidden`] character inside its strings written as a `\uXXXX`
+/// escape (serde_json escapes only C0 controls). The value is unchanged.
+pub fn json_text(value: &serde_json::Value) -> String {
+    let mut s = String::new();
+    for c in value.to_string().chars() {
+        if hidden(c) {
+            let mut units = [0u16; 2];
+            for u in c.encode_utf16(&mut units) {
+                let _ = write!(s, "\\u{u:04x}");
+            }
+        } else {
+            s.push(c);
+        }
+    }
+    s
+}
+
+/// Text shown indented under a report line: each line escaped by [`visible`], at most 10
+/// lines and 1 KiB, with a note of how much was left out.
+fn block(s: &mut String, indent: &str, text: &str) {
+    const LINES: usize = 10;
+    const BYTES: usize = 1024;
+    let mut used = 0;
+    let lines: Vec<&str> = text.lines().collect();
+    for (i, line) in lines.iter().enumerate() {
+        if i == LINES || used > BYTES {
+            let _ = writeln!(
+                s,
+                "{indent}... ({} more lines, {} bytes in all)",
+                lines.len() - i,
+                text.len()
+            );
+            return;
+        }
+        let shown: String = line.chars().take(200).collect();
+        used += shown.len();
+        let _ = writeln!(s, "{indent}{}", visible(&shown));
+    }
+    if lines.is_empty() {
+        let _ = writeln!(s, "{indent}(nothing)");
+    }
+}
+
+/// The text report of one case (printed with `-v`): a verdict line, and for a failure what
+/// went wrong and the puzzle. Ends with a newline.
 pub fn text(r: &CaseReport) -> String {
-    let mut s = format!("{:<3} {} ({:.1} ms)\n", r.verdict.code(), r.name, r.time_ms);
+    let mut s = format!(
+        "{:<3} {} ({:.1} ms)\n",
+        r.verdict.code(),
+        visible(&r.name),
+        r.time_ms
+    );
     if r.passed && r.verdict == Verdict::Accepted {
         return s;
     }
     if let Some(d) = &r.detail {
-        let _ = writeln!(s, "    {}", visible(d));
+        block(&mut s, "    ", d);
     }
     if matches!(r.verdict, Verdict::WrongAnswer | Verdict::Presentation) {
         for line in unified_diff(r.expected.as_bytes(), r.got.as_bytes()).lines() {
             let _ = writeln!(s, "    {}", visible(line));
         }
     }
-    if let Some(m) = &r.reading_match {
-        let _ = writeln!(s, "    {m}");
+    if let Some(m) = &r.consistent {
+        let _ = writeln!(s, "    this case alone is consistent with {m}");
     }
-    if let Some(seed) = r.seed {
-        let _ = write!(s, "    seed {seed}");
-        if let Some(sh) = &r.shrunk {
-            let (c, rows, m) = sh.from;
-            let _ = write!(s, ", original {c}x{rows}, {m} moves");
-        }
-        if let Some(cmd) = &r.reproduce {
-            let _ = write!(s, " ({cmd})");
-        }
-        s.push('\n');
-    }
-    if let Some(sh) = &r.shrunk {
-        let (c, rows, m) = sh.to;
-        let _ = writeln!(s, "shrunk to {c}x{rows}, {m} moves:");
-        s += &sh.puzzle;
-        if !sh.puzzle.ends_with('\n') {
-            s.push('\n');
-        }
+    if let Some(cmd) = &r.reproduce {
+        let _ = writeln!(s, "    puzzle: {cmd}");
     }
     s
 }
 
-/// The JSON object of one case: `name`, `verdict`, `time_ms`, `expected`, `got`,
-/// `reading_match` (or null), `shrunk` (the puzzle text, or null), and also `passed`,
-/// `detail` and `seed`.
+/// The text of one group: its count, cause and cases, then the case it shows with its
+/// puzzle, expected output and output got. Ends with a newline.
+pub fn group_text(g: &GroupReport) -> String {
+    let mut s = format!(
+        "{} x{}: {}\n",
+        g.verdict.code(),
+        g.cases.len(),
+        visible(&g.cause)
+    );
+    const NAMED: usize = 10;
+    let names: Vec<String> = g.cases.iter().take(NAMED).map(|n| visible(n)).collect();
+    let _ = write!(s, "  cases: {}", names.join(", "));
+    if g.cases.len() > NAMED {
+        let _ = write!(s, ", and {} more", g.cases.len() - NAMED);
+    }
+    s.push('\n');
+    let sh = &g.shown;
+    let _ = write!(s, "  smallest: {}", visible(&sh.name));
+    if let Some(cmd) = &sh.reproduce {
+        let _ = write!(s, " ({cmd})");
+    }
+    match sh.shrunk {
+        Some(Shrink { from, to }) => {
+            let _ = writeln!(
+                s,
+                ", shrunk from {}x{} with {} moves to {}x{} with {} moves:",
+                from.0, from.1, from.2, to.0, to.1, to.2
+            );
+        }
+        None => s += ":\n",
+    }
+    block(&mut s, "    ", &sh.puzzle);
+    if let Some(d) = &sh.detail {
+        block(&mut s, "  ", d);
+    }
+    if !matches!(
+        g.verdict,
+        Verdict::TimeLimit | Verdict::OutputLimit | Verdict::MemoryLimit
+    ) {
+        s += "  expected:\n";
+        block(&mut s, "    ", &sh.expected);
+        s += "  got:\n";
+        block(&mut s, "    ", &sh.got);
+    }
+    if let Some(secs) = sh.stopped_early {
+        let _ = writeln!(
+            s,
+            "  shrinking stopped after {secs} s; the smallest case found so far"
+        );
+    }
+    s
+}
+
+/// The JSON object of one case: `name`, `verdict`, `passed`, `time_ms`, `expected`, `got`,
+/// `detail`, `seed`; for a failure also `puzzle`, and `gen` for a random one.
 pub fn json(r: &CaseReport) -> serde_json::Value {
-    serde_json::json!({
+    let mut v = serde_json::json!({
         "name": r.name,
         "verdict": r.verdict,
         "passed": r.passed,
@@ -138,24 +454,63 @@ pub fn json(r: &CaseReport) -> serde_json::Value {
         "expected": r.expected,
         "got": r.got,
         "detail": r.detail,
-        "reading_match": r.reading_match,
         "seed": r.seed,
-        "shrunk": r.shrunk.as_ref().map(|s| s.puzzle.clone()),
-    })
+    });
+    if !r.passed {
+        v["puzzle"] = r.puzzle.clone().into();
+        if let Some(cmd) = &r.reproduce {
+            v["gen"] = cmd.clone().into();
+        }
+    }
+    v
 }
 
-/// The final JSON object: `{"summary": true, "passed": N, "failed": N, "total": N}`.
-pub fn json_summary(s: Summary) -> serde_json::Value {
+/// The final JSON object: `{"summary": true, "passed", "failed", "total", "diagnosis",
+/// "bytes", "chars", "time_ms": {"total", "max"}}`.
+pub fn json_summary(s: &Summary, d: &DiagnosisReport) -> serde_json::Value {
+    let groups: Vec<serde_json::Value> = d
+        .groups
+        .iter()
+        .map(|g| {
+            serde_json::json!({
+                "cause": g.cause,
+                "verdict": g.verdict,
+                "cases": g.cases,
+                "smallest": {
+                    "name": g.shown.name,
+                    "puzzle": g.shown.puzzle,
+                    "expected": g.shown.expected,
+                    "got": g.shown.got,
+                    "shrunk": g.shown.shrunk.is_some(),
+                    "stopped_early": g.shown.stopped_early.is_some(),
+                },
+            })
+        })
+        .collect();
+    let round = |ms: f64| (ms * 1000.0).round() / 1000.0;
     serde_json::json!({
         "summary": true,
         "passed": s.passed,
         "failed": s.failed,
         "total": s.passed + s.failed,
+        "diagnosis": {
+            "status": d.status.name(),
+            "sentence": d.sentence,
+            "explained_by": d.explained_by,
+            "groups": groups,
+        },
+        "bytes": s.source.as_ref().map(|x| x.bytes),
+        "chars": s.source.as_ref().map(|x| x.chars),
+        "time_ms": {
+            "total": round(s.time_total_ms),
+            "max": round(s.slowest.as_ref().map_or(0.0, |x| x.1)),
+        },
     })
 }
 
 /// Escapes text for XML 1.0 content and attributes. Characters XML cannot hold at all
-/// (most control characters) become U+FFFD.
+/// (most control characters) become U+FFFD; the other [`hidden`] ones are written as
+/// visible escapes such as `\u{202e}`.
 pub fn xml_escape(text: &str) -> String {
     let mut s = String::with_capacity(text.len());
     for c in text.chars() {
@@ -167,6 +522,7 @@ pub fn xml_escape(text: &str) -> String {
             '\'' => s += "&apos;",
             '\t' | '\n' | '\r' => s.push(c),
             c if (c as u32) < 0x20 || c == '\u{fffe}' || c == '\u{ffff}' => s.push('\u{fffd}'),
+            c if hidden(c) => s += &c.escape_unicode().to_string(),
             c => s.push(c),
         }
     }
@@ -174,10 +530,11 @@ pub fn xml_escape(text: &str) -> String {
 }
 
 /// A JUnit XML report: one `<testsuite>` named `suite` with a `<testcase>` per case, and a
-/// `<failure>` (type = the verdict) holding the text report of each failing one.
-pub fn junit(suite: &str, reports: &[CaseReport]) -> String {
+/// `<failure>` (type = the verdict) on each failing one, whose message is its group's
+/// cause and whose text holds the run's diagnosis and the case's own report.
+pub fn junit(suite: &str, reports: &[CaseReport], d: &DiagnosisReport) -> String {
     let sum = Summary::of(reports);
-    let total: f64 = reports.iter().map(|r| r.time_ms).sum::<f64>() / 1000.0;
+    let total = sum.time_total_ms / 1000.0;
     let mut s = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
     let suite = xml_escape(suite);
     let _ = writeln!(
@@ -203,17 +560,18 @@ pub fn junit(suite: &str, reports: &[CaseReport]) -> String {
             s += "/>\n";
             continue;
         }
-        let message = r
-            .reading_match
-            .clone()
+        let message = d
+            .group_of(&r.name)
+            .map(|g| g.cause.clone())
             .or_else(|| r.detail.clone())
             .unwrap_or_else(|| r.verdict.code().to_string());
+        let body = format!("diagnosis: {}\n{}", d.sentence, text(r));
         let _ = writeln!(
             s,
             ">\n      <failure type=\"{}\" message=\"{}\">{}</failure>\n    </testcase>",
             r.verdict.code(),
             xml_escape(&message),
-            xml_escape(&text(r))
+            xml_escape(&body)
         );
     }
     s += "  </testsuite>\n</testsuites>\n";
@@ -229,56 +587,107 @@ mod tests {
         assert_eq!(visible("-8\x1b[31m\x01\tok"), "-8\\u{1b}[31m\\u{1}\tok");
     }
 
+    #[test]
+    fn bidi_format_and_c1_characters_are_escaped_everywhere() {
+        let evil = "ok\u{202e}kO\u{85}\u{9b}31m\u{200b}";
+        assert_eq!(visible(evil), "ok\\u{202e}kO\\u{85}\\u{9b}31m\\u{200b}");
+        let json = json_text(&serde_json::json!({ "got": evil }));
+        assert!(json.is_ascii(), "{json}");
+        assert!(
+            json.contains("\\u202e") && json.contains("\\u0085"),
+            "{json}"
+        );
+        let back: serde_json::Value = serde_json::from_str(&json).expect("valid JSON");
+        assert_eq!(back["got"], evil);
+        let xml = xml_escape(evil);
+        assert!(
+            !xml.contains('\u{202e}') && !xml.contains('\u{85}'),
+            "{xml}"
+        );
+    }
+
     fn report(name: &str, verdict: Verdict) -> CaseReport {
         CaseReport {
             name: name.to_string(),
             verdict,
             passed: verdict.passed(false),
             time_ms: 1.25,
+            puzzle: "5 3\n#####\n#O~H#\n#####\nR\n".to_string(),
             expected: "aHHHH!\n0\n".to_string(),
             got: "0\n".to_string(),
             detail: None,
-            reading_match: None,
+            consistent: None,
             seed: None,
             reproduce: None,
-            shrunk: None,
+        }
+    }
+
+    fn diagnosis() -> DiagnosisReport {
+        DiagnosisReport {
+            status: Status::Unexplained,
+            sentence: "it looks like a mistake".to_string(),
+            explained_by: Vec::new(),
+            groups: Vec::new(),
         }
     }
 
     #[test]
-    fn the_summary_line_counts_passes_and_failures() {
-        let rs = [
+    fn the_summary_counts_passes_failures_and_time() {
+        let mut rs = [
             report("a", Verdict::Accepted),
             report("b", Verdict::Presentation),
             report("c", Verdict::WrongAnswer),
         ];
-        assert_eq!(Summary::of(&rs).line(), "2 passed, 1 failed");
+        rs[1].time_ms = 4.0;
+        let sum = Summary::of(&rs);
+        assert_eq!(sum.line(), "2 passed, 1 failed");
+        assert_eq!(sum.time_line(), "time: 6.5 ms in all; slowest b, 4.0 ms");
     }
 
     #[test]
-    fn a_wrong_answer_shows_the_diff_and_the_reading() {
-        let mut r = report("reaper", Verdict::WrongAnswer);
-        r.reading_match = Some("matches if X (--exhaust stop)".to_string());
+    fn the_score_counts_bytes_and_characters() {
+        let s = Source::measure("a.py".to_string(), "print('é')\n".as_bytes());
+        assert_eq!((s.bytes, s.chars), (12, 11));
+    }
+
+    #[test]
+    fn a_wrong_answer_shows_the_diff() {
+        let r = report("reaper", Verdict::WrongAnswer);
         let t = text(&r);
         assert!(t.starts_with("WA  reaper (1.2 ms)\n"), "{t}");
         assert!(t.contains("    -aHHHH!\n"), "{t}");
-        assert!(t.contains("    matches if X (--exhaust stop)\n"), "{t}");
     }
 
     #[test]
-    fn a_shrunk_case_is_printed_ready_to_paste() {
-        let mut r = report("random-1-3", Verdict::WrongAnswer);
-        r.seed = Some(99);
-        r.shrunk = Some(ShrunkCase {
-            seed: 99,
-            from: (16, 10, 30),
-            to: (5, 3, 1),
-            puzzle: "5 3\n#####\n#O~H#\n#####\nR\n".to_string(),
-        });
-        let t = text(&r);
-        assert!(t.contains("    seed 99, original 16x10, 30 moves\n"), "{t}");
+    fn a_group_shows_its_count_names_and_smallest_case() {
+        let g = GroupReport {
+            verdict: Verdict::WrongAnswer,
+            cause: "the game stops when the moves run out (--exhaust stop)".to_string(),
+            cases: (0..12).map(|i| format!("random-1-{i}")).collect(),
+            shown: Shown {
+                name: "random-1-3".to_string(),
+                puzzle: "5 3\n#####\n#O~H#\n#####\nR\n".to_string(),
+                expected: "2\n".to_string(),
+                got: "0\n".to_string(),
+                detail: None,
+                shrunk: Some(Shrink {
+                    from: (16, 10, 30),
+                    to: (5, 3, 1),
+                }),
+                stopped_early: Some(10.0),
+                reproduce: Some("beast gen --seed 99".to_string()),
+            },
+        };
+        let t = group_text(&g);
+        assert!(t.starts_with("WA x12: the game stops"), "{t}");
+        assert!(t.contains("random-1-9, and 2 more\n"), "{t}");
         assert!(
-            t.ends_with("shrunk to 5x3, 1 moves:\n5 3\n#####\n#O~H#\n#####\nR\n"),
+            t.contains("shrunk from 16x10 with 30 moves to 5x3 with 1 moves:\n    5 3\n"),
+            "{t}"
+        );
+        assert!(t.contains("  got:\n    0\n"), "{t}");
+        assert!(
+            t.contains("shrinking stopped after 10 s; the smallest case found so far"),
             "{t}"
         );
     }
@@ -286,19 +695,13 @@ mod tests {
     #[test]
     fn json_has_the_documented_keys() {
         let v = json(&report("x", Verdict::TimeLimit));
-        for key in [
-            "name",
-            "verdict",
-            "time_ms",
-            "expected",
-            "got",
-            "reading_match",
-            "shrunk",
-        ] {
+        for key in ["name", "verdict", "time_ms", "expected", "got", "puzzle"] {
             assert!(v.get(key).is_some(), "{key} in {v}");
         }
         assert_eq!(v["verdict"], "TLE");
-        assert!(v["shrunk"].is_null());
+        let s = json_summary(&Summary::default(), &diagnosis());
+        assert_eq!(s["diagnosis"]["status"], "unexplained");
+        assert!(s["time_ms"]["total"].is_number() && s.get("bytes").is_some());
     }
 
     #[test]
@@ -315,10 +718,11 @@ mod tests {
             report("ok", Verdict::Accepted),
             report("bad<1>", Verdict::RuntimeError),
         ];
-        let x = junit("beast check", &rs);
+        let x = junit("beast check", &rs, &diagnosis());
         assert!(x.contains("tests=\"2\" failures=\"1\""), "{x}");
         assert!(x.contains("<testcase name=\"ok\""), "{x}");
         assert!(x.contains("<failure type=\"RTE\""), "{x}");
         assert!(x.contains("bad&lt;1&gt;"), "{x}");
+        assert!(x.contains("diagnosis: it looks like a mistake"), "{x}");
     }
 }

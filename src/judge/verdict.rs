@@ -26,10 +26,13 @@ pub enum Verdict {
     /// Output limit exceeded.
     #[serde(rename = "OLE")]
     OutputLimit,
+    /// Memory limit exceeded.
+    #[serde(rename = "MLE")]
+    MemoryLimit,
 }
 
 impl Verdict {
-    /// The two- or three-letter code: `AC`, `WA`, `PE`, `TLE`, `RTE`, `OLE`.
+    /// The two- or three-letter code: `AC`, `WA`, `PE`, `TLE`, `RTE`, `OLE`, `MLE`.
     pub fn code(self) -> &'static str {
         match self {
             Verdict::Accepted => "AC",
@@ -38,6 +41,7 @@ impl Verdict {
             Verdict::TimeLimit => "TLE",
             Verdict::RuntimeError => "RTE",
             Verdict::OutputLimit => "OLE",
+            Verdict::MemoryLimit => "MLE",
         }
     }
 

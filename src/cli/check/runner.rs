@@ -48,7 +48,7 @@ pub struct Run {
     pub ended: Ended,
     /// Its standard output (at most the cap, plus one byte for OLE).
     pub stdout: Vec<u8>,
-    /// The start of its standard error.
+    /// The end of its standard error.
     pub stderr: Vec<u8>,
     /// Wall-clock time from spawn to exit (or kill).
     pub elapsed: Duration,
@@ -311,7 +311,7 @@ fn read_capped(mut r: impl Read, cap: usize) -> (Vec<u8>, bool) {
     }
 }
 
-/// Keeps the first bytes of standard error and drains the rest, so the candidate never
+/// Keeps the last bytes of standard error and drains the rest, so the candidate never
 /// blocks on a full pipe.
 fn spawn_stderr_reader(child: &mut Child) -> Option<mpsc::Receiver<Vec<u8>>> {
     let mut err = child.stderr.take()?;
@@ -323,12 +323,18 @@ fn spawn_stderr_reader(child: &mut Child) -> Option<mpsc::Receiver<Vec<u8>>> {
             match err.read(&mut chunk) {
                 Ok(0) => break,
                 Ok(n) => {
-                    let room = STDERR_KEPT.saturating_sub(kept.len());
-                    kept.extend_from_slice(&chunk[..n.min(room)]);
+                    // Keep the end: that is where interpreters print the exception.
+                    kept.extend_from_slice(&chunk[..n]);
+                    if kept.len() > 2 * STDERR_KEPT {
+                        kept.drain(..kept.len() - STDERR_KEPT);
+                    }
                 }
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
                 Err(_) => break,
             }
+        }
+        if kept.len() > STDERR_KEPT {
+            kept.drain(..kept.len() - STDERR_KEPT);
         }
         let _ = tx.send(kept);
     });

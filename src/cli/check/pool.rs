@@ -1,0 +1,265 @@
+//! Running the cases: a pool of worker threads, each running one case at a time through the
+//! [`Runner`], with the reports handed back in case order as they become available.
+
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc;
+use std::thread;
+
+use beast_judge::beast::Puzzle;
+use beast_judge::beast::variant;
+use beast_judge::judge::cases::{Case, Origin};
+use beast_judge::judge::diagnose;
+use beast_judge::judge::generate::GenOptions;
+use beast_judge::judge::report::CaseReport;
+use beast_judge::judge::verdict::{self, Verdict};
+
+use super::load::Job;
+use super::runner::{Ended, Run, Runner};
+
+/// Everything a worker needs to run and judge a case.
+pub struct Judge {
+    /// Runs the candidate.
+    pub runner: Runner,
+    /// The options random cases are generated with.
+    pub gen_opts: GenOptions,
+    /// The same as `beast gen` flags, for the reproduce command.
+    pub gen_flags: String,
+    /// Compare bytes exactly.
+    pub strict: bool,
+    /// Say per case which readings it is consistent with (`-v`).
+    pub consistent: bool,
+}
+
+/// The most lines and bytes of standard error shown for an RTE: its end, where Python,
+/// Perl and Ruby print the exception.
+const STDERR_LINES: usize = 10;
+const STDERR_BYTES: usize = 1024;
+
+/// The last lines of standard error, at most [`STDERR_LINES`] and [`STDERR_BYTES`].
+fn stderr_tail(stderr: &[u8]) -> String {
+    let text = String::from_utf8_lossy(stderr);
+    let lines: Vec<&str> = text.trim_end().lines().collect();
+    let mut kept: Vec<&str> = Vec::new();
+    let mut bytes = 0;
+    for line in lines.iter().rev().take(STDERR_LINES) {
+        bytes += line.len() + 1;
+        if bytes > STDERR_BYTES && !kept.is_empty() {
+            break;
+        }
+        kept.push(line);
+    }
+    kept.reverse();
+    kept.join("\n")
+}
+
+impl Judge {
+    /// The verdict and a detail line for one run against `expected`.
+    pub fn verdict(&self, run: &Run, expected: &str) -> (Verdict, Option<String>) {
+        let stderr = || {
+            let tail = stderr_tail(&run.stderr);
+            if tail.is_empty() {
+                String::new()
+            } else {
+                format!("; stderr ends:\n{tail}")
+            }
+        };
+        match run.ended {
+            Ended::OutputLimit => (
+                Verdict::OutputLimit,
+                Some(format!(
+                    "printed more than {} bytes",
+                    self.runner.max_output
+                )),
+            ),
+            Ended::TimedOut => (
+                Verdict::TimeLimit,
+                Some(format!(
+                    "killed after {} s",
+                    self.runner.timeout.as_secs_f64()
+                )),
+            ),
+            Ended::Exited(0) => (
+                verdict::compare(expected.as_bytes(), &run.stdout, self.strict),
+                None,
+            ),
+            Ended::Exited(code) => (
+                Verdict::RuntimeError,
+                Some(format!("exit code {code}{}", stderr())),
+            ),
+            Ended::Signaled(sig) => {
+                let name = nix::sys::signal::Signal::try_from(sig)
+                    .map(|s| format!(" ({})", s.as_str()))
+                    .unwrap_or_default();
+                (
+                    Verdict::RuntimeError,
+                    Some(format!("killed by signal {sig}{name}{}", stderr())),
+                )
+            }
+        }
+    }
+
+    /// Runs the candidate on `puzzle` and judges it against `expected`.
+    pub fn run_on(&self, puzzle: &Puzzle, expected: &str) -> std::io::Result<(Verdict, Run)> {
+        let run = self.runner.run(puzzle.to_string().as_bytes())?;
+        let (v, _) = self.verdict(&run, expected);
+        Ok((v, run))
+    }
+
+    /// Runs one job; `None` for a random case the engine cannot decide (skipped).
+    fn job(&self, job: &Job) -> anyhow::Result<Option<(Case, CaseReport)>> {
+        let case = match job {
+            Job::Ready(case) => (**case).clone(),
+            Job::Random(spec) => match spec.case(&self.gen_opts) {
+                Ok(case) => case,
+                Err(skipped) => {
+                    eprintln!("note: skipped {}: {}", skipped.name, skipped.reason);
+                    return Ok(None);
+                }
+            },
+        };
+        let report = self.case(&case)?;
+        Ok(Some((case, report)))
+    }
+
+    /// Runs one case.
+    fn case(&self, case: &Case) -> anyhow::Result<CaseReport> {
+        let run = self.runner.run(&case.input)?;
+        let (v, detail) = self.verdict(&run, &case.expected);
+        let seed = match case.origin {
+            Origin::Random { seed } => Some(seed),
+            _ => None,
+        };
+        let consistent = (self.consistent && v == Verdict::WrongAnswer)
+            .then(|| diagnose::consistent_with(&case.puzzle, &run.stdout, 3))
+            .filter(|found| !found.is_empty())
+            .map(|found| {
+                let said: Vec<String> = found
+                    .iter()
+                    .map(|&r| format!("beast {}", variant::flags(r)))
+                    .collect();
+                said.join(", ")
+            });
+        Ok(CaseReport {
+            name: case.name.clone(),
+            verdict: v,
+            passed: v.passed(self.strict),
+            time_ms: run.elapsed.as_secs_f64() * 1000.0,
+            puzzle: String::from_utf8_lossy(&case.input).into_owned(),
+            expected: case.expected.clone(),
+            got: String::from_utf8_lossy(&run.stdout).into_owned(),
+            detail,
+            consistent,
+            seed,
+            reproduce: seed.map(|s| format!("beast gen --seed {s}{}", self.gen_flags)),
+        })
+    }
+}
+
+/// What became of a job.
+enum Slot {
+    Pending,
+    Done(Box<(Case, CaseReport)>),
+    Skipped,
+}
+
+/// Runs every job on `jobs` threads, calling `report` for each finished case in case order
+/// (and `progress` with the count failed so far as each finishes). Returns the cases that
+/// ran, in order.
+pub fn run_all(
+    judge: &Judge,
+    all: &[Job],
+    jobs: usize,
+    fail_fast: bool,
+    mut progress: impl FnMut(usize),
+    mut report: impl FnMut(&CaseReport),
+) -> anyhow::Result<Vec<(Case, CaseReport)>> {
+    let next = AtomicUsize::new(0);
+    let stop = AtomicBool::new(false);
+    let mut slots: Vec<Slot> = all.iter().map(|_| Slot::Pending).collect();
+    let mut printed = 0;
+    let mut failure: Option<anyhow::Error> = None;
+    thread::scope(|scope| {
+        let (tx, rx) = mpsc::channel();
+        for _ in 0..jobs.min(all.len().max(1)) {
+            let tx = tx.clone();
+            let (next, stop) = (&next, &stop);
+            scope.spawn(move || {
+                while !stop.load(Ordering::Relaxed) {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(job) = all.get(i) else { break };
+                    let result = judge.job(job);
+                    let failed = result
+                        .as_ref()
+                        .is_ok_and(|r| r.as_ref().is_some_and(|(_, r)| !r.passed));
+                    if result.is_err() || (fail_fast && failed) {
+                        stop.store(true, Ordering::Relaxed);
+                    }
+                    if tx.send((i, result)).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(tx);
+        let mut failed = 0;
+        for (i, result) in rx {
+            slots[i] = match result {
+                Ok(Some(done)) => {
+                    failed += usize::from(!done.1.passed);
+                    Slot::Done(Box::new(done))
+                }
+                Ok(None) => Slot::Skipped,
+                Err(e) => {
+                    failure.get_or_insert_with(|| {
+                        e.context(format!("cannot start `{}`", judge.runner.display()))
+                    });
+                    continue;
+                }
+            };
+            progress(failed);
+            while printed < slots.len() && !matches!(slots[printed], Slot::Pending) {
+                if let (Slot::Done(done), None) = (&slots[printed], &failure) {
+                    report(&done.1);
+                }
+                printed += 1;
+            }
+        }
+    });
+    if let Some(e) = failure {
+        return Err(e);
+    }
+    // With --fail-fast some cases never ran; report the rest that did, in order.
+    for slot in &slots[printed..] {
+        if let Slot::Done(done) = slot {
+            report(&done.1);
+        }
+    }
+    Ok(slots
+        .into_iter()
+        .filter_map(|s| match s {
+            Slot::Done(done) => Some(*done),
+            _ => None,
+        })
+        .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::stderr_tail;
+
+    #[test]
+    fn the_end_of_stderr_is_kept() {
+        let err: String = (1..=30).map(|i| format!("line {i}\n")).collect();
+        let tail = stderr_tail(err.as_bytes());
+        assert!(tail.starts_with("line 21\n"), "{tail}");
+        assert!(tail.ends_with("line 30"), "{tail}");
+        let long = format!(
+            "{}\nIndexError: list index out of range\n",
+            "x".repeat(5000)
+        );
+        assert_eq!(
+            stderr_tail(long.as_bytes()),
+            "IndexError: list index out of range"
+        );
+    }
+}

@@ -1,0 +1,181 @@
+//! The case each group of failures shows: its smallest failure, shrunk within a time
+//! budget so that it still shows the group's cause.
+//!
+//! A group explained by a reading shrinks with the engine alone (the engine under that
+//! reading and under ours must still disagree), then the answer confirms the result; so a
+//! slow answer shrinks as fast as a fast one. Other groups shrink with the answer, keeping
+//! the verdict and the kind of difference.
+
+use std::time::{Duration, Instant};
+
+use beast_judge::beast::{Puzzle, Rules};
+use beast_judge::judge::cases::Case;
+use beast_judge::judge::diagnose::{self, Cause, Group};
+use beast_judge::judge::report::{CaseReport, Shown, Shrink};
+use beast_judge::judge::shrink;
+use beast_judge::judge::verdict::Verdict;
+
+use super::pool::Judge;
+
+/// Predicate asks when shrinking with the engine alone: it is cheap.
+const ENGINE_TRIES: usize = 100_000;
+
+/// What the answer did on a puzzle.
+struct Seen {
+    puzzle: Puzzle,
+    expected: String,
+    verdict: Verdict,
+    got: String,
+    detail: Option<String>,
+}
+
+/// The case `group` shows, shrunk when `shrink` is set, within `budget`.
+pub fn shown(
+    judge: &Judge,
+    group: &Group,
+    ran: &[(Case, CaseReport)],
+    shrink: bool,
+    budget: Duration,
+) -> anyhow::Result<Shown> {
+    let (case, report) = &ran[group.smallest];
+    let original = Seen {
+        puzzle: case.puzzle.clone(),
+        expected: report.expected.clone(),
+        verdict: report.verdict,
+        got: report.got.clone(),
+        detail: report.detail.clone(),
+    };
+    let deadline = Instant::now() + budget;
+    let (seen, stopped) = if !shrink {
+        (None, false)
+    } else {
+        match group.cause {
+            Cause::Reading(rules) => by_engine(judge, &case.puzzle, rules, deadline)?,
+            Cause::Verdict { .. } | Cause::EngineAgrees => by_answer(judge, &original, deadline)?,
+        }
+    };
+    let dims = |p: &Puzzle| (p.map().cols(), p.map().rows(), p.moves().len());
+    let shrunk = seen.as_ref().map(|s| Shrink {
+        from: dims(&case.puzzle),
+        to: dims(&s.puzzle),
+    });
+    let seen = seen.unwrap_or(original);
+    let puzzle = match shrunk {
+        Some(_) => seen.puzzle.to_string(),
+        None => report.puzzle.clone(),
+    };
+    Ok(Shown {
+        name: case.name.clone(),
+        puzzle,
+        expected: seen.expected,
+        got: seen.got,
+        detail: seen.detail,
+        shrunk,
+        stopped_early: stopped.then_some(budget.as_secs_f64()),
+        reproduce: report.reproduce.clone(),
+    })
+}
+
+/// Runs the answer on `puzzle`; `None` if the engine cannot judge it.
+fn see(judge: &Judge, puzzle: &Puzzle) -> anyhow::Result<Option<Seen>> {
+    let Ok(outcome) = beast_judge::beast::judge(puzzle, Rules::OURS) else {
+        return Ok(None);
+    };
+    let expected = outcome.answer();
+    let (verdict, run) = judge.run_on(puzzle, &expected)?;
+    let (_, detail) = judge.verdict(&run, &expected);
+    Ok(Some(Seen {
+        puzzle: puzzle.clone(),
+        expected,
+        verdict,
+        got: String::from_utf8_lossy(&run.stdout).into_owned(),
+        detail,
+    }))
+}
+
+/// Shrinks with the engine alone, then confirms with the answer; if the answer does not
+/// confirm, shrinks again with the answer in the loop. Returns the smallest confirmed case
+/// (`None`: only the original) and whether the budget ran out.
+fn by_engine(
+    judge: &Judge,
+    puzzle: &Puzzle,
+    rules: Rules,
+    deadline: Instant,
+) -> anyhow::Result<(Option<Seen>, bool)> {
+    let mut late = false;
+    let small = shrink::shrink(puzzle, ENGINE_TRIES, |p| {
+        late |= Instant::now() > deadline;
+        !late && diagnose::readings_differ(p, rules, Rules::OURS)
+    });
+    let confirms = |seen: &Seen| {
+        seen.verdict == Verdict::WrongAnswer
+            && diagnose::reproduces(&seen.puzzle, rules, seen.got.as_bytes())
+    };
+    if let Some(seen) = see(judge, &small.puzzle)?.filter(confirms) {
+        return Ok((Some(seen), late || small.tries >= ENGINE_TRIES));
+    }
+    // The answer disagrees on the engine's smallest case: shrink with it in the loop.
+    let mut error = None;
+    let mut best: Option<Seen> = None;
+    let confirmed = shrink::shrink(puzzle, shrink::DEFAULT_BUDGET, |p| {
+        late |= Instant::now() > deadline;
+        if late || error.is_some() || !diagnose::readings_differ(p, rules, Rules::OURS) {
+            return false;
+        }
+        match see(judge, p) {
+            Ok(Some(seen)) if confirms(&seen) => {
+                best = Some(seen);
+                true
+            }
+            Ok(_) => false,
+            Err(e) => {
+                error = Some(e);
+                false
+            }
+        }
+    });
+    if let Some(e) = error {
+        return Err(e);
+    }
+    let stopped = late || confirmed.tries >= shrink::DEFAULT_BUDGET;
+    Ok((best.filter(|b| b.puzzle == confirmed.puzzle), stopped))
+}
+
+/// Shrinks with the answer in the loop, keeping the verdict and, for a wrong answer, the
+/// kind of difference.
+fn by_answer(
+    judge: &Judge,
+    original: &Seen,
+    deadline: Instant,
+) -> anyhow::Result<(Option<Seen>, bool)> {
+    let kind = diagnose::difference(&original.expected, original.got.as_bytes());
+    let mut late = false;
+    let mut error = None;
+    let mut best: Option<Seen> = None;
+    let s = shrink::shrink(&original.puzzle, shrink::DEFAULT_BUDGET, |p| {
+        late |= Instant::now() > deadline;
+        if late || error.is_some() {
+            return false;
+        }
+        match see(judge, p) {
+            Ok(Some(seen))
+                if seen.verdict == original.verdict
+                    && (seen.verdict != Verdict::WrongAnswer
+                        || diagnose::difference(&seen.expected, seen.got.as_bytes()) == kind) =>
+            {
+                best = Some(seen);
+                true
+            }
+            Ok(_) => false,
+            Err(e) => {
+                error = Some(e);
+                false
+            }
+        }
+    });
+    if let Some(e) = error {
+        return Err(e);
+    }
+    let stopped = late || s.tries >= shrink::DEFAULT_BUDGET;
+    Ok((best.filter(|b| b.puzzle == s.puzzle), stopped))
+}

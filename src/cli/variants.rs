@@ -1,0 +1,32 @@
+//! `beast variants`: the catalogue of known readings, one a line.
+
+use std::io::{self, Write};
+use std::process::ExitCode;
+
+use beast_judge::beast::variant::CATALOGUE;
+
+/// Arguments of `beast variants`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// Print one JSON object a reading: name, flags, words.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Prints the catalogue.
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let mut out = io::stdout().lock();
+    if args.json {
+        for v in CATALOGUE {
+            let line = serde_json::json!({"name": v.name, "flags": v.flags(), "words": v.words});
+            writeln!(out, "{line}")?;
+        }
+    } else {
+        let width = CATALOGUE.iter().map(|v| v.flags().len()).max().unwrap_or(0);
+        for v in CATALOGUE {
+            writeln!(out, "{:<width$}  {}", v.flags(), v.words)?;
+        }
+    }
+    out.flush()?;
+    Ok(ExitCode::SUCCESS)
+}
