@@ -58,7 +58,8 @@ fn thousand() -> Vec<(Puzzle, String)> {
         .collect()
 }
 
-/// Diagnoses 1,000 cases where the answer printed `got(puzzle)`.
+/// Diagnoses 1,000 cases where the answer printed `got(puzzle)`, on two threads (the
+/// machine's cores).
 fn diagnose_thousand(b: divan::Bencher, got: impl Fn(&Puzzle) -> String) {
     let cases = thousand();
     let outputs: Vec<String> = cases.iter().map(|(p, _)| got(p)).collect();
@@ -77,7 +78,7 @@ fn diagnose_thousand(b: divan::Bencher, got: impl Fn(&Puzzle) -> String) {
                 }
             })
             .collect();
-        diagnose::diagnose(&observed, || true)
+        diagnose::diagnose(&observed, 2, || true)
     });
 }
 

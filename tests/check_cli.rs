@@ -193,7 +193,10 @@ fn a_candidate_that_exits_3_gets_rte() {
         .args(["--", fixture("exit3.sh").to_str().expect("path")])
         .assert()
         .code(1)
-        .stdout(predicate::str::is_match(r"(?m)^RTE x\d+: RTE$").expect("regex"))
+        .stdout(
+            predicate::str::is_match(r"(?m)^RTE x\d+: exited with an error or a signal$")
+                .expect("regex"),
+        )
         .stdout(predicate::str::contains(
             "  exit code 3; stderr ends:\n  index out of range\n",
         ))

@@ -274,7 +274,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if let Some(bar) = &bar {
         bar.set_message("diagnosing");
     }
-    let diagnosis = diagnose_run(&ran);
+    let diagnosis = diagnose_run(&ran, jobs);
     let groups = diagnose::group(&observed(&ran), &diagnosis);
     let shown = show_groups(&judge, &groups, &ran, &args, jobs)?;
     if let Some(bar) = &bar {
@@ -351,10 +351,10 @@ fn observed(ran: &[(Case, CaseReport)]) -> Vec<Observed<'_>> {
         .collect()
 }
 
-/// The run's diagnosis, searched within [`DIAGNOSIS_TIME`].
-fn diagnose_run(ran: &[(Case, CaseReport)]) -> Diagnosis {
+/// The run's diagnosis on `jobs` threads, searched within [`DIAGNOSIS_TIME`].
+fn diagnose_run(ran: &[(Case, CaseReport)], jobs: usize) -> Diagnosis {
     let deadline = Instant::now() + DIAGNOSIS_TIME;
-    diagnose::diagnose(&observed(ran), || Instant::now() < deadline)
+    diagnose::diagnose(&observed(ran), jobs, || Instant::now() < deadline)
 }
 
 /// The report of every group, each with the case it shows, shrunk as `--shrink` says; the

@@ -161,9 +161,13 @@ pub struct Diagnosis {
 /// diagnosis.
 const CLOSEST_CHECKED: usize = 24;
 
-/// Diagnoses a run. `keep_going` is asked before each reading is tried; once it says
-/// `false` the search ends with what it has (the caller's time budget).
-pub fn diagnose(observed: &[Observed], mut keep_going: impl FnMut() -> bool) -> Diagnosis {
+/// Diagnoses a run on `threads` threads. `keep_going` is asked before each reading is
+/// tried; once it says `false` the search ends with what it has (the caller's time budget).
+pub fn diagnose(
+    observed: &[Observed],
+    threads: usize,
+    keep_going: impl Fn() -> bool + Sync,
+) -> Diagnosis {
     let disputed = observed.iter().filter(|o| engine_agrees(o)).count();
     let wrong: Vec<(&Observed, Option<Answer>)> = observed
         .iter()
@@ -196,25 +200,49 @@ pub fn diagnose(observed: &[Observed], mut keep_going: impl FnMut() -> bool) -> 
     if explainable.is_empty() {
         return d;
     }
-    let mut scored: Vec<Explanation> = Vec::new();
-    for rules in readings() {
-        if !keep_going() {
-            d.stopped_early = true;
-            break;
+    let all = readings();
+    let tried = std::sync::atomic::AtomicBool::new(false);
+    let score = |rules: &[Rules]| -> Vec<Explanation> {
+        let mut found = Vec::new();
+        for &rules in rules {
+            if !keep_going() {
+                tried.store(true, std::sync::atomic::Ordering::Relaxed);
+                break;
+            }
+            let reproduces = explainable
+                .iter()
+                .filter(|(o, a)| Answer::of(o.puzzle, rules) == Some(*a))
+                .count();
+            if reproduces > 0 {
+                found.push(Explanation {
+                    rules,
+                    reproduces,
+                    of: wrong.len(),
+                    breaks: 0,
+                });
+            }
         }
-        let reproduces = explainable
+        found
+    };
+    // The readings are shared out in turn, so each thread gets a fair mix of the costly
+    // ones; the results are put back in the readings' order.
+    let threads = threads.clamp(1, all.len());
+    let shares: Vec<Vec<Rules>> = (0..threads)
+        .map(|t| all.iter().skip(t).step_by(threads).copied().collect())
+        .collect();
+    let mut scored: Vec<Explanation> = std::thread::scope(|scope| {
+        let handles: Vec<_> = shares
             .iter()
-            .filter(|(o, a)| Answer::of(o.puzzle, rules) == Some(*a))
-            .count();
-        if reproduces > 0 {
-            scored.push(Explanation {
-                rules,
-                reproduces,
-                of: wrong.len(),
-                breaks: 0,
-            });
-        }
-    }
+            .map(|share| scope.spawn(|| score(share)))
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().unwrap_or_default())
+            .collect()
+    });
+    let rank = |r: &Rules| all.iter().position(|x| x == r).unwrap_or(usize::MAX);
+    scored.sort_by_key(|e| rank(&e.rules));
+    d.stopped_early = tried.into_inner();
     let breaks = |rules: Rules, limit: usize| {
         passing
             .iter()
@@ -397,8 +425,8 @@ pub fn difference(expected: &str, got: &[u8]) -> Difference {
     }
 }
 
-/// Plain words for a diagnosis's verdict on a group cause, such as `WA: expected "2", got
-/// "0"`, or the reading's words and flags.
+/// Plain words for a group's cause, such as `expected "2", got "0"`, or the reading's words
+/// and flags.
 pub fn describe(cause: &Cause) -> String {
     match cause {
         Cause::EngineAgrees => "the engine's answer under our readings: the expected output \
@@ -406,11 +434,18 @@ pub fn describe(cause: &Cause) -> String {
             .to_string(),
         Cause::Reading(rules) => format!("{} ({})", variant::words(*rules), variant::flags(*rules)),
         Cause::Verdict {
-            verdict,
             expected: Some(e),
             got: Some(g),
-        } => format!("{verdict}: expected {e:?}, got {g:?}"),
-        Cause::Verdict { verdict, .. } => format!("{verdict}"),
+            ..
+        } => format!("expected {e:?}, got {g:?}"),
+        Cause::Verdict { verdict, .. } => match verdict {
+            Verdict::TimeLimit => "ran past the time limit",
+            Verdict::RuntimeError => "exited with an error or a signal",
+            Verdict::OutputLimit => "printed more than the output limit",
+            Verdict::MemoryLimit => "used more than the memory limit",
+            _ => "a wrong answer",
+        }
+        .to_string(),
     }
 }
 
@@ -465,14 +500,14 @@ mod tests {
     #[test]
     fn a_correct_run_is_correct() {
         let p = Puzzle::parse(REAPER).expect("valid");
-        let d = diagnose(&[case(&p, "aHHHH!\n0\n", "aHHHH!\n0\n")], || true);
+        let d = diagnose(&[case(&p, "aHHHH!\n0\n", "aHHHH!\n0\n")], 1, || true);
         assert_eq!(d.status, Status::Correct);
     }
 
     #[test]
     fn stopping_when_the_moves_run_out_is_named() {
         let p = Puzzle::parse(REAPER).expect("valid");
-        let d = diagnose(&[case(&p, "aHHHH!\n0\n", "0\n")], || true);
+        let d = diagnose(&[case(&p, "aHHHH!\n0\n", "0\n")], 1, || true);
         assert_eq!(d.status, Status::Explained);
         let flags: Vec<String> = d.readings.iter().map(|e| variant::flags(e.rules)).collect();
         assert!(flags.contains(&"--exhaust stop".to_string()), "{flags:?}");
@@ -490,6 +525,7 @@ mod tests {
                 case(&reaper, "aHHHH!\n0\n", "0\n"),
                 case(&other, "aHHHH!\n0\n", "aHHHH!\n0\n"),
             ],
+            2,
             || true,
         );
         assert_ne!(d.status, Status::Explained);
@@ -503,17 +539,17 @@ mod tests {
     #[test]
     fn an_answer_no_reading_gives_is_unexplained() {
         let p = Puzzle::parse(REAPER).expect("valid");
-        let d = diagnose(&[case(&p, "aHHHH!\n0\n", "42\n")], || true);
+        let d = diagnose(&[case(&p, "aHHHH!\n0\n", "42\n")], 1, || true);
         assert_eq!(d.status, Status::Unexplained);
         assert!(d.readings.is_empty());
-        let d = diagnose(&[case(&p, "aHHHH!\n0\n", "banana\n")], || true);
+        let d = diagnose(&[case(&p, "aHHHH!\n0\n", "banana\n")], 1, || true);
         assert_eq!(d.status, Status::Unexplained);
     }
 
     #[test]
     fn a_spent_budget_is_said() {
         let p = Puzzle::parse(REAPER).expect("valid");
-        let d = diagnose(&[case(&p, "aHHHH!\n0\n", "0\n")], || false);
+        let d = diagnose(&[case(&p, "aHHHH!\n0\n", "0\n")], 1, || false);
         assert!(d.stopped_early);
     }
 
@@ -554,7 +590,7 @@ mod tests {
         assert_eq!(groups[1].cases, [2, 3]);
         assert_eq!(
             describe(&groups[1].cause),
-            "WA: expected \"aHHHH!\\n0\", got \"7\""
+            "expected \"aHHHH!\\n0\", got \"7\""
         );
     }
 

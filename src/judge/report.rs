@@ -176,7 +176,9 @@ fn sentence(d: &Diagnosis) -> String {
             t
         }
         (Status::Partial, Some((first, _))) => format!(
-            "no known reading explains every output. The closest, {}, reproduces {} of the {}              wrong answers and would break {} passing {}; the rest looks like a mistake of the              answer's own.",
+            "no known reading explains every output. The closest, {}, reproduces {} of the {} \
+             wrong answers and would break {} passing {}; the rest looks like a mistake of the \
+             answer's own.",
             say(first),
             first.reproduces,
             first.of,
@@ -185,7 +187,8 @@ fn sentence(d: &Diagnosis) -> String {
         ),
         _ if d.wrong == 0 => "no wrong answer to explain.".to_string(),
         _ => format!(
-            "no known reading reproduces any of the {} wrong {}: it looks like a mistake of the              answer's own.",
+            "no known reading reproduces any of the {} wrong {}: it looks like a mistake of the \
+             answer's own.",
             d.wrong,
             if d.wrong == 1 { "answer" } else { "answers" }
         ),

@@ -6,9 +6,11 @@
 //!
 //! 1. drop moves from the end (halves, then quarters, down to single moves), then runs of
 //!    moves anywhere (longest first, down to single moves, then pairs again);
-//! 2. remove beasts;
-//! 3. turn movable walls into spaces, then solid walls inside the border;
-//! 4. crop interior rows and columns, which keeps the border solid: one at a time; and when
+//! 2. crop blocks of interior rows and columns, halves first, and clear every movable or
+//!    solid interior wall at once: large cuts that cost few asks (a crash shrinks fast);
+//! 3. remove beasts;
+//! 4. turn movable walls into spaces, then solid walls inside the border;
+//! 5. crop interior rows and columns, which keeps the border solid: one at a time; and when
 //!    a whole round makes no progress, two adjacent ones, or a row with a column.
 //!
 //! Every candidate is a valid [`Puzzle`]; the predicate never sees anything else.
@@ -45,6 +47,10 @@ pub fn shrink(
     loop {
         let before = size(&s.best);
         s.drop_moves();
+        s.crop_blocks(Axis::Row);
+        s.crop_blocks(Axis::Col);
+        s.clear_all(Cell::Movable);
+        s.clear_all(Cell::Wall);
         s.remove_cells(Cell::Beast);
         s.remove_cells(Cell::Movable);
         s.remove_cells(Cell::Wall);
@@ -138,6 +144,37 @@ impl<F: FnMut(&Puzzle) -> bool> Shrinker<'_, F> {
             let mut kept = moves[..start].to_vec();
             kept.extend_from_slice(&moves[start + width..]);
             self.try_moves(kept);
+        }
+    }
+
+    /// Removes blocks of interior lines along `axis`: halves of the interior first, then
+    /// quarters, down to blocks of two.
+    fn crop_blocks(&mut self, axis: Axis) {
+        let mut span = axis.len(self.best.map()).saturating_sub(2) / 2;
+        while span >= 2 {
+            let mut at = axis.len(self.best.map()).saturating_sub(1 + span);
+            while at >= 1 {
+                let map = cut(self.best.map(), axis, at, span);
+                self.try_map(map);
+                at = at.saturating_sub(span);
+            }
+            span /= 2;
+        }
+    }
+
+    /// Turns every interior `cell` into a space at once.
+    fn clear_all(&mut self, cell: Cell) {
+        let (rows, cols) = (self.best.map().rows(), self.best.map().cols());
+        let mut map = self.best.map().clone();
+        let mut changed = false;
+        for (p, c) in self.best.map().iter() {
+            if *c == cell && p.row > 0 && p.col > 0 && p.row + 1 < rows && p.col + 1 < cols {
+                map[p] = Cell::Space;
+                changed = true;
+            }
+        }
+        if changed {
+            self.try_map(Some(map));
         }
     }
 
