@@ -1,0 +1,44 @@
+//! The judge's own work is bounded whatever the candidate or the puzzle: the diff of a huge
+//! wrong answer, the `--random` count, and the waiting turns of a long chase.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use assert_cmd::cargo::cargo_bin_cmd;
+
+fn example(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("examples/beast")
+        .join(name)
+}
+
+/// A `--cases` directory holding the sample `name` (`name.txt` and `name.out`).
+fn cases_dir(name: &str) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("temp dir");
+    for ext in ["txt", "out"] {
+        let file = format!("{name}.{ext}");
+        fs::copy(example(&file), dir.path().join(&file)).expect("copy the sample");
+    }
+    dir
+}
+
+/// 1 MiB of `8\n` against `aHHHH!\n0\n`: no line in common, the quadratic worst case of
+/// a whole-text diff (over 120 s before the diff was capped). The report stays short.
+#[test]
+fn a_mebibyte_wrong_answer_gets_a_short_diff_with_a_note() {
+    let dir = cases_dir("preference-death");
+    let out = cargo_bin_cmd!("beast")
+        .args(["check", "--no-builtin", "--cases"])
+        .arg(dir.path())
+        .args(["--", "sh", "-c", "yes 8 | head -c 1048576"])
+        .output()
+        .expect("beast runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(text.starts_with("WA  preference-death"), "{text}");
+    assert!(
+        text.contains("diff cut: output differs at line 1; 1,048,576 bytes got"),
+        "{text}"
+    );
+    assert!(text.len() < 4096, "{} bytes of report", text.len());
+}
