@@ -42,3 +42,22 @@ fn a_mebibyte_wrong_answer_gets_a_short_diff_with_a_note() {
     );
     assert!(text.len() < 4096, "{} bytes of report", text.len());
 }
+
+/// `--random` over 10 million is a usage error, not a "capacity overflow" panic or a
+/// multi-gigabyte list.
+#[test]
+fn a_random_count_over_ten_million_is_refused_with_exit_2() {
+    for n in ["10000001", "100000000", "18446744073709551615"] {
+        let out = cargo_bin_cmd!("beast")
+            .args(["check", "--random", n, "--seed", "1", "--", "true"])
+            .output()
+            .expect("beast runs");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{n}: {err}");
+        assert!(
+            err.contains(&format!("{n} random cases asked; at most 10,000,000 a run")),
+            "{err}"
+        );
+        assert!(!err.contains("panicked"), "{err}");
+    }
+}
