@@ -61,3 +61,28 @@ fn a_random_count_over_ten_million_is_refused_with_exit_2() {
         assert!(!err.contains("panicked"), "{err}");
     }
 }
+
+/// A valid 3 MB corridor whose beast needs over two million waiting turns to reach the
+/// player: judged (it was refused with exit 2 when the waiting limit was a flat 2 million).
+#[test]
+fn a_corridor_needing_over_two_million_waiting_turns_is_judged() {
+    let cols = 1_000_010;
+    let wall = "#".repeat(cols);
+    let puzzle = format!(
+        "{cols} 3\n{wall}\n#O{}H#\n{wall}\nW\n",
+        " ".repeat(cols - 4)
+    );
+    let dir = tempfile::tempdir().expect("temp dir");
+    let file = dir.path().join("corridor.txt");
+    fs::write(&file, puzzle).expect("write the corridor");
+    cargo_bin_cmd!("beast")
+        .arg("--json")
+        .arg(&file)
+        .assert()
+        .success()
+        .stdout(predicates::str::contains(format!(
+            "\"turns\":{}",
+            2 * (cols - 3)
+        )))
+        .stdout(predicates::str::contains("\"outcome\":\"eaten\""));
+}

@@ -8,7 +8,7 @@ pub mod screen;
 
 pub use game::{
     Action, Bump, Crush, Ending, Exhaust, Game, GameError, Order, Outcome, Rules, Status, Step,
-    Target, judge, judge_with,
+    Target, WAIT_LIMIT, judge, judge_with, wait_limit,
 };
 pub use parse::{Cell, Move, ParseError, ParseErrorKind, Puzzle, move_string};
 pub use render::Style;
