@@ -2,8 +2,9 @@
 //! survive. Every case stays bounded (a few KiB are diffed); the 1 MiB case took over 120 s
 //! before the diff was capped.
 //!
-//! - `wrong_mebibyte`: 1 MiB of `8\n` against the expected `8\n`.
-//! - `wrong_64k`: 64 KiB of `8\n` against `8\n` (1.6 s before the cap).
+//! - `wrong_mebibyte`: 1 MiB of `8\n` against the expected `aHHHH!\n0\n`: no line in
+//!   common, the quadratic worst case of a whole-text diff.
+//! - `wrong_64k`: the same with 64 KiB.
 //! - `late_difference`: 1 MiB of equal lines, then one differing line.
 //! - `one_long_line`: 1 MiB on one line with no newline.
 
@@ -24,12 +25,12 @@ fn bench_diff(bencher: Bencher, expected: &[u8], got: &[u8]) {
 
 #[divan::bench]
 fn wrong_mebibyte(bencher: Bencher) {
-    bench_diff(bencher, b"8\n", "8\n".repeat(1 << 19).as_bytes());
+    bench_diff(bencher, b"aHHHH!\n0\n", "8\n".repeat(1 << 19).as_bytes());
 }
 
 #[divan::bench]
 fn wrong_64k(bencher: Bencher) {
-    bench_diff(bencher, b"8\n", "8\n".repeat(1 << 15).as_bytes());
+    bench_diff(bencher, b"aHHHH!\n0\n", "8\n".repeat(1 << 15).as_bytes());
 }
 
 #[divan::bench]
