@@ -624,3 +624,48 @@ fn every_crush_scores_two_points() {
     assert_eq!(turns, vec![1, 2]);
     assert_eq!(o.answer(), "4\n");
 }
+
+/// A corridor `cols` wide: the player at its west end, one beast at its east end, nothing
+/// between, so the beast walks `cols - 3` cells (two turns a cell) to eat the waiting player.
+fn corridor(cols: usize) -> Puzzle {
+    let wall = "#".repeat(cols);
+    let text = format!(
+        "{cols} 3\n{wall}\n#O{}H#\n{wall}\nW\n",
+        " ".repeat(cols - 4)
+    );
+    Puzzle::parse(&text).unwrap_or_else(|e| panic!("bad corridor: {e}"))
+}
+
+#[test]
+fn a_three_megabyte_corridor_is_judged_past_two_million_waiting_turns() {
+    let cols = 1_000_010;
+    let outcome = judge(&corridor(cols), Rules::default()).expect("judged, not undecided");
+    assert_eq!(outcome.ending, Ending::Eaten);
+    assert_eq!(outcome.turns, 2 * (cols as u64 - 3));
+    assert!(outcome.turns - 1 > WAIT_LIMIT, "{} turns", outcome.turns);
+}
+
+#[test]
+fn the_waiting_limit_grows_with_the_region_and_its_beasts() {
+    assert_eq!(wait_limit(0, 0), WAIT_LIMIT);
+    assert_eq!(wait_limit(100, 3), WAIT_LIMIT);
+    assert_eq!(wait_limit(1_000_000, 1), 6_000_003);
+    assert_eq!(wait_limit(1_000_000, 2), 12_000_003);
+    assert_eq!(wait_limit(u64::MAX, 2), u64::MAX);
+}
+
+#[test]
+fn an_undecided_game_names_its_limit_and_region() {
+    let e = GameError::Undecided {
+        turns: 2_000_001,
+        from: 30,
+        cells: 900,
+        beasts: 4,
+    };
+    assert_eq!(
+        e.to_string(),
+        "the beasts neither caught the player nor repeated a position within 2000001 waiting \
+         turns after the moves ran out on turn 30; the limit is 6 turns a cell of the \
+         player's region (900 cells) a beast in it (4), at least 2,000,000"
+    );
+}

@@ -19,7 +19,7 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
-use beast_judge::judge::cases::{Case, Shard};
+use beast_judge::judge::cases::{self, Case, Shard};
 use beast_judge::judge::diagnose::{self, Diagnosis, Group, Observed};
 use beast_judge::judge::report::{self, CaseReport, DiagnosisReport, GroupReport, Source, Summary};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -43,8 +43,8 @@ pub struct Args {
     /// Also run NAME.in/NAME.out (or NAME.txt/NAME.out, with optional NAME.args) pairs from DIR.
     #[arg(long, value_name = "DIR")]
     pub cases: Vec<PathBuf>,
-    /// Also run N generated puzzles (see the Generation options), judged by the engine.
-    #[arg(long, value_name = "N")]
+    /// Also run N generated puzzles, at most 10 million (see the Generation options).
+    #[arg(long, value_name = "N", value_parser = cases::random_count)]
     pub random: Option<usize>,
     /// Seed of the random cases [default: from the clock, printed]. Case I uses the Ith
     /// number of the ChaCha8 stream seeded with it as its `beast gen --seed`.

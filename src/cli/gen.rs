@@ -4,6 +4,7 @@ use std::io::{self, Write};
 use std::process::ExitCode;
 use std::str::FromStr;
 
+use anyhow::Context;
 use beast_judge::judge::generate::{self, GenOptions};
 
 /// The generation options, shared by `beast gen` and `beast check --random`.
@@ -108,8 +109,9 @@ pub struct Args {
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let puzzle = generate::generate(args.seed, &args.gen_args.options()?)?;
     let mut out = io::stdout().lock();
-    write!(out, "{puzzle}")?;
-    out.flush()?;
+    write!(out, "{puzzle}")
+        .and_then(|()| out.flush())
+        .context("cannot write the puzzle to standard output")?;
     Ok(ExitCode::SUCCESS)
 }
 

@@ -4,6 +4,7 @@ use std::io::{self, IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use anyhow::Context;
 use beast_judge::beast::{self, Outcome, Puzzle, Rules, Style, variant};
 use clap::builder::PossibleValuesParser;
 use clap::{Arg, ArgAction, ArgMatches, ValueEnum};
@@ -149,8 +150,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         outcome.answer()
     };
     let mut out = io::stdout().lock();
-    out.write_all(text.as_bytes())?;
-    out.flush()?;
+    out.write_all(text.as_bytes())
+        .and_then(|()| out.flush())
+        .context("cannot write the answer to standard output")?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -179,8 +181,9 @@ fn trace(puzzle: &Puzzle, rules: Rules, style: Style) -> anyhow::Result<Outcome>
             }
             writeln!(err)
         };
-    writeln!(err, "turn 0: start")?;
-    draw(&mut err, puzzle.map())?;
+    writeln!(err, "turn 0: start")
+        .and_then(|()| draw(&mut err, puzzle.map()))
+        .context("cannot write the trace to standard error")?;
     let mut failed = None;
     let outcome = beast::judge_with(puzzle, rules, |game, step| {
         if failed.is_some() {
@@ -192,9 +195,9 @@ fn trace(puzzle: &Puzzle, rules: Rules, style: Style) -> anyhow::Result<Outcome>
             failed = Some(e);
         }
     })?;
-    if let Some(e) = failed {
-        return Err(e.into());
-    }
-    writeln!(err, "result: {}", outcome.ending.name())?;
+    failed
+        .map_or(Ok(()), Err)
+        .and_then(|()| writeln!(err, "result: {}", outcome.ending.name()))
+        .context("cannot write the trace to standard error")?;
     Ok(outcome)
 }

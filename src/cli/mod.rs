@@ -1,6 +1,28 @@
 //! The command line: argument parsing and dispatch. Files, processes and the terminal live
 //! here and only here.
 
+/// `eprint!` for the whole command line, shadowing the standard macro, which panics when
+/// stderr is closed or full: here the message is lost instead, and the exit code still
+/// tells. Defined before the `mod` lines, so every command module uses it.
+#[allow(
+    unused_macros,
+    reason = "kept so that no command module reaches the panicking one"
+)]
+macro_rules! eprint {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = write!(std::io::stderr(), $($arg)*);
+    }};
+}
+
+/// `eprintln!` that never panics, like [`eprint!`] above.
+macro_rules! eprintln {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($arg)*);
+    }};
+}
+
 mod check;
 mod fence;
 mod r#gen;
@@ -11,7 +33,7 @@ mod ring;
 mod tui;
 mod variants;
 
-use std::io::{self, Read};
+use std::io::{self, Read, Write};
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -69,20 +91,30 @@ pub fn run() -> ExitCode {
         Some(Command::Check(args)) => check::run(*args),
         Some(Command::Gen(args)) => r#gen::run(args),
         Some(Command::Variants(args)) => variants::run(args),
-        Some(Command::Completions { shell }) => {
-            clap_complete::generate(shell, &mut Cli::command(), "beast", &mut io::stdout());
-            Ok(ExitCode::SUCCESS)
-        }
+        Some(Command::Completions { shell }) => completions(shell),
         None => judge::run(cli.judge),
     };
     match result {
         Ok(code) => code,
+        // A closed stdout or stderr pipe: the reader has all it wanted.
         Err(err) if is_broken_pipe(&err) => ExitCode::SUCCESS,
         Err(err) => {
             eprintln!("error: {err:#}");
             ExitCode::from(2)
         }
     }
+}
+
+/// Prints the completion script for `shell`. Written from a buffer, since
+/// `clap_complete::generate` panics when its writer fails (a closed or full stdout).
+fn completions(shell: clap_complete::Shell) -> anyhow::Result<ExitCode> {
+    let mut script = Vec::new();
+    clap_complete::generate(shell, &mut Cli::command(), "beast", &mut script);
+    let mut out = io::stdout().lock();
+    out.write_all(&script)
+        .and_then(|()| out.flush())
+        .context("cannot write the completion script to standard output")?;
+    Ok(ExitCode::SUCCESS)
 }
 
 /// All of `path`, or of standard input for `None` and `-`; `what` names the file in errors
@@ -110,7 +142,8 @@ pub fn read_source_text(path: Option<&Path>, what: &str) -> anyhow::Result<Strin
     String::from_utf8(bytes).with_context(|| format!("{from} is not UTF-8 text"))
 }
 
-/// True when the error chain ends in a closed stdout pipe, which exits quietly.
+/// True when the error chain ends in a closed pipe (stdout, or stderr under `--trace`),
+/// which exits quietly.
 fn is_broken_pipe(err: &anyhow::Error) -> bool {
     err.chain().any(|e| {
         e.downcast_ref::<io::Error>()

@@ -86,6 +86,15 @@ pub enum CaseError {
     /// The generation options are invalid.
     #[error(transparent)]
     Gen(#[from] GenError),
+    /// More random cases than [`MAX_RANDOM`].
+    #[error(
+        "{asked} random cases asked; at most 10,000,000 a run (split a bigger run over \
+         several --seed values)"
+    )]
+    TooManyRandom {
+        /// The count asked for, as written.
+        asked: String,
+    },
 }
 
 /// Reads rule flags as `beast` takes them: `--order turn`, `--exhaust=stop`,
@@ -218,21 +227,123 @@ impl RandomSpec {
     }
 }
 
-/// The `n` random cases of the run seed `seed`, not generated yet. Case I (from 1) is named
-/// `random-SEED-I` and its `beast gen` seed is the Ith number of the ChaCha8 stream seeded
-/// with `seed`.
-pub fn random_specs(seed: u64, n: usize) -> Vec<RandomSpec> {
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    (1..=n)
-        .map(|i| RandomSpec {
-            name: format!("random-{seed}-{i}"),
-            seed: rng.next_u64(),
-        })
-        .collect()
+/// The most random cases one run takes: 10 million, a day of CI at over 100 cases a
+/// second. More is refused with [`CaseError::TooManyRandom`] (not a huge allocation).
+pub const MAX_RANDOM: usize = 10_000_000;
+
+/// The random cases of run seed `seed`, neither generated nor even named yet: case I, from
+/// 1, is named `random-SEED-I` and its `beast gen` seed is the Ith number of the ChaCha8
+/// stream seeded with `seed`. Any case can be made on its own ([`RandomSpecs::get`]), and
+/// iterating makes them one at a time, so no memory grows with the count.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RandomSpecs {
+    seed: u64,
+    count: usize,
 }
 
-/// `n` random cases, generated now (see [`random_specs`] and [`RandomSpec::case`]).
+impl RandomSpecs {
+    /// How many cases.
+    pub fn len(&self) -> usize {
+        self.count
+    }
+
+    /// True if there is no case.
+    pub fn is_empty(&self) -> bool {
+        self.count == 0
+    }
+
+    /// Case `index` (from 0, named `random-SEED-{index + 1}`), or `None` past the end.
+    /// Seeks the ChaCha8 stream: each `u64` is two of its 32-bit words.
+    pub fn get(&self, index: usize) -> Option<RandomSpec> {
+        if index >= self.count {
+            return None;
+        }
+        let mut rng = ChaCha8Rng::seed_from_u64(self.seed);
+        rng.set_word_pos(2 * index as u128);
+        Some(self.spec(index, rng.next_u64()))
+    }
+
+    /// The spec of case `index` with `beast gen` seed `gen_seed`.
+    fn spec(&self, index: usize, gen_seed: u64) -> RandomSpec {
+        RandomSpec {
+            name: format!("random-{}-{}", self.seed, index + 1),
+            seed: gen_seed,
+        }
+    }
+}
+
+impl IntoIterator for RandomSpecs {
+    type Item = RandomSpec;
+    type IntoIter = RandomSpecsIter;
+    fn into_iter(self) -> RandomSpecsIter {
+        RandomSpecsIter {
+            rng: ChaCha8Rng::seed_from_u64(self.seed),
+            specs: self,
+            next: 0,
+        }
+    }
+}
+
+/// The cases of [`RandomSpecs`] in order, made one at a time.
+#[derive(Clone, Debug)]
+pub struct RandomSpecsIter {
+    specs: RandomSpecs,
+    rng: ChaCha8Rng,
+    next: usize,
+}
+
+impl Iterator for RandomSpecsIter {
+    type Item = RandomSpec;
+
+    fn next(&mut self) -> Option<RandomSpec> {
+        if self.next >= self.specs.count {
+            return None;
+        }
+        let spec = self.specs.spec(self.next, self.rng.next_u64());
+        self.next += 1;
+        Some(spec)
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let left = self.specs.count - self.next;
+        (left, Some(left))
+    }
+}
+
+impl ExactSizeIterator for RandomSpecsIter {}
+
+/// The `n` random cases of the run seed `seed`, not generated yet (see [`RandomSpecs`]).
+/// Costs nothing whatever `n`; [`random_count`] is what refuses a count over
+/// [`MAX_RANDOM`].
+pub fn random_specs(seed: u64, n: usize) -> RandomSpecs {
+    RandomSpecs { seed, count: n }
+}
+
+/// Reads `--random N`: a whole number up to [`MAX_RANDOM`].
+pub fn random_count(s: &str) -> Result<usize, String> {
+    let digits = s.trim();
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(format!(
+            "expected a number of cases such as 1000, got {s:?}"
+        ));
+    }
+    match digits.parse::<usize>() {
+        Ok(n) if n <= MAX_RANDOM => Ok(n),
+        _ => Err(CaseError::TooManyRandom {
+            asked: digits.to_string(),
+        }
+        .to_string()),
+    }
+}
+
+/// `n` random cases, generated now (see [`random_specs`] and [`RandomSpec::case`]); at most
+/// [`MAX_RANDOM`].
 pub fn random(seed: u64, n: usize, opts: &GenOptions) -> Result<Loaded, CaseError> {
+    if n > MAX_RANDOM {
+        return Err(CaseError::TooManyRandom {
+            asked: n.to_string(),
+        });
+    }
     opts.validate()?;
     let mut loaded = Loaded::default();
     for spec in random_specs(seed, n) {
@@ -392,6 +503,58 @@ mod tests {
             panic!("random origin")
         };
         assert_eq!(Ok(a.cases[2].puzzle.clone()), generate(seed, &opts));
+    }
+
+    /// The old eager list: the first `n` numbers of the stream, in order.
+    fn eager(seed: u64, n: usize) -> Vec<u64> {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        (0..n).map(|_| rng.next_u64()).collect()
+    }
+
+    #[test]
+    fn random_specs_are_the_stream_in_order_and_by_index() {
+        let specs = random_specs(7, 300);
+        let seeds: Vec<u64> = specs.into_iter().map(|s| s.seed).collect();
+        assert_eq!(seeds, eager(7, 300));
+        for i in [0, 1, 7, 8, 31, 32, 33, 299] {
+            let spec = specs.get(i).expect("in range");
+            assert_eq!(spec.seed, seeds[i], "case {i}");
+            assert_eq!(spec.name, format!("random-7-{}", i + 1));
+        }
+        assert_eq!(specs.get(300), None);
+        assert_eq!(specs.into_iter().len(), 300);
+    }
+
+    #[test]
+    fn a_huge_random_count_costs_nothing_until_iterated() {
+        let specs = random_specs(1, usize::MAX);
+        assert_eq!(specs.len(), usize::MAX);
+        let last = specs.get(usize::MAX - 1).expect("in range");
+        assert_eq!(last.name, format!("random-1-{}", usize::MAX));
+        assert_eq!(specs.into_iter().take(3).count(), 3);
+    }
+
+    #[test]
+    fn random_counts_over_ten_million_are_refused() {
+        assert_eq!(random_count("10000000"), Ok(MAX_RANDOM));
+        assert_eq!(random_count(" 0 "), Ok(0));
+        for big in [
+            "10000001",
+            "100000000",
+            "18446744073709551615",
+            "99999999999999999999999999999999999999999999",
+        ] {
+            let err = random_count(big).expect_err(big);
+            assert!(err.contains("at most 10,000,000"), "{err}");
+            assert!(err.starts_with(big), "{err}");
+        }
+        assert!(random_count("-1").is_err());
+        assert!(random_count("ten").is_err());
+        let err = random(1, MAX_RANDOM + 1, &GenOptions::default());
+        assert!(
+            matches!(err, Err(CaseError::TooManyRandom { .. })),
+            "{err:?}"
+        );
     }
 
     #[test]

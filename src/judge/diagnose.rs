@@ -425,6 +425,15 @@ pub fn difference(expected: &str, got: &[u8]) -> Difference {
     }
 }
 
+/// At most 40 characters of `text`, with `...` when cut.
+fn short(text: &str) -> String {
+    const SHOWN: usize = 40;
+    match text.char_indices().nth(SHOWN) {
+        Some((cut, _)) => format!("{}...", &text[..cut]),
+        None => text.to_string(),
+    }
+}
+
 /// Plain words for a group's cause, such as `expected "2", got "0"`, or the reading's words
 /// and flags.
 pub fn describe(cause: &Cause) -> String {
@@ -437,7 +446,7 @@ pub fn describe(cause: &Cause) -> String {
             expected: Some(e),
             got: Some(g),
             ..
-        } => format!("expected {e:?}, got {g:?}"),
+        } => format!("expected {:?}, got {:?}", short(e), short(g)),
         Cause::Verdict { verdict, .. } => match verdict {
             Verdict::TimeLimit => "ran past the time limit",
             Verdict::RuntimeError => "exited with an error or a signal",
@@ -592,6 +601,17 @@ mod tests {
             describe(&groups[1].cause),
             "expected \"aHHHH!\\n0\", got \"7\""
         );
+    }
+
+    #[test]
+    fn a_huge_output_is_named_in_short() {
+        let huge = "8\n".repeat(100_000);
+        let cause = Cause::Verdict {
+            verdict: Verdict::WrongAnswer,
+            expected: Some("2".to_string()),
+            got: Some(huge),
+        };
+        assert!(describe(&cause).len() < 100, "{}", describe(&cause));
     }
 
     #[test]
