@@ -3,6 +3,7 @@
 //! failing random cases.
 
 mod runner;
+pub mod sandbox;
 
 use std::ffi::OsString;
 use std::io::{self, IsTerminal, Write};
@@ -22,7 +23,8 @@ use beast_judge::judge::verdict::{self, Verdict};
 use beast_judge::judge::{explain, shrink};
 use indicatif::{ProgressBar, ProgressStyle};
 
-use self::runner::{Ended, Groups, InputMode, Run, Runner};
+use self::runner::{Ended, Groups, InputMode, Run, Runner, Workspace};
+use self::sandbox::{Level, Sandbox};
 use super::r#gen::GenArgs;
 
 /// How long shrinking one failing case may take.
@@ -80,6 +82,17 @@ pub struct Args {
     /// Stop at the first failure.
     #[arg(long)]
     pub fail_fast: bool,
+    /// How strongly the candidate is contained: auto (the strongest this machine allows),
+    /// strict (namespaces or exit 2), basic (no namespaces), none (trusted, full speed).
+    #[arg(long, value_enum, default_value_t = Level::Auto)]
+    pub sandbox: Level,
+    /// Address-space limit per run in MiB (0: none); running out of it is MLE.
+    #[arg(long, value_name = "MIB", default_value_t = 1024)]
+    pub memory: u64,
+    /// Pass this environment variable on to the candidate (repeatable); the rest is
+    /// cleared but for PATH, LANG, LC_* and TERM.
+    #[arg(long, value_name = "NAME")]
+    pub env: Vec<OsString>,
     /// Print passing cases too, and skipped example pairs.
     #[arg(short, long)]
     pub verbose: bool,
@@ -209,6 +222,22 @@ impl Judge {
                     "killed after {} s",
                     self.runner.timeout.as_secs_f64()
                 )),
+            ),
+            Ended::MemoryLimit => (
+                Verdict::MemoryLimit,
+                Some(format!(
+                    "ran out of the {} MiB memory limit{}",
+                    self.runner.sandbox.memory_mib,
+                    stderr()
+                )),
+            ),
+            Ended::ArgumentTooLong => (
+                Verdict::RuntimeError,
+                Some(
+                    "the puzzle is longer than the system allows one argument (128 KiB); \
+                     use --input file or stdin"
+                        .to_string(),
+                ),
             ),
             Ended::Exited(0) => (
                 verdict::compare(expected.as_bytes(), &run.stdout, self.strict),
@@ -357,13 +386,27 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     groups
         .kill_on_interrupt()
         .context("cannot set up the interrupt handler")?;
+    let sandbox = Sandbox::new(&sandbox::Request {
+        level: args.sandbox,
+        memory_mib: args.memory,
+        pass_env: &args.env,
+        cases: &args.cases,
+        command: &args.command,
+    })?;
     let runner = Runner {
         groups,
         command: args.command.clone(),
         input: args.input,
         timeout: args.timeout,
         max_output: args.max_output,
+        sandbox: std::sync::Arc::new(sandbox),
+        workspace: std::sync::Arc::new(
+            Workspace::new().context("cannot make a directory for the candidates")?,
+        ),
     };
+    if args.format == Format::Text {
+        println!("{}", runner.sandbox.line());
+    }
     let gen_opts = args.gen_args.options()?;
 
     let mut jobs_list: Vec<Job> = Vec::new();

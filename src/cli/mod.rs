@@ -2,6 +2,7 @@
 //! here and only here.
 
 mod check;
+mod contain;
 mod fence;
 mod r#gen;
 mod judge;
@@ -48,6 +49,9 @@ enum Command {
     Check(Box<check::Args>),
     /// Print one seeded random puzzle in the input format.
     Gen(r#gen::Args),
+    /// The sandbox helper `beast check` starts in place of a candidate (internal).
+    #[command(name = "__contain", hide = true)]
+    Contain(contain::Args),
     /// Print a shell completion script.
     Completions {
         /// The shell to complete for.
@@ -65,6 +69,7 @@ pub fn run() -> ExitCode {
         Some(Command::Play(args)) => play::run(args),
         Some(Command::Check(args)) => check::run(*args),
         Some(Command::Gen(args)) => r#gen::run(args),
+        Some(Command::Contain(args)) => return contain::run(args),
         Some(Command::Completions { shell }) => {
             clap_complete::generate(shell, &mut Cli::command(), "beast", &mut io::stdout());
             Ok(ExitCode::SUCCESS)

@@ -26,6 +26,9 @@ pub enum Verdict {
     /// Output limit exceeded.
     #[serde(rename = "OLE")]
     OutputLimit,
+    /// Memory limit exceeded.
+    #[serde(rename = "MLE")]
+    MemoryLimit,
 }
 
 impl Verdict {
@@ -38,6 +41,7 @@ impl Verdict {
             Verdict::TimeLimit => "TLE",
             Verdict::RuntimeError => "RTE",
             Verdict::OutputLimit => "OLE",
+            Verdict::MemoryLimit => "MLE",
         }
     }
 
