@@ -34,7 +34,7 @@ const SHRINK_TIME: Duration = Duration::from_secs(10);
 #[derive(clap::Args, Debug)]
 #[command(
     after_help = "Verdicts: AC accepted, WA wrong answer, PE only whitespace differs, \
-    TLE time limit, RTE non-zero exit or signal, OLE output limit.\n\
+    TLE time limit, RTE non-zero exit or signal, OLE output limit, MLE memory limit.\n\
     Exit codes: 0 every case passed, 1 a case failed, 2 usage error or the command cannot start."
 )]
 pub struct Args {

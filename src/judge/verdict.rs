@@ -32,7 +32,7 @@ pub enum Verdict {
 }
 
 impl Verdict {
-    /// The two- or three-letter code: `AC`, `WA`, `PE`, `TLE`, `RTE`, `OLE`.
+    /// The two- or three-letter code: `AC`, `WA`, `PE`, `TLE`, `RTE`, `OLE`, `MLE`.
     pub fn code(self) -> &'static str {
         match self {
             Verdict::Accepted => "AC",
