@@ -1,6 +1,9 @@
 //! Benchmarks of the pure parts of `beast check`: generation, comparison, the diagnosis of a
 //! run and shrinking with an in-process candidate (the engine under another reading). The
-//! process overhead of the judge is measured end to end instead (see the README).
+//! process overhead of the judge is measured end to end instead (see the README), and so is
+//! the cost of each sandbox level: `check_20_cases_per_sandbox_level` runs `beast check` on
+//! 20 random cases with `beast` itself as the candidate; the difference between two levels,
+//! divided by 20, is the per-case overhead of the stronger one.
 
 use beast_judge::beast::{Puzzle, Rules, Target, judge};
 use beast_judge::judge::diagnose::{self, Observed};
@@ -102,4 +105,28 @@ fn diagnose_1000_cases_all_failing(b: divan::Bencher) {
 fn shrink_a_failing_default_size_puzzle(b: divan::Bencher) {
     let p = failing();
     b.bench_local(|| shrink::shrink(&p, shrink::DEFAULT_BUDGET, fails));
+}
+
+/// The levels of `--sandbox` compared by [`check_20_cases_per_sandbox_level`].
+const LEVELS: [&str; 3] = ["none", "basic", "auto"];
+
+#[divan::bench(args = LEVELS, sample_count = 10)]
+fn check_20_cases_per_sandbox_level(b: divan::Bencher, level: &str) {
+    let beast = env!("CARGO_BIN_EXE_beast");
+    b.bench_local(|| {
+        std::process::Command::new(beast)
+            .args([
+                "check",
+                "--sandbox",
+                level,
+                "--no-builtin",
+                "--random",
+                "20",
+            ])
+            .args(["--seed", "1", "--jobs", "1", "--no-shrink", "--", beast])
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .status()
+            .map(|s| s.success())
+    });
 }

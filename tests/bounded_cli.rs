@@ -35,7 +35,8 @@ fn a_mebibyte_wrong_answer_gets_a_short_diff_with_a_note() {
         .expect("beast runs");
     let text = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(1), "{text}");
-    assert!(text.starts_with("WA  preference-death"), "{text}");
+    assert!(text.starts_with("sandbox: "), "{text}");
+    assert!(text.contains("\nWA  preference-death"), "{text}");
     // The group shows the start of what was got, and how much there was.
     assert!(text.contains("bytes in all)"), "{text}");
     assert!(

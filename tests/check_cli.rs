@@ -17,10 +17,11 @@ fn fixture(name: &str) -> PathBuf {
         .join(name)
 }
 
-/// `beast check` with `BEAST` set for the fixtures that wrap it.
+/// `beast check` with `BEAST` set and passed through the sandbox for the fixtures that
+/// wrap it.
 fn check() -> assert_cmd::Command {
     let mut cmd = cargo_bin_cmd!("beast");
-    cmd.env("BEAST", BEAST).arg("check");
+    cmd.env("BEAST", BEAST).args(["check", "--env", "BEAST"]);
     cmd
 }
 
@@ -524,7 +525,9 @@ fn an_interrupted_check_kills_the_running_candidate() {
     let pid_file = dir.path().join("pid");
     let mut child = std::process::Command::new(BEAST)
         .env("PIDFILE", &pid_file)
-        .args(["check", "--no-builtin", "--timeout", "60", "--cases"])
+        // Unsandboxed: the candidate writes its pid where this test reads it.
+        .args(["check", "--sandbox", "none", "--env", "PIDFILE"])
+        .args(["--no-builtin", "--timeout", "60", "--cases"])
         .arg(&cases)
         .arg("--")
         .arg(fixture("sleep-pid.sh"))

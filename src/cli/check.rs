@@ -9,6 +9,7 @@
 mod load;
 mod pool;
 mod runner;
+pub mod sandbox;
 mod shrinking;
 
 use std::ffi::OsString;
@@ -25,7 +26,8 @@ use beast_judge::judge::report::{self, CaseReport, DiagnosisReport, GroupReport,
 use indicatif::{ProgressBar, ProgressStyle};
 
 use self::pool::Judge;
-use self::runner::{Groups, InputMode, Runner};
+use self::runner::{Groups, InputMode, Runner, Workspace};
+use self::sandbox::{Level, Sandbox};
 use super::r#gen::GenArgs;
 
 /// How long the diagnosis may search.
@@ -35,7 +37,7 @@ const DIAGNOSIS_TIME: Duration = Duration::from_secs(10);
 #[derive(clap::Args, Debug)]
 #[command(
     after_help = "Verdicts: AC accepted, WA wrong answer, PE only whitespace differs, \
-    TLE time limit, RTE non-zero exit or signal, OLE output limit.\n\
+    TLE time limit, RTE non-zero exit or signal, OLE output limit, MLE memory limit.\n\
     Exit codes: 0 every case passed, 1 a case failed (also when stdout is closed early), \
     2 usage error or the command cannot start."
 )]
@@ -101,6 +103,17 @@ pub struct Args {
     /// Stop at the first failure.
     #[arg(long)]
     pub fail_fast: bool,
+    /// How strongly the candidate is contained: auto (the strongest this machine allows),
+    /// strict (namespaces or exit 2), basic (no namespaces), none (trusted, full speed).
+    #[arg(long, value_enum, default_value_t = Level::Auto)]
+    pub sandbox: Level,
+    /// Address-space limit per run in MiB (0: none); running out of it is MLE.
+    #[arg(long, value_name = "MIB", default_value_t = 1024)]
+    pub memory: u64,
+    /// Pass this environment variable on to the candidate (repeatable); the rest is
+    /// cleared but for PATH, LANG, LC_* and TERM.
+    #[arg(long, value_name = "NAME")]
+    pub env: Vec<OsString>,
     /// Print every case, passing ones too, and skipped example pairs.
     #[arg(short, long)]
     pub verbose: bool,
@@ -230,6 +243,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     groups
         .kill_on_interrupt()
         .context("cannot set up the interrupt handler")?;
+    let sandbox = Sandbox::new(&sandbox::Request {
+        level: args.sandbox,
+        memory_mib: args.memory,
+        pass_env: &args.env,
+        cases: &args.cases,
+        command: &args.command,
+    })?;
     let judge = Judge {
         runner: Runner {
             groups,
@@ -237,6 +257,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             input: args.input,
             timeout: args.timeout,
             max_output: args.max_output,
+            sandbox: std::sync::Arc::new(sandbox),
+            workspace: std::sync::Arc::new(
+                Workspace::new().context("cannot make a directory for the candidates")?,
+            ),
         },
         gen_opts: args.gen_args.options()?,
         gen_flags: args.gen_args.flags(),
@@ -252,6 +276,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         closed: false,
         bar: bar.clone(),
     };
+    let sandbox = judge.runner.sandbox.summary();
+    if args.format == Format::Text {
+        out.print(&format!("{}\n", judge.runner.sandbox.line()));
+    }
     let ran = pool::run_all(
         &judge,
         &all,
@@ -286,10 +314,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     summary.source = source(&args)?;
     match args.format {
         Format::Json => {
-            out.print(&format!(
-                "{}\n",
-                report::json_text(&report::json_summary(&summary, &diagnosis))
-            ));
+            let mut object = report::json_summary(&summary, &diagnosis);
+            object["sandbox"] = serde_json::to_value(&sandbox)?;
+            object["sandbox"]["line"] = judge.runner.sandbox.line().into();
+            out.print(&format!("{}\n", report::json_text(&object)));
             eprintln!("diagnosis: {}", diagnosis.sentence);
             eprintln!("{}", summary.line());
         }
@@ -300,7 +328,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             Some(shard) => format!("beast check (shard {shard})"),
             None => "beast check".to_string(),
         };
-        std::fs::write(path, report::junit(&suite, &reports, &diagnosis))
+        let junit = report::junit(&suite, &reports, &diagnosis, &judge.runner.sandbox.line());
+        std::fs::write(path, junit)
             .with_context(|| format!("cannot write the JUnit report to {}", path.display()))?;
     }
     Ok(if summary.failed == 0 {

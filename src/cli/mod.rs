@@ -24,6 +24,7 @@ macro_rules! eprintln {
 }
 
 mod check;
+mod contain;
 mod fence;
 mod r#gen;
 mod judge;
@@ -73,6 +74,9 @@ enum Command {
     Gen(r#gen::Args),
     /// List the known misreadings of the rules that `--variant` and `beast check` know.
     Variants(variants::Args),
+    /// The sandbox helper `beast check` starts in place of a candidate (internal).
+    #[command(name = "__contain", hide = true)]
+    Contain(contain::Args),
     /// Print a shell completion script.
     Completions {
         /// The shell to complete for.
@@ -91,6 +95,7 @@ pub fn run() -> ExitCode {
         Some(Command::Check(args)) => check::run(*args),
         Some(Command::Gen(args)) => r#gen::run(args),
         Some(Command::Variants(args)) => variants::run(args),
+        Some(Command::Contain(args)) => return contain::run(args),
         Some(Command::Completions { shell }) => completions(shell),
         None => judge::run(cli.judge),
     };

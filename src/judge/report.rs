@@ -534,8 +534,9 @@ pub fn xml_escape(text: &str) -> String {
 
 /// A JUnit XML report: one `<testsuite>` named `suite` with a `<testcase>` per case, and a
 /// `<failure>` (type = the verdict) on each failing one, whose message is its group's
-/// cause and whose text holds the run's diagnosis and the case's own report.
-pub fn junit(suite: &str, reports: &[CaseReport], d: &DiagnosisReport) -> String {
+/// cause and whose text holds the run's diagnosis and the case's own report. The suite's
+/// `sandbox` property says how the candidate was contained.
+pub fn junit(suite: &str, reports: &[CaseReport], d: &DiagnosisReport, sandbox: &str) -> String {
     let sum = Summary::of(reports);
     let total = sum.time_total_ms / 1000.0;
     let mut s = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
@@ -551,6 +552,11 @@ pub fn junit(suite: &str, reports: &[CaseReport], d: &DiagnosisReport) -> String
         "  <testsuite name=\"{suite}\" tests=\"{}\" failures=\"{}\" errors=\"0\" skipped=\"0\" time=\"{total:.3}\">",
         reports.len(),
         sum.failed
+    );
+    let _ = writeln!(
+        s,
+        "    <properties>\n      <property name=\"sandbox\" value=\"{}\"/>\n    </properties>",
+        xml_escape(sandbox)
     );
     for r in reports {
         let _ = write!(
@@ -721,11 +727,15 @@ mod tests {
             report("ok", Verdict::Accepted),
             report("bad<1>", Verdict::RuntimeError),
         ];
-        let x = junit("beast check", &rs, &diagnosis());
+        let x = junit("beast check", &rs, &diagnosis(), "sandbox: none");
         assert!(x.contains("tests=\"2\" failures=\"1\""), "{x}");
         assert!(x.contains("<testcase name=\"ok\""), "{x}");
         assert!(x.contains("<failure type=\"RTE\""), "{x}");
         assert!(x.contains("bad&lt;1&gt;"), "{x}");
         assert!(x.contains("diagnosis: it looks like a mistake"), "{x}");
+        assert!(
+            x.contains("<property name=\"sandbox\" value=\"sandbox: none\"/>"),
+            "{x}"
+        );
     }
 }

@@ -28,23 +28,34 @@ pub struct Shrunk {
     pub puzzle: Puzzle,
     /// How many times the predicate was asked.
     pub tries: usize,
+    /// True if the budget of asks or `keep_going` ended it before it was done.
+    pub stopped: bool,
 }
 
 /// Shrinks `puzzle`, which fails, to a smaller puzzle for which `still_fails` is true, asking
-/// `still_fails` at most `budget` times. A predicate may also return `false` to stop early
-/// (for example past a deadline): shrinking then ends with the smallest puzzle so far.
-pub fn shrink(
+/// `still_fails` at most `budget` times.
+pub fn shrink(puzzle: &Puzzle, budget: usize, still_fails: impl FnMut(&Puzzle) -> bool) -> Shrunk {
+    shrink_within(puzzle, budget, || true, still_fails)
+}
+
+/// [`shrink`] that also stops, with the smallest puzzle so far, as soon as `keep_going`
+/// says `false` (a deadline): it is asked before each candidate is made, so a stopped
+/// shrink does no more work even on a huge puzzle.
+pub fn shrink_within(
     puzzle: &Puzzle,
     budget: usize,
+    mut keep_going: impl FnMut() -> bool,
     mut still_fails: impl FnMut(&Puzzle) -> bool,
 ) -> Shrunk {
     let mut s = Shrinker {
         best: puzzle.clone(),
         tries: 0,
         budget,
+        stopped: false,
+        keep_going: &mut keep_going,
         test: &mut still_fails,
     };
-    loop {
+    while !s.stopped() {
         let before = size(&s.best);
         s.drop_moves();
         s.crop_blocks(Axis::Row);
@@ -62,13 +73,11 @@ pub fn shrink(
                 break;
             }
         }
-        if s.tries >= s.budget {
-            break;
-        }
     }
     Shrunk {
         puzzle: s.best,
         tries: s.tries,
+        stopped: s.stopped,
     }
 }
 
@@ -83,17 +92,27 @@ fn size(p: &Puzzle) -> (usize, usize, usize) {
     (p.map().cols() * p.map().rows(), p.moves().len(), busy)
 }
 
-struct Shrinker<'a, F: FnMut(&Puzzle) -> bool> {
+struct Shrinker<'a, K: FnMut() -> bool, F: FnMut(&Puzzle) -> bool> {
     best: Puzzle,
     tries: usize,
     budget: usize,
+    stopped: bool,
+    keep_going: &'a mut K,
     test: &'a mut F,
 }
 
-impl<F: FnMut(&Puzzle) -> bool> Shrinker<'_, F> {
+impl<K: FnMut() -> bool, F: FnMut(&Puzzle) -> bool> Shrinker<'_, K, F> {
+    /// True once the budget is spent or `keep_going` said no; asked before each candidate.
+    fn stopped(&mut self) -> bool {
+        if !self.stopped && (self.tries >= self.budget || !(self.keep_going)()) {
+            self.stopped = true;
+        }
+        self.stopped
+    }
+
     /// Keeps `candidate` if it still fails.
     fn try_keep(&mut self, candidate: Puzzle) -> bool {
-        if self.tries >= self.budget {
+        if self.stopped() {
             return false;
         }
         self.tries += 1;
@@ -112,7 +131,7 @@ impl<F: FnMut(&Puzzle) -> bool> Shrinker<'_, F> {
 
     fn drop_moves(&mut self) {
         let mut chunk = self.best.moves().len().div_ceil(2);
-        while chunk > 0 {
+        while chunk > 0 && !self.stopped() {
             let moves = self.best.moves();
             if moves.len() >= chunk && self.try_moves(moves[..moves.len() - chunk].to_vec()) {
                 continue;
@@ -122,7 +141,7 @@ impl<F: FnMut(&Puzzle) -> bool> Shrinker<'_, F> {
         // Then runs of moves anywhere, longest first, down to single moves; pairs again at
         // the end since they keep the beasts' even turns in step.
         let mut width = self.best.moves().len() / 2;
-        while width > 0 {
+        while width > 0 && !self.stopped() {
             self.drop_runs(width);
             width /= 2;
         }
@@ -135,7 +154,7 @@ impl<F: FnMut(&Puzzle) -> bool> Shrinker<'_, F> {
             return;
         }
         let mut start = (self.best.moves().len() + 1).saturating_sub(width);
-        while start > 0 {
+        while start > 0 && !self.stopped() {
             start -= 1;
             let moves = self.best.moves();
             if start + width > moves.len() {
@@ -151,9 +170,9 @@ impl<F: FnMut(&Puzzle) -> bool> Shrinker<'_, F> {
     /// quarters, down to blocks of two.
     fn crop_blocks(&mut self, axis: Axis) {
         let mut span = axis.len(self.best.map()).saturating_sub(2) / 2;
-        while span >= 2 {
+        while span >= 2 && !self.stopped() {
             let mut at = axis.len(self.best.map()).saturating_sub(1 + span);
-            while at >= 1 {
+            while at >= 1 && !self.stopped() {
                 let map = cut(self.best.map(), axis, at, span);
                 self.try_map(map);
                 at = at.saturating_sub(span);
@@ -191,6 +210,9 @@ impl<F: FnMut(&Puzzle) -> bool> Shrinker<'_, F> {
             .map(|(p, _)| p)
             .collect();
         for pos in spots.into_iter().rev() {
+            if self.stopped() {
+                return;
+            }
             let mut map = self.best.map().clone();
             map[pos] = Cell::Space;
             if let Ok(candidate) = Puzzle::new(map, self.best.moves().to_vec()) {
@@ -211,9 +233,9 @@ impl<F: FnMut(&Puzzle) -> bool> Shrinker<'_, F> {
         self.crop_lines(Axis::Row, 2);
         self.crop_lines(Axis::Col, 2);
         let mut row = self.best.map().rows().saturating_sub(2);
-        while row >= 1 {
+        while row >= 1 && !self.stopped() {
             let mut col = self.best.map().cols().saturating_sub(2);
-            while col >= 1 && row + 1 < self.best.map().rows() {
+            while col >= 1 && row + 1 < self.best.map().rows() && !self.stopped() {
                 let map = cut(self.best.map(), Axis::Row, row, 1)
                     .and_then(|m| cut(&m, Axis::Col, col, 1));
                 self.try_map(map);
@@ -227,7 +249,7 @@ impl<F: FnMut(&Puzzle) -> bool> Shrinker<'_, F> {
     /// last.
     fn crop_lines(&mut self, axis: Axis, span: usize) {
         let mut at = axis.len(self.best.map()).saturating_sub(1 + span);
-        while at >= 1 {
+        while at >= 1 && !self.stopped() {
             let map = cut(self.best.map(), axis, at, span);
             self.try_map(map);
             at -= 1;
@@ -345,6 +367,27 @@ mod tests {
         assert!(crushes(&s.puzzle));
         assert_eq!(s.puzzle.moves().len(), 1);
         assert!(s.puzzle.map().cols() <= 5, "{}", s.puzzle);
+    }
+
+    #[test]
+    fn a_stopped_shrink_makes_no_more_candidates() {
+        let p = generate(3, &GenOptions::default()).expect("valid");
+        let mut asked = 0;
+        let mut made = 0;
+        let s = shrink_within(
+            &p,
+            DEFAULT_BUDGET,
+            || {
+                asked += 1;
+                asked < 5
+            },
+            |_| {
+                made += 1;
+                true
+            },
+        );
+        assert!(s.stopped);
+        assert!(made < 5, "{made} candidates after the stop");
     }
 
     #[test]

@@ -78,6 +78,22 @@ impl Judge {
                     self.runner.timeout.as_secs_f64()
                 )),
             ),
+            Ended::MemoryLimit => (
+                Verdict::MemoryLimit,
+                Some(format!(
+                    "ran out of the {} MiB memory limit{}",
+                    self.runner.sandbox.memory_mib,
+                    stderr()
+                )),
+            ),
+            Ended::ArgumentTooLong => (
+                Verdict::RuntimeError,
+                Some(
+                    "the puzzle is longer than the system allows one argument (128 KiB); \
+                     use --input file or stdin"
+                        .to_string(),
+                ),
+            ),
             Ended::Exited(0) => (
                 verdict::compare(expected.as_bytes(), &run.stdout, self.strict),
                 None,

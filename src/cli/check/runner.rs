@@ -1,20 +1,23 @@
-//! Running a candidate once: spawn it in its own process group, feed it the puzzle, read its
-//! output up to a cap, and kill the whole group on a timeout, on too much output, and once it
-//! is done (so children it left running do not linger).
+//! Running a candidate once: start it (directly, or through the `beast __contain` helper
+//! of the sandbox in force), feed it the puzzle, read its output up to a cap, and stop it on
+//! a timeout, on too much output, and once it is done, with everything it started.
 
-use std::collections::HashSet;
+use std::collections::HashMap;
 use std::ffi::{OsStr, OsString};
 use std::io::{self, Read, Write};
 use std::os::unix::ffi::OsStrExt;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
-use std::process::{Child, Command, ExitStatus, Stdio};
-use std::sync::mpsc::{self, RecvTimeoutError};
+use std::path::{Path, PathBuf};
+use std::process::{ChildStderr, ChildStdin, ChildStdout, Command, ExitStatus, Stdio};
+use std::sync::mpsc::{self, RecvTimeoutError, Sender};
 use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use nix::sys::signal::{SigSet, Signal, killpg};
+use nix::sys::signal::{SigSet, Signal, kill, killpg};
 use nix::unistd::Pid;
+
+use super::sandbox::{self, INPUT_NAME, JAILED_HOME, Mechanism, Sandbox};
 
 /// How the puzzle reaches the candidate (`--input`).
 #[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -24,7 +27,8 @@ pub enum InputMode {
     Stdin,
     /// As one argument, substituted for `{}` or appended.
     Arg,
-    /// As the path of a temporary file, substituted for `{}` or appended.
+    /// As the path of a file named `input.txt` in the candidate's private directory,
+    /// substituted for `{}` or appended.
     File,
 }
 
@@ -35,10 +39,14 @@ pub enum Ended {
     Exited(i32),
     /// A signal killed it.
     Signaled(i32),
-    /// It ran past the timeout; its group was killed.
+    /// It ran past the timeout (or its CPU-time limit); it was killed.
     TimedOut,
-    /// It printed more than the cap; its group was killed.
+    /// It printed more than the cap; it was killed.
     OutputLimit,
+    /// It failed after running out of memory under the memory limit.
+    MemoryLimit,
+    /// The puzzle is longer than the system allows a single argument (`--input arg`).
+    ArgumentTooLong,
 }
 
 /// One finished run.
@@ -57,7 +65,7 @@ pub struct Run {
 /// How to run the candidate.
 #[derive(Clone, Debug)]
 pub struct Runner {
-    /// The command and its arguments.
+    /// The command and its arguments, as the user wrote them.
     pub command: Vec<OsString>,
     /// How the puzzle is fed.
     pub input: InputMode,
@@ -65,18 +73,69 @@ pub struct Runner {
     pub timeout: Duration,
     /// The most bytes of output allowed.
     pub max_output: usize,
-    /// The process groups running now, for [`Groups::kill_on_interrupt`].
+    /// The candidates running now, for [`Groups::kill_on_interrupt`].
     pub groups: Groups,
+    /// What contains the candidate.
+    pub sandbox: Arc<Sandbox>,
+    /// Where private directories and puzzle files are made.
+    pub workspace: Arc<Workspace>,
 }
 
-/// The process groups of the candidates running now.
+/// The directory of one check's private case directories, removed at the end.
+#[derive(Debug)]
+pub struct Workspace(tempfile::TempDir);
+
+impl Workspace {
+    /// A fresh directory under the system's temporary directory that `nobody` may cross
+    /// but not list (case directories have unguessable names).
+    pub fn new() -> io::Result<Workspace> {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::Builder::new().prefix("beast-check-").tempdir()?;
+        std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o711))?;
+        Ok(Workspace(dir))
+    }
+
+    fn path(&self) -> &Path {
+        self.0.path()
+    }
+}
+
+/// How to stop a running candidate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Stop {
+    /// SIGKILL to its process group (no sandbox).
+    Group,
+    /// This signal to the helper: SIGTERM asks the keeper to kill its tree; SIGKILL on the
+    /// jail, pid 1 of its namespace, ends every process in it.
+    Helper(Signal),
+}
+
+impl Stop {
+    fn of(mechanism: Mechanism) -> Stop {
+        match mechanism {
+            Mechanism::None => Stop::Group,
+            Mechanism::Basic => Stop::Helper(Signal::SIGTERM),
+            Mechanism::Namespaces => Stop::Helper(Signal::SIGKILL),
+        }
+    }
+
+    fn send(self, id: i32) {
+        // ESRCH (gone already) is fine.
+        let _ = match self {
+            Stop::Group => killpg(Pid::from_raw(id), Signal::SIGKILL),
+            Stop::Helper(sig) => kill(Pid::from_raw(id), sig),
+        };
+    }
+}
+
+/// The candidates running now, and how to stop each.
 #[derive(Clone, Debug, Default)]
-pub struct Groups(Arc<Mutex<HashSet<i32>>>);
+pub struct Groups(Arc<Mutex<HashMap<i32, Stop>>>);
 
 impl Groups {
-    fn add(&self, id: i32) {
+    fn add(&self, id: i32, stop: Stop) {
         if let Ok(mut set) = self.0.lock() {
-            set.insert(id);
+            set.insert(id, stop);
         }
     }
 
@@ -87,9 +146,9 @@ impl Groups {
     }
 
     /// Blocks SIGINT, SIGTERM and SIGHUP in this thread and every thread started after it,
-    /// and starts a thread that waits for them: it kills every running group and exits with
-    /// 128 + the signal. Call it before starting other threads. Children start with an
-    /// empty signal mask (the standard library resets it), so candidates are unaffected.
+    /// and starts a thread that waits for them: it stops every running candidate and exits
+    /// with 128 + the signal. Call it before starting other threads. Candidates start with
+    /// an empty signal mask (the standard library and the sandbox helper reset it).
     pub fn kill_on_interrupt(&self) -> nix::Result<()> {
         let mut set = SigSet::empty();
         for s in [Signal::SIGINT, Signal::SIGTERM, Signal::SIGHUP] {
@@ -100,8 +159,8 @@ impl Groups {
         thread::spawn(move || {
             if let Ok(sig) = set.wait() {
                 if let Ok(set) = groups.0.lock() {
-                    for &id in set.iter() {
-                        let _ = killpg(Pid::from_raw(id), Signal::SIGKILL);
+                    for (&id, &stop) in set.iter() {
+                        stop.send(id);
                     }
                 }
                 eprintln!("\nbeast check: interrupted by {}", sig.as_str());
@@ -115,10 +174,28 @@ impl Groups {
 /// The most bytes of standard error kept.
 const STDERR_KEPT: usize = 4096;
 
+/// The longest single argument Linux passes (`MAX_ARG_STRLEN`, the final NUL included).
+const MAX_ARG_BYTES: usize = 32 * 4096;
+
 /// What the helper threads report.
 enum Event {
     Output(Vec<u8>, bool),
     Exit(io::Result<ExitStatus>),
+}
+
+/// The started process: its id and the ends of its pipes.
+struct Started {
+    id: i32,
+    stdin: Option<ChildStdin>,
+    stdout: Option<ChildStdout>,
+    stderr: Option<ChildStderr>,
+}
+
+/// Files that live until the run is over.
+#[derive(Default)]
+struct CaseFiles {
+    _dir: Option<tempfile::TempDir>,
+    _file: Option<tempfile::NamedTempFile>,
 }
 
 impl Runner {
@@ -133,129 +210,392 @@ impl Runner {
 
     /// Runs the candidate on `input`. An `Err` means the command could not be started.
     pub fn run(&self, input: &[u8]) -> io::Result<Run> {
+        if self.input == InputMode::Arg && input.len() >= MAX_ARG_BYTES {
+            return Ok(Run::not_started(Ended::ArgumentTooLong));
+        }
+        let (cmd, _files) = self.command_for(input)?;
+        let start = Instant::now();
+        let (tx, rx) = mpsc::channel();
+        let started = match self.start(cmd, tx.clone()) {
+            Err(e) if e.raw_os_error() == Some(nix::libc::E2BIG) => {
+                return Ok(Run::not_started(Ended::ArgumentTooLong));
+            }
+            other => other?,
+        };
+        let stop = Stop::of(self.sandbox.mechanism);
+        self.groups.add(started.id, stop);
+        let result = self.supervise(started, input, start, tx, rx);
+        self.groups.remove(result.0);
+        Ok(result.1)
+    }
+
+    /// The process to start and the files it needs: the candidate itself, or the sandbox
+    /// helper with the candidate's command after `--`.
+    fn command_for(&self, input: &[u8]) -> io::Result<(Command, CaseFiles)> {
         let (program, rest) = self
             .command
             .split_first()
             .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "no command given"))?;
-        let mut cmd = Command::new(program);
-        cmd.stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .process_group(0);
-        // The temporary file lives until the run is over.
-        let mut _file = None;
+        let mut files = CaseFiles::default();
+        let mechanism = self.sandbox.mechanism;
+        if mechanism == Mechanism::None {
+            let mut cmd = Command::new(program);
+            cmd.process_group(0);
+            let args = self.feed(
+                rest,
+                input,
+                |f: &mut CaseFiles| {
+                    let file = plain_input_file(input)?;
+                    let path = file.path().as_os_str().to_os_string();
+                    f._file = Some(file);
+                    Ok(path)
+                },
+                &mut files,
+            )?;
+            cmd.args(args).stdin(self.stdin());
+            return Ok((cmd, files));
+        }
+        if sandbox::resolve_program(program).is_none_or(|p| !p.is_file()) {
+            return Err(io::Error::from(io::ErrorKind::NotFound));
+        }
+        let (workdir, home) = self.private_dir(input, &mut files)?;
+        let input_path = workdir.join(INPUT_NAME).into_os_string();
+        let args = self.feed(rest, input, |_| Ok(input_path.clone()), &mut files)?;
+        let mut cmd = Command::new(&self.sandbox.exe);
+        cmd.arg("__contain")
+            .args(self.helper_flags(&workdir, &files))
+            .arg("--")
+            .arg(absolute(program, true))
+            .args(args.iter().map(|a| absolute(a, false)))
+            .env_clear()
+            .envs(self.sandbox.env.iter().map(|(k, v)| (k, v)))
+            .env("HOME", &home)
+            .env("TMPDIR", &home)
+            .stdin(self.stdin());
+        Ok((cmd, files))
+    }
+
+    /// The candidate's arguments with the puzzle placed (`--input arg|file`).
+    fn feed(
+        &self,
+        rest: &[OsString],
+        input: &[u8],
+        file_path: impl FnOnce(&mut CaseFiles) -> io::Result<OsString>,
+        files: &mut CaseFiles,
+    ) -> io::Result<Vec<OsString>> {
+        Ok(match self.input {
+            InputMode::Stdin => rest.to_vec(),
+            InputMode::Arg => substitute(rest, OsStr::from_bytes(input)),
+            InputMode::File => substitute(rest, &file_path(files)?),
+        })
+    }
+
+    fn stdin(&self) -> Stdio {
         match self.input {
-            InputMode::Stdin => {
-                cmd.args(rest).stdin(Stdio::piped());
-            }
-            InputMode::Arg => {
-                cmd.args(substitute(rest, OsStr::from_bytes(input)))
-                    .stdin(Stdio::null());
-            }
-            InputMode::File => {
+            InputMode::Stdin => Stdio::piped(),
+            _ => Stdio::null(),
+        }
+    }
+
+    /// The candidate's working directory as it sees it, and its HOME. Under namespaces it
+    /// is made by the jail on a fresh tmpfs (the puzzle file is handed over here); in basic
+    /// mode it is made here, owned by the user the candidate runs as.
+    fn private_dir(&self, input: &[u8], files: &mut CaseFiles) -> io::Result<(PathBuf, PathBuf)> {
+        let base = self.workspace.path();
+        if self.sandbox.mechanism == Mechanism::Namespaces {
+            if self.input == InputMode::File {
                 let mut f = tempfile::Builder::new()
-                    .prefix("beast-check-")
-                    .suffix(".txt")
-                    .tempfile()?;
+                    .prefix("puzzle-")
+                    .tempfile_in(base)?;
                 f.write_all(input)?;
-                f.flush()?;
-                cmd.args(substitute(rest, f.path().as_os_str()))
-                    .stdin(Stdio::null());
-                _file = Some(f);
+                files._file = Some(f);
+            }
+            return Ok((PathBuf::from(JAILED_HOME), PathBuf::from(JAILED_HOME)));
+        }
+        let dir = tempfile::Builder::new().prefix("case-").tempdir_in(base)?;
+        if self.input == InputMode::File {
+            std::fs::write(dir.path().join(INPUT_NAME), input)?;
+        }
+        if self.sandbox.drop_to_nobody {
+            let id = Some(sandbox::NOBODY);
+            std::os::unix::fs::chown(dir.path(), id, id)?;
+            if self.input == InputMode::File {
+                std::os::unix::fs::chown(dir.path().join(INPUT_NAME), id, id)?;
             }
         }
-        let start = Instant::now();
-        let mut child = cmd.spawn()?;
-        let group_id = i32::try_from(child.id()).unwrap_or(i32::MAX);
-        self.groups.add(group_id);
-        let group = Pid::from_raw(group_id);
-        let kill = || {
-            // ESRCH (the group is gone already) is fine.
-            let _ = killpg(group, Signal::SIGKILL);
+        let path = dir.path().to_path_buf();
+        files._dir = Some(dir);
+        Ok((path.clone(), path))
+    }
+
+    /// The `beast __contain` options for this case.
+    fn helper_flags(&self, workdir: &Path, files: &CaseFiles) -> Vec<OsString> {
+        let sb = &self.sandbox;
+        let role = match sb.mechanism {
+            Mechanism::Namespaces => "jail",
+            _ => "keep",
         };
-        if let Some(mut stdin) = child.stdin.take() {
-            // A write of at most 4 KiB to a fresh pipe never blocks; larger inputs get a
-            // thread. Either way EPIPE (the candidate closed its stdin) is ignored.
-            if input.len() <= 4096 {
-                let _ = stdin.write_all(input);
-            } else {
-                let data = input.to_vec();
-                thread::spawn(move || {
-                    let _ = stdin.write_all(&data);
-                });
+        let mut f: Vec<OsString> = vec![
+            "--role".into(),
+            role.into(),
+            "--judge-pid".into(),
+            sb.judge_pid.to_string().into(),
+            "--cpu".into(),
+            sandbox::cpu_seconds(self.timeout).to_string().into(),
+            "--fsize".into(),
+            (self.max_output as u64 + 1).to_string().into(),
+            "--workdir".into(),
+            workdir.as_os_str().to_os_string(),
+        ];
+        if let Some(bytes) = sb.memory_bytes() {
+            f.extend(["--memory".into(), bytes.to_string().into()]);
+        }
+        if sb.drop_to_nobody {
+            f.push("--nobody".into());
+        }
+        if sb.mechanism == Mechanism::Namespaces {
+            for d in &sb.hidden_dirs {
+                f.extend(["--hide-dir".into(), d.as_os_str().to_os_string()]);
+            }
+            for h in &sb.hidden_files {
+                f.extend(["--hide-file".into(), h.as_os_str().to_os_string()]);
+            }
+            if let Some(file) = &files._file {
+                f.extend([
+                    "--input-file".into(),
+                    file.path().as_os_str().to_os_string(),
+                ]);
             }
         }
-        let (tx, rx) = mpsc::channel();
-        let stderr = spawn_stderr_reader(&mut child);
-        if let Some(out) = child.stdout.take() {
-            let tx = tx.clone();
+        f
+    }
+
+    /// Starts `cmd` in a thread that then waits for it and reports its exit on `tx`. Under
+    /// namespaces that thread first enters fresh ones, so the process is pid 1 of its own;
+    /// it ends once the process has, which is what the helper's parent-death signal needs.
+    fn start(&self, mut cmd: Command, tx: Sender<Event>) -> io::Result<Started> {
+        cmd.stdout(Stdio::piped()).stderr(Stdio::piped());
+        let netns = self.sandbox.netns.clone();
+        let (ptx, prx) = mpsc::channel();
+        thread::spawn(move || {
+            if let Some(ns) = netns {
+                if let Err(e) = sandbox::enter_namespaces(&ns) {
+                    let _ = ptx.send(Err(io::Error::from(e)));
+                    return;
+                }
+            }
+            let mut child = match cmd.spawn() {
+                Ok(child) => child,
+                Err(e) => {
+                    let _ = ptx.send(Err(e));
+                    return;
+                }
+            };
+            let _ = ptx.send(Ok(Started {
+                id: i32::try_from(child.id()).unwrap_or(i32::MAX),
+                stdin: child.stdin.take(),
+                stdout: child.stdout.take(),
+                stderr: child.stderr.take(),
+            }));
+            let _ = tx.send(Event::Exit(child.wait()));
+        });
+        prx.recv()
+            .map_err(|_| io::Error::other("the starting thread ended"))?
+    }
+
+    /// Feeds, reads and times one started run; returns its id and the run.
+    fn supervise(
+        &self,
+        started: Started,
+        input: &[u8],
+        start: Instant,
+        tx: Sender<Event>,
+        rx: mpsc::Receiver<Event>,
+    ) -> (i32, Run) {
+        let id = started.id;
+        let stop = Stop::of(self.sandbox.mechanism);
+        if let Some(stdin) = started.stdin {
+            feed_stdin(stdin, input);
+        }
+        let stderr = started.stderr.map(spawn_stderr_reader);
+        if let Some(out) = started.stdout {
             let cap = self.max_output;
             thread::spawn(move || {
                 let (bytes, over) = read_capped(out, cap);
                 let _ = tx.send(Event::Output(bytes, over));
             });
+        } else {
+            drop(tx);
         }
-        thread::spawn(move || {
-            let status = child.wait();
-            let _ = tx.send(Event::Exit(status));
-        });
-
+        let mut watch = Watch::default();
         let deadline = start + self.timeout;
-        let mut output: Option<Vec<u8>> = None;
-        let mut status: Option<ExitStatus> = None;
-        let mut ended = None;
-        let mut elapsed = None;
-        while output.is_none() || status.is_none() {
-            let now = Instant::now();
-            let wait = if ended.is_some() {
-                // Killed: give the threads a moment to report, then give up on them.
+        while watch.output.is_none() || watch.status.is_none() {
+            let wait = if watch.ended.is_some() {
+                // Stopped: give the threads a moment to report, then give up on them.
                 Duration::from_millis(200)
             } else {
-                deadline.saturating_duration_since(now)
+                deadline.saturating_duration_since(Instant::now())
             };
-            match rx.recv_timeout(wait) {
-                Ok(Event::Output(bytes, over)) => {
-                    if over && ended.is_none() {
-                        kill();
-                        ended = Some(Ended::OutputLimit);
-                        elapsed = Some(start.elapsed());
-                    }
-                    output = Some(bytes);
-                }
-                Ok(Event::Exit(s)) => {
-                    elapsed.get_or_insert_with(|| start.elapsed());
-                    status = Some(s?);
-                    // Anything it left behind holds our pipes open: end it now.
-                    kill();
-                }
-                Err(RecvTimeoutError::Timeout) if ended.is_none() => {
-                    kill();
-                    ended = Some(Ended::TimedOut);
-                    elapsed = Some(start.elapsed());
-                }
-                Err(_) => break,
+            if !watch.on(rx.recv_timeout(wait), start, || stop.send(id), stop) {
+                break;
             }
         }
-        kill();
-        self.groups.remove(group_id);
-        let ended = ended.unwrap_or(match status {
+        if watch.status.is_none() || stop == Stop::Group {
+            stop.send(id);
+        }
+        // Everything it started is gone now, so standard error reaches its end at once.
+        let stderr = stderr
+            .and_then(|rx| rx.recv_timeout(Duration::from_millis(100)).ok())
+            .unwrap_or_default();
+        let ended = self.classify(&watch, &stderr);
+        let run = Run {
+            ended,
+            stdout: watch.output.unwrap_or_default(),
+            stderr,
+            elapsed: watch.elapsed.unwrap_or_else(|| start.elapsed()),
+        };
+        (id, run)
+    }
+
+    /// How the run ended, from what was seen and the start of its standard error.
+    fn classify(&self, watch: &Watch, stderr: &[u8]) -> Ended {
+        if let Some(ended) = watch.ended {
+            return ended;
+        }
+        let ended = match watch.status {
             Some(s) => match (s.code(), s.signal()) {
                 (Some(code), _) => Ended::Exited(code),
+                (None, Some(sig)) if sig == Signal::SIGXCPU as i32 => Ended::TimedOut,
                 (None, Some(sig)) => Ended::Signaled(sig),
                 (None, None) => Ended::Signaled(0),
             },
             None => Ended::TimedOut,
-        });
-        // The group is dead, so standard error reaches its end at once, unless an escaped
-        // grandchild still holds it.
-        let stderr = stderr
-            .and_then(|rx| rx.recv_timeout(Duration::from_millis(100)).ok())
-            .unwrap_or_default();
-        Ok(Run {
+        };
+        let contained = self.sandbox.mechanism != Mechanism::None;
+        if contained && self.sandbox.memory_bytes().is_some() && out_of_memory(ended, stderr) {
+            Ended::MemoryLimit
+        } else {
+            ended
+        }
+    }
+}
+
+/// What the supervising loop has seen so far.
+#[derive(Default)]
+struct Watch {
+    output: Option<Vec<u8>>,
+    status: Option<ExitStatus>,
+    ended: Option<Ended>,
+    elapsed: Option<Duration>,
+}
+
+impl Watch {
+    /// Takes one event (or a timeout); false when nothing more will come.
+    fn on(
+        &mut self,
+        event: Result<Event, RecvTimeoutError>,
+        start: Instant,
+        kill: impl Fn(),
+        stop: Stop,
+    ) -> bool {
+        match event {
+            Ok(Event::Output(bytes, over)) => {
+                if over && self.ended.is_none() {
+                    kill();
+                    self.end(Ended::OutputLimit, start);
+                }
+                self.output = Some(bytes);
+            }
+            Ok(Event::Exit(s)) => {
+                self.elapsed.get_or_insert_with(|| start.elapsed());
+                // A status we cannot read counts as a kill by an unknown signal.
+                self.status = Some(s.unwrap_or_else(|_| ExitStatus::from_raw(9)));
+                if stop == Stop::Group {
+                    // Anything it left behind holds our pipes open: end it now. (The
+                    // sandbox helpers end only after everything they started.)
+                    kill();
+                }
+            }
+            Err(RecvTimeoutError::Timeout) if self.ended.is_none() => {
+                kill();
+                self.end(Ended::TimedOut, start);
+            }
+            Err(_) => return false,
+        }
+        true
+    }
+
+    fn end(&mut self, ended: Ended, start: Instant) {
+        self.ended = Some(ended);
+        self.elapsed = Some(start.elapsed());
+    }
+}
+
+impl Run {
+    fn not_started(ended: Ended) -> Run {
+        Run {
             ended,
-            stdout: output.unwrap_or_default(),
-            stderr,
-            elapsed: elapsed.unwrap_or_else(|| start.elapsed()),
-        })
+            stdout: Vec::new(),
+            stderr: Vec::new(),
+            elapsed: Duration::ZERO,
+        }
+    }
+}
+
+/// True when a failed run's standard error says an allocation failed. Under `RLIMIT_AS`
+/// an allocation past the limit fails at once, so the program reports it (Python
+/// `MemoryError`, Rust `memory allocation of N bytes failed`, C++ `std::bad_alloc`, Perl
+/// `Out of memory!`, ...) and ends with an error: that is an MLE, not an RTE.
+pub fn out_of_memory(ended: Ended, stderr: &[u8]) -> bool {
+    const SIGNS: [&str; 8] = [
+        "memoryerror",
+        "memory allocation of",
+        "bad_alloc",
+        "cannot allocate memory",
+        "out of memory",
+        "outofmemoryerror",
+        "failed to allocate",
+        "allocation failed",
+    ];
+    let failed = matches!(ended, Ended::Exited(c) if c != 0) || matches!(ended, Ended::Signaled(_));
+    let text = String::from_utf8_lossy(stderr).to_lowercase();
+    failed && SIGNS.iter().any(|s| text.contains(s))
+}
+
+/// A relative path that exists from here, made absolute (the candidate runs in its own
+/// directory); anything else as it is. A program without a `/` is looked up in `PATH`.
+fn absolute(arg: &OsStr, program: bool) -> OsString {
+    let path = Path::new(arg);
+    let bytes = arg.as_bytes();
+    let looked_up = program && !bytes.contains(&b'/');
+    if looked_up || path.is_absolute() || bytes.starts_with(b"-") || !path.exists() {
+        return arg.to_os_string();
+    }
+    std::path::absolute(path).map_or_else(|_| arg.to_os_string(), PathBuf::into_os_string)
+}
+
+/// The puzzle in a temporary file, for `--input file` without a sandbox.
+fn plain_input_file(input: &[u8]) -> io::Result<tempfile::NamedTempFile> {
+    let mut f = tempfile::Builder::new()
+        .prefix("beast-check-")
+        .suffix(".txt")
+        .tempfile()?;
+    f.write_all(input)?;
+    f.flush()?;
+    Ok(f)
+}
+
+/// Writes the puzzle to the candidate's stdin. A write of at most 4 KiB to a fresh pipe
+/// never blocks; larger inputs get a thread. Either way EPIPE (the candidate closed its
+/// stdin) is ignored.
+fn feed_stdin(mut stdin: ChildStdin, input: &[u8]) {
+    if input.len() <= 4096 {
+        let _ = stdin.write_all(input);
+    } else {
+        let data = input.to_vec();
+        thread::spawn(move || {
+            let _ = stdin.write_all(&data);
+        });
     }
 }
 
@@ -313,8 +653,7 @@ fn read_capped(mut r: impl Read, cap: usize) -> (Vec<u8>, bool) {
 
 /// Keeps the last bytes of standard error and drains the rest, so the candidate never
 /// blocks on a full pipe.
-fn spawn_stderr_reader(child: &mut Child) -> Option<mpsc::Receiver<Vec<u8>>> {
-    let mut err = child.stderr.take()?;
+fn spawn_stderr_reader(mut err: ChildStderr) -> mpsc::Receiver<Vec<u8>> {
     let (tx, rx) = mpsc::channel();
     thread::spawn(move || {
         let mut kept = Vec::new();
@@ -338,7 +677,7 @@ fn spawn_stderr_reader(child: &mut Child) -> Option<mpsc::Receiver<Vec<u8>>> {
         }
         let _ = tx.send(kept);
     });
-    Some(rx)
+    rx
 }
 
 #[cfg(test)]

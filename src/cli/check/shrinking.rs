@@ -102,24 +102,22 @@ fn by_engine(
     rules: Rules,
     deadline: Instant,
 ) -> anyhow::Result<(Option<Seen>, bool)> {
-    let mut late = false;
-    let small = shrink::shrink(puzzle, ENGINE_TRIES, |p| {
-        late |= Instant::now() > deadline;
-        !late && diagnose::readings_differ(p, rules, Rules::OURS)
+    let in_time = || Instant::now() < deadline;
+    let small = shrink::shrink_within(puzzle, ENGINE_TRIES, in_time, |p| {
+        diagnose::readings_differ(p, rules, Rules::OURS)
     });
     let confirms = |seen: &Seen| {
         seen.verdict == Verdict::WrongAnswer
             && diagnose::reproduces(&seen.puzzle, rules, seen.got.as_bytes())
     };
     if let Some(seen) = see(judge, &small.puzzle)?.filter(confirms) {
-        return Ok((Some(seen), late || small.tries >= ENGINE_TRIES));
+        return Ok((Some(seen), small.stopped));
     }
     // The answer disagrees on the engine's smallest case: shrink with it in the loop.
     let mut error = None;
     let mut best: Option<Seen> = None;
-    let confirmed = shrink::shrink(puzzle, shrink::DEFAULT_BUDGET, |p| {
-        late |= Instant::now() > deadline;
-        if late || error.is_some() || !diagnose::readings_differ(p, rules, Rules::OURS) {
+    let confirmed = shrink::shrink_within(puzzle, shrink::DEFAULT_BUDGET, in_time, |p| {
+        if error.is_some() || !diagnose::readings_differ(p, rules, Rules::OURS) {
             return false;
         }
         match see(judge, p) {
@@ -137,8 +135,10 @@ fn by_engine(
     if let Some(e) = error {
         return Err(e);
     }
-    let stopped = late || confirmed.tries >= shrink::DEFAULT_BUDGET;
-    Ok((best.filter(|b| b.puzzle == confirmed.puzzle), stopped))
+    Ok((
+        best.filter(|b| b.puzzle == confirmed.puzzle),
+        confirmed.stopped,
+    ))
 }
 
 /// Shrinks with the answer in the loop, keeping the verdict and, for a wrong answer, the
@@ -149,12 +149,11 @@ fn by_answer(
     deadline: Instant,
 ) -> anyhow::Result<(Option<Seen>, bool)> {
     let kind = diagnose::difference(&original.expected, original.got.as_bytes());
-    let mut late = false;
     let mut error = None;
     let mut best: Option<Seen> = None;
-    let s = shrink::shrink(&original.puzzle, shrink::DEFAULT_BUDGET, |p| {
-        late |= Instant::now() > deadline;
-        if late || error.is_some() {
+    let in_time = || Instant::now() < deadline;
+    let s = shrink::shrink_within(&original.puzzle, shrink::DEFAULT_BUDGET, in_time, |p| {
+        if error.is_some() {
             return false;
         }
         match see(judge, p) {
@@ -176,6 +175,5 @@ fn by_answer(
     if let Some(e) = error {
         return Err(e);
     }
-    let stopped = late || s.tries >= shrink::DEFAULT_BUDGET;
-    Ok((best.filter(|b| b.puzzle == s.puzzle), stopped))
+    Ok((best.filter(|b| b.puzzle == s.puzzle), s.stopped))
 }

@@ -1,0 +1,512 @@
+//! `beast check` against hostile candidates (`tests/fixtures/hostile/`): each tries to
+//! escape, cheat or read a secret. After each, no process it started is left (found by a
+//! unique marker in `/proc/*/cmdline`), it passes no case it did not solve, its verdict
+//! fits, and the check ends in bounded time. Tests of the namespace level skip, saying
+//! why, where the kernel refuses namespaces.
+
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
+
+use assert_cmd::cargo::cargo_bin_cmd;
+
+const BEAST: &str = env!("CARGO_BIN_EXE_beast");
+
+/// The one case every hostile run gets; its answer is `2`.
+const PUZZLE: &str = "5 5\n#####\n#O  #\n# ~ #\n#  H#\n#####\nWRD\n";
+
+/// The longest any hostile check may take (the timeout is 2 s).
+const BOUND: Duration = Duration::from_secs(10);
+
+fn hostile(name: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/hostile")
+        .join(name)
+        .to_string_lossy()
+        .into_owned()
+}
+
+/// A case directory with the one case, in a directory the test owns.
+struct Cases {
+    root: tempfile::TempDir,
+}
+
+impl Cases {
+    fn new() -> Cases {
+        let root = tempfile::tempdir().expect("temp dir");
+        let dir = root.path().join("cases");
+        std::fs::create_dir(&dir).expect("mkdir");
+        std::fs::write(dir.join("one.in"), PUZZLE).expect("write");
+        std::fs::write(dir.join("one.out"), "2\n").expect("write");
+        Cases { root }
+    }
+
+    fn dir(&self) -> PathBuf {
+        self.root.path().join("cases")
+    }
+}
+
+/// What one hostile check gave.
+#[derive(Debug)]
+struct Outcome {
+    verdict: String,
+    got: String,
+    detail: String,
+    code: Option<i32>,
+    took: Duration,
+}
+
+/// Runs `beast check --sandbox LEVEL` on the one case with `script ARGS` as the candidate.
+fn run(level: &str, cases: &Cases, script: &str, args: &[&str], env: &[(&str, &str)]) -> Outcome {
+    let start = Instant::now();
+    let mut cmd = cargo_bin_cmd!("beast");
+    cmd.args([
+        "check",
+        "--sandbox",
+        level,
+        "--format",
+        "json",
+        "--no-builtin",
+    ])
+    // Containment is the point here; shrinking a TLE would run it again and again.
+    .args(["--shrink", "none", "--timeout", "2", "--cases"])
+    .arg(cases.dir())
+    .arg("--")
+    .arg(hostile(script))
+    .args(args)
+    .envs(env.iter().copied())
+    .timeout(BOUND);
+    let out = cmd.output().expect("beast runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    let first = text.lines().next().unwrap_or_default();
+    let case: serde_json::Value = serde_json::from_str(first)
+        .unwrap_or_else(|e| panic!("{e}: {text} {}", String::from_utf8_lossy(&out.stderr)));
+    Outcome {
+        verdict: case["verdict"].as_str().unwrap_or_default().to_string(),
+        got: case["got"].as_str().unwrap_or_default().to_string(),
+        detail: case["detail"].as_str().unwrap_or_default().to_string(),
+        code: out.status.code(),
+        took: start.elapsed(),
+    }
+}
+
+/// A marker no other process has in its command line.
+fn marker(name: &str) -> String {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.subsec_nanos());
+    format!("hostile-{name}-{}-{nanos}", std::process::id())
+}
+
+/// Processes whose command line holds `marker`, waiting up to half a second for them to go.
+fn left_running(marker: &str) -> Vec<String> {
+    let deadline = Instant::now() + Duration::from_millis(500);
+    loop {
+        let found = with_marker(marker);
+        if found.is_empty() || Instant::now() > deadline {
+            return found;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+fn with_marker(marker: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir("/proc").expect("/proc").flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if !name.bytes().all(|b| b.is_ascii_digit()) {
+            continue;
+        }
+        let cmdline = std::fs::read(entry.path().join("cmdline")).unwrap_or_default();
+        let text = String::from_utf8_lossy(&cmdline).replace('\0', " ");
+        if text.contains(marker) {
+            found.push(format!("{name}: {text}"));
+        }
+    }
+    found
+}
+
+/// True when `--sandbox strict` works here; prints why not otherwise.
+fn namespaces(test: &str) -> bool {
+    static AVAILABLE: OnceLock<Result<(), String>> = OnceLock::new();
+    let available = AVAILABLE.get_or_init(|| {
+        let out = cargo_bin_cmd!("beast")
+            .args([
+                "check",
+                "--sandbox",
+                "strict",
+                "--no-builtin",
+                "--random",
+                "1",
+            ])
+            .args(["--seed", "1", "--", BEAST])
+            .output()
+            .expect("beast runs");
+        if out.status.code() == Some(2) {
+            Err(String::from_utf8_lossy(&out.stderr).trim().to_string())
+        } else {
+            Ok(())
+        }
+    });
+    match available {
+        Ok(()) => true,
+        Err(why) => {
+            eprintln!("skipped {test} at --sandbox strict: {why}");
+            false
+        }
+    }
+}
+
+/// The levels to run a test at: `strict` where namespaces work, and `basic` if it holds
+/// there too.
+fn levels(test: &str, basic_too: bool) -> Vec<&'static str> {
+    let mut v = Vec::new();
+    if namespaces(test) {
+        v.push("strict");
+    }
+    if basic_too {
+        v.push("basic");
+    }
+    v
+}
+
+/// Runs a candidate that leaves processes behind and checks none is left; its verdict is
+/// one of `verdicts`.
+fn leaves_nothing(script: &str, verdicts: &[&str]) {
+    for level in levels(script, true) {
+        let mark = marker(script);
+        let cases = Cases::new();
+        let o = run(level, &cases, script, &[&mark], &[]);
+        assert!(verdicts.contains(&o.verdict.as_str()), "{level}: {o:?}");
+        assert_eq!(o.code, Some(1), "{level}: {o:?}");
+        assert!(o.took < BOUND, "{level}: {o:?}");
+        let left = left_running(&mark);
+        assert!(left.is_empty(), "{level}: left running: {left:?}");
+    }
+}
+
+#[test]
+fn a_sleeper_in_its_own_session_is_killed() {
+    leaves_nothing("setsid-sleeper.sh", &["WA"]);
+    // Without a sandbox it escapes the process group kill: the test can tell.
+    let mark = marker("unsandboxed");
+    run("none", &Cases::new(), "setsid-sleeper.sh", &[&mark], &[]);
+    let left = with_marker(&mark);
+    for line in &left {
+        if let Some(pid) = line.split(':').next().and_then(|p| p.parse::<i32>().ok()) {
+            let _ = nix::sys::signal::kill(
+                nix::unistd::Pid::from_raw(pid),
+                nix::sys::signal::Signal::SIGKILL,
+            );
+        }
+    }
+    assert!(
+        !left.is_empty(),
+        "the unsandboxed sleeper should have escaped"
+    );
+}
+
+#[test]
+fn a_killed_judge_takes_its_candidates_with_it() {
+    for level in levels("the SIGKILL test", true) {
+        let mark = marker("judge-killed");
+        let cases = Cases::new();
+        let mut judge = std::process::Command::new(BEAST)
+            .args([
+                "check",
+                "--sandbox",
+                level,
+                "--no-builtin",
+                "--timeout",
+                "60",
+            ])
+            .arg("--cases")
+            .arg(cases.dir())
+            .arg("--")
+            .arg(hostile("ignores-term.sh"))
+            .arg(&mark)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("beast starts");
+        let start = Instant::now();
+        while with_marker(&mark).is_empty() {
+            assert!(
+                start.elapsed() < BOUND,
+                "{level}: the candidate never started"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let _ = judge.kill();
+        let _ = judge.wait();
+        let left = left_running(&mark);
+        assert!(left.is_empty(), "{level}: left running: {left:?}");
+    }
+}
+
+#[test]
+fn a_double_forked_sleeper_is_killed() {
+    leaves_nothing("double-fork.sh", &["WA"]);
+}
+
+#[test]
+fn a_candidate_that_ignores_sigterm_is_killed_on_time() {
+    leaves_nothing("ignores-term.sh", &["TLE"]);
+}
+
+#[test]
+fn five_hundred_children_are_all_killed() {
+    // TLE, or RTE when the process limit stops it first.
+    leaves_nothing("fork500.sh", &["TLE", "RTE"]);
+}
+
+/// Runs `beast check` under `script(1)`, so it has a controlling terminal the candidate
+/// could reach. Returns what appeared on that terminal.
+fn on_a_terminal(level: &str, script_name: &str) -> Option<String> {
+    if std::process::Command::new("script")
+        .arg("--version")
+        .output()
+        .is_err()
+    {
+        eprintln!("skipped: script(1) is not installed, so no terminal to attack");
+        return None;
+    }
+    let cases = Cases::new();
+    let inner = format!(
+        "{BEAST} check --sandbox {level} --no-builtin --timeout 2 --cases {} -- {}",
+        cases.dir().display(),
+        hostile(script_name)
+    );
+    let out = std::process::Command::new("script")
+        .args(["-qec", &inner, "/dev/null"])
+        .output()
+        .expect("script runs");
+    Some(String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+#[test]
+fn the_terminal_behind_the_report_is_out_of_reach() {
+    for level in ["strict", "basic"] {
+        if level == "strict" && !namespaces("the terminal test") {
+            continue;
+        }
+        for script in ["dev-tty.sh", "tiocsti.py"] {
+            let Some(screen) = on_a_terminal(level, script) else {
+                return;
+            };
+            assert!(!screen.contains("pwned-by"), "{level} {script}: {screen}");
+            assert!(
+                screen.contains("0 passed, 1 failed"),
+                "{level} {script}: {screen}"
+            );
+        }
+    }
+    // The attack works without a sandbox: the test can tell.
+    if let Some(screen) = on_a_terminal("none", "dev-tty.sh") {
+        assert!(screen.contains("pwned-by-tty"), "{screen}");
+    }
+}
+
+#[test]
+fn the_judges_secrets_stay_out_of_the_environment() {
+    for level in levels("token", true) {
+        let cases = Cases::new();
+        let o = run(level, &cases, "token.sh", &[], &[("GITHUB_TOKEN", "2")]);
+        assert_eq!(o.verdict, "WA", "{level}: {o:?}");
+        assert_eq!(o.got, "no token\n", "{level}");
+    }
+    // Passed on purpose with --env, it arrives.
+    let cases = Cases::new();
+    let mut cmd = cargo_bin_cmd!("beast");
+    cmd.args(["check", "--env", "GITHUB_TOKEN", "--no-builtin", "--cases"])
+        .arg(cases.dir())
+        .arg("--")
+        .arg(hostile("token.sh"))
+        .env("GITHUB_TOKEN", "2")
+        .assert()
+        .code(0);
+}
+
+#[test]
+fn local_network_services_are_out_of_reach() {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("listen");
+    let port = listener.local_addr().expect("address").port().to_string();
+    for level in levels("the network test", false) {
+        let cases = Cases::new();
+        let o = run(level, &cases, "connect.py", &[&port], &[]);
+        assert_eq!(o.verdict, "WA", "{level}: {o:?}");
+        assert!(o.got.starts_with("no network"), "{level}: {o:?}");
+    }
+    let cases = Cases::new();
+    let o = run("none", &cases, "connect.py", &[&port], &[]);
+    assert_eq!(o.verdict, "AC", "without a sandbox it connects: {o:?}");
+}
+
+#[test]
+fn the_judge_cannot_be_run_to_get_the_answer() {
+    for level in levels("the exec test", false) {
+        let cases = Cases::new();
+        let o = run(level, &cases, "exec-judge.sh", &[BEAST], &[]);
+        assert_ne!(o.verdict, "AC", "{level}: {o:?}");
+        assert_eq!(o.code, Some(1), "{level}: {o:?}");
+    }
+    let cases = Cases::new();
+    let o = run("none", &cases, "exec-judge.sh", &[BEAST], &[]);
+    assert_eq!(o.verdict, "AC", "without a sandbox it cheats: {o:?}");
+}
+
+#[test]
+fn the_expected_outputs_cannot_be_read() {
+    for level in levels("the .out test", false) {
+        let cases = Cases::new();
+        let dir = cases.dir();
+        let o = run(
+            level,
+            &cases,
+            "read-out.sh",
+            &[dir.to_str().expect("path")],
+            &[],
+        );
+        assert_ne!(o.verdict, "AC", "{level}: {o:?}");
+    }
+    let cases = Cases::new();
+    let dir = cases.dir();
+    let o = run(
+        "none",
+        &cases,
+        "read-out.sh",
+        &[dir.to_str().expect("path")],
+        &[],
+    );
+    assert_eq!(o.verdict, "AC", "without a sandbox it cheats: {o:?}");
+}
+
+#[test]
+fn nothing_outside_the_private_directory_is_written() {
+    use std::os::unix::fs::PermissionsExt;
+    for level in levels("the write test", false) {
+        let cases = Cases::new();
+        let open = cases.root.path().join("open");
+        std::fs::create_dir(&open).expect("mkdir");
+        for d in [cases.root.path(), &open, &cases.dir()] {
+            // World-writable, so only the sandbox stands in the way.
+            std::fs::set_permissions(d, std::fs::Permissions::from_mode(0o777)).expect("chmod");
+        }
+        let dirs = [cases.dir(), open.clone()];
+        let args: Vec<&str> = dirs.iter().map(|d| d.to_str().expect("path")).collect();
+        let o = run(level, &cases, "write-outside.sh", &args, &[]);
+        assert_eq!(o.verdict, "WA", "{level}: {o:?}");
+        for d in &dirs {
+            assert!(
+                !d.join("pwned").exists(),
+                "{level}: wrote into {}",
+                d.display()
+            );
+        }
+        let out = std::fs::read_to_string(cases.dir().join("one.out")).expect("read");
+        assert_eq!(out, "2\n", "{level}: the expected output was changed");
+    }
+}
+
+#[test]
+fn four_gib_is_a_memory_limit_verdict() {
+    for level in levels("the memory test", true) {
+        let cases = Cases::new();
+        let o = run(level, &cases, "alloc.py", &[], &[]);
+        assert_eq!(o.verdict, "MLE", "{level}: {o:?}");
+        assert!(o.detail.contains("1024 MiB"), "{level}: {o:?}");
+        assert!(o.took < BOUND, "{level}: {o:?}");
+    }
+}
+
+#[test]
+fn the_report_starts_with_what_is_in_force() {
+    let cases = Cases::new();
+    let out = cargo_bin_cmd!("beast")
+        .args([
+            "check",
+            "--sandbox",
+            "basic",
+            "--memory",
+            "256",
+            "--no-builtin",
+            "--cases",
+        ])
+        .arg(cases.dir())
+        .args(["--", BEAST])
+        .output()
+        .expect("beast runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.starts_with("sandbox: basic (no namespaces), memory 256 MiB, env cleared"),
+        "{text}"
+    );
+    if namespaces("the report line test") {
+        let out = cargo_bin_cmd!("beast")
+            .args(["check", "--no-builtin", "--cases"])
+            .arg(cases.dir())
+            .args(["--", BEAST])
+            .output()
+            .expect("beast runs");
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            text.starts_with("sandbox: pid+net+mount namespaces, memory 1024 MiB, env cleared"),
+            "{text}"
+        );
+    }
+}
+
+#[test]
+fn a_puzzle_too_long_for_one_argument_fails_only_its_case() {
+    let cases = Cases::new();
+    // 400x400: 160 KB, over the 128 KiB Linux allows one argument.
+    let mut big = String::from("400 400\n");
+    for r in 0..400 {
+        let row = if r == 0 || r == 399 {
+            "#".repeat(400)
+        } else if r == 1 {
+            format!("#O~H{}#", " ".repeat(395))
+        } else {
+            format!("#{}#", " ".repeat(398))
+        };
+        big += &row;
+        big.push('\n');
+    }
+    big += "R\n";
+    std::fs::write(cases.dir().join("big.in"), &big).expect("write");
+    std::fs::write(cases.dir().join("big.out"), "2\n").expect("write");
+    let out = cargo_bin_cmd!("beast")
+        .args([
+            "check",
+            "--input",
+            "arg",
+            "--format",
+            "json",
+            "--no-builtin",
+        ])
+        .args(["--env", "BEAST", "--cases"])
+        .arg(cases.dir())
+        .args(["--", "sh", "-c", "printf %s \"$1\" | \"$BEAST\"", "sh"])
+        .env("BEAST", BEAST)
+        .output()
+        .expect("beast runs");
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let text = String::from_utf8_lossy(&out.stdout);
+    let objects: Vec<serde_json::Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("JSON"))
+        .collect();
+    let verdict = |name: &str| {
+        objects
+            .iter()
+            .find(|o| o["name"] == name)
+            .map(|o| (o["verdict"].clone(), o["detail"].clone()))
+    };
+    let (v, detail) = verdict("big").expect("big ran");
+    assert_eq!(v, "RTE");
+    assert!(
+        detail.as_str().is_some_and(|d| d.contains("--input file")),
+        "{detail}"
+    );
+    assert_eq!(verdict("one").map(|v| v.0), Some("AC".into()));
+}
