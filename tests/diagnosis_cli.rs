@@ -269,3 +269,21 @@ fn variants_lists_the_catalogue_and_judges_under_it() {
         .assert()
         .code(2);
 }
+
+#[test]
+fn a_case_past_the_engines_budget_is_skipped_as_too_large() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let long = format!("7 3\n#######\n#O#  H#\n#######\n{}\n", "W".repeat(5000));
+    std::fs::write(dir.path().join("long.in"), long).expect("write");
+    std::fs::write(dir.path().join("short.in"), "5 3\n#####\n#O~H#\n#####\nR\n").expect("write");
+    let dir_arg = dir.path().to_str().expect("path");
+    cargo_bin_cmd!("beast")
+        .args(["check", "--no-builtin", "--engine-time", "0.000001"])
+        .args(["--cases", dir_arg, "--", BEAST])
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains("1 passed, 0 failed"))
+        .stderr(predicate::str::contains(
+            "note: skipped long: case too large to judge",
+        ));
+}

@@ -321,7 +321,16 @@ pub enum GameError {
         /// Beasts in the player's region.
         beasts: u64,
     },
+    /// The caller's budget ran out (see [`judge_until`]) before the game was decided.
+    #[error("the game was not decided by turn {turn}, when the judge's time budget ran out")]
+    OutOfBudget {
+        /// The turn reached.
+        turn: u64,
+    },
 }
+
+/// How many turns are played between two asks of a [`judge_until`] budget.
+const BUDGET_TURNS: u64 = 4096;
 
 /// The fewest waiting turns played after the moves run out before giving up, whatever the
 /// map: small maps keep this allowance (see [`wait_limit`]).
@@ -700,7 +709,18 @@ impl Measure for Truncated {
 
 /// Plays a whole puzzle under `rules`.
 pub fn judge(puzzle: &Puzzle, rules: Rules) -> Result<Outcome, GameError> {
-    judge_with(puzzle, rules, |_, _| {})
+    play(puzzle, rules, |_, _| {}, || true)
+}
+
+/// [`judge`] within the caller's budget: `keep_going` is asked every few thousand turns, and
+/// once it says `false` the game ends with [`GameError::OutOfBudget`]. The engine has no
+/// clock; the caller's closure may read one.
+pub fn judge_until(
+    puzzle: &Puzzle,
+    rules: Rules,
+    keep_going: impl FnMut() -> bool,
+) -> Result<Outcome, GameError> {
+    play(puzzle, rules, |_, _| {}, keep_going)
 }
 
 /// Plays a whole puzzle under `rules`, showing `observe` the game after every turn,
@@ -708,7 +728,18 @@ pub fn judge(puzzle: &Puzzle, rules: Rules) -> Result<Outcome, GameError> {
 pub fn judge_with(
     puzzle: &Puzzle,
     rules: Rules,
+    observe: impl FnMut(&Game, &Step),
+) -> Result<Outcome, GameError> {
+    play(puzzle, rules, observe, || true)
+}
+
+/// Plays a whole puzzle, showing `observe` every turn and asking `keep_going` every
+/// [`BUDGET_TURNS`] turns.
+fn play(
+    puzzle: &Puzzle,
+    rules: Rules,
     mut observe: impl FnMut(&Game, &Step),
+    mut keep_going: impl FnMut() -> bool,
 ) -> Result<Outcome, GameError> {
     let mut game = Game::new(puzzle, rules);
     let mut moves_used = 0;
@@ -716,6 +747,9 @@ pub fn judge_with(
         let Some(step) = game.step(m) else { break };
         moves_used += 1;
         observe(&game, &step);
+        if game.turn % BUDGET_TURNS == 0 && !keep_going() {
+            return Err(GameError::OutOfBudget { turn: game.turn });
+        }
     }
     let mut ending = match game.status {
         Status::Won => Ending::Won,
@@ -723,7 +757,7 @@ pub fn judge_with(
         Status::Playing => Ending::Alive,
     };
     if ending == Ending::Alive && rules.exhaust == Exhaust::Wait {
-        ending = wait_out(&mut game, &mut observe)?;
+        ending = wait_out(&mut game, &mut observe, &mut keep_going)?;
     }
     Ok(Outcome {
         ending,
@@ -742,7 +776,11 @@ pub fn judge_with(
 /// cells can never reach him, nor meet a beast that can: only the beasts inside it decide
 /// the ending. With none inside, it is a stalemate at once. Otherwise Brent's cycle finding
 /// over pairs of turns watches their positions, keeping one saved list.
-fn wait_out(game: &mut Game, observe: &mut impl FnMut(&Game, &Step)) -> Result<Ending, GameError> {
+fn wait_out(
+    game: &mut Game,
+    observe: &mut impl FnMut(&Game, &Step),
+    keep_going: &mut impl FnMut() -> bool,
+) -> Result<Ending, GameError> {
     let start = game.turn;
     let region = game.player_region();
     if !game
@@ -792,6 +830,9 @@ fn wait_out(game: &mut Game, observe: &mut impl FnMut(&Game, &Step)) -> Result<E
             saved.extend(game.beasts.iter().filter(|b| inside(game, b)));
             power *= 2;
             length = 0;
+        }
+        if game.turn % BUDGET_TURNS < 2 && !keep_going() {
+            return Err(GameError::OutOfBudget { turn: game.turn });
         }
         if game.turn - start > limit {
             return Err(GameError::Undecided {

@@ -669,3 +669,23 @@ fn an_undecided_game_names_its_limit_and_region() {
          player's region (900 cells) a beast in it (4), at least 2,000,000"
     );
 }
+
+#[test]
+fn a_judge_within_a_spent_budget_stops_undecided() {
+    // 5,000 waits: the budget is asked on turn 4,096 and says no.
+    let p = puzzle(
+        "
+        #######
+        #O#  H#
+        #######",
+        &"W".repeat(5000),
+    );
+    assert_eq!(
+        judge_until(&p, Rules::OURS, || false),
+        Err(GameError::OutOfBudget { turn: 4096 })
+    );
+    assert_eq!(
+        judge_until(&p, Rules::OURS, || true),
+        judge(&p, Rules::OURS)
+    );
+}

@@ -30,9 +30,6 @@ use self::runner::{Groups, InputMode, Runner, Workspace};
 use self::sandbox::{Level, Sandbox};
 use super::r#gen::GenArgs;
 
-/// How long the diagnosis may search.
-const DIAGNOSIS_TIME: Duration = Duration::from_secs(10);
-
 /// Arguments of `beast check`.
 #[derive(clap::Args, Debug)]
 #[command(
@@ -81,6 +78,10 @@ pub struct Args {
     /// Time limit of shrinking, per group, in seconds.
     #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = parse_seconds)]
     pub shrink_time: Duration,
+    /// Time limit of the engine's own work on one case (judging it), and of the whole
+    /// diagnosis, in seconds; a case past it is skipped as too large to judge.
+    #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = parse_seconds)]
+    pub engine_time: Duration,
     /// Run only the cases whose name matches PATTERN (`*` and `?` globs; repeatable).
     #[arg(long, value_name = "PATTERN")]
     pub only: Vec<String>,
@@ -219,8 +220,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let seed = args.random.map(|_| args.seed.unwrap_or_else(clock_seed));
     let all = load::jobs(&args, seed)?;
     if args.list {
-        let names: String = all
-            .iter()
+        let names: String = (0..all.len())
+            .filter_map(|i| all.get(i))
             .map(|j| format!("{}\n", report::visible(j.name())))
             .collect();
         Out {
@@ -266,6 +267,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         gen_flags: args.gen_args.flags(),
         strict: args.strict,
         consistent: args.verbose,
+        engine_time: args.engine_time,
     };
     let jobs = args.jobs.map_or_else(
         || thread::available_parallelism().map_or(1, |n| n.get()),
@@ -302,7 +304,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if let Some(bar) = &bar {
         bar.set_message("diagnosing");
     }
-    let diagnosis = diagnose_run(&ran, jobs);
+    let diagnosis = diagnose_run(&ran, jobs, args.engine_time);
     let groups = diagnose::group(&observed(&ran), &diagnosis);
     let shown = show_groups(&judge, &groups, &ran, &args, jobs)?;
     if let Some(bar) = &bar {
@@ -380,9 +382,9 @@ fn observed(ran: &[(Case, CaseReport)]) -> Vec<Observed<'_>> {
         .collect()
 }
 
-/// The run's diagnosis on `jobs` threads, searched within [`DIAGNOSIS_TIME`].
-fn diagnose_run(ran: &[(Case, CaseReport)], jobs: usize) -> Diagnosis {
-    let deadline = Instant::now() + DIAGNOSIS_TIME;
+/// The run's diagnosis on `jobs` threads, searched within `budget`.
+fn diagnose_run(ran: &[(Case, CaseReport)], jobs: usize, budget: Duration) -> Diagnosis {
+    let deadline = Instant::now() + budget;
     diagnose::diagnose(&observed(ran), jobs, || Instant::now() < deadline)
 }
 

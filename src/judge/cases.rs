@@ -15,7 +15,7 @@ use rand_chacha::ChaCha8Rng;
 use rand_core::{Rng, SeedableRng};
 use thiserror::Error;
 
-use crate::beast::{Puzzle, Rules, judge};
+use crate::beast::{GameError, Puzzle, Rules, judge_until};
 use crate::judge::generate::{GenError, GenOptions, generate};
 use crate::judge::verdict;
 
@@ -128,6 +128,20 @@ impl Loaded {
         args: Option<&[u8]>,
         origin: Origin,
     ) -> Result<(), CaseError> {
+        self.add_within(name, input, output, args, origin, &mut || true)
+    }
+
+    /// [`Loaded::add`] within the caller's budget for judging the case (see
+    /// [`judge_until`]): a case past it is skipped as too large to judge.
+    pub fn add_within(
+        &mut self,
+        name: &str,
+        input: &[u8],
+        output: Option<&[u8]>,
+        args: Option<&[u8]>,
+        origin: Origin,
+        keep_going: &mut dyn FnMut() -> bool,
+    ) -> Result<(), CaseError> {
         let rules = match args {
             None => Rules::default(),
             Some(a) => parse_rule_flags(&String::from_utf8_lossy(a)).map_err(|reason| {
@@ -150,7 +164,7 @@ impl Loaded {
             }
         };
         let expected = if let (Some(output), true) = (output, rules == Rules::default()) {
-            if let Ok(o) = judge(&puzzle, rules)
+            if let Ok(o) = judge_until(&puzzle, rules, &mut *keep_going)
                 && !verdict::matches(o.answer().as_bytes(), output)
             {
                 self.disputed.push(skip(format!(
@@ -160,7 +174,7 @@ impl Loaded {
             }
             String::from_utf8_lossy(output).into_owned()
         } else {
-            match judge(&puzzle, Rules::default()) {
+            match judge_until(&puzzle, Rules::OURS, &mut *keep_going) {
                 Ok(o) => {
                     if output.is_none() {
                         self.engine_judged.push(name.to_string());
@@ -168,7 +182,7 @@ impl Loaded {
                     o.answer()
                 }
                 Err(e) => {
-                    self.skipped.push(skip(e.to_string()));
+                    self.skipped.push(skip(unjudged(&e)));
                     return Ok(());
                 }
             }
@@ -198,6 +212,14 @@ pub fn builtin() -> Loaded {
     loaded
 }
 
+/// Why a case is skipped when the engine cannot judge it.
+fn unjudged(e: &GameError) -> String {
+    match e {
+        GameError::OutOfBudget { .. } => format!("case too large to judge: {e}"),
+        GameError::Undecided { .. } => e.to_string(),
+    }
+}
+
 /// A random case before it is generated: its name and its `beast gen` seed.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RandomSpec {
@@ -211,12 +233,23 @@ impl RandomSpec {
     /// Generates the case; the expected answer comes from the engine. A puzzle the engine
     /// cannot decide is skipped.
     pub fn case(&self, opts: &GenOptions) -> Result<Case, Skipped> {
+        self.case_within(opts, || true)
+    }
+
+    /// [`RandomSpec::case`] within the caller's budget for judging it (see
+    /// [`judge_until`]): a case past it is skipped as too large to judge.
+    pub fn case_within(
+        &self,
+        opts: &GenOptions,
+        keep_going: impl FnMut() -> bool,
+    ) -> Result<Case, Skipped> {
         let skip = |reason: String| Skipped {
             name: self.name.clone(),
             reason,
         };
         let puzzle = generate(self.seed, opts).map_err(|e| skip(e.to_string()))?;
-        let outcome = judge(&puzzle, Rules::default()).map_err(|e| skip(e.to_string()))?;
+        let outcome =
+            judge_until(&puzzle, Rules::OURS, keep_going).map_err(|e| skip(unjudged(&e)))?;
         Ok(Case {
             name: self.name.clone(),
             input: puzzle.to_string().into_bytes(),

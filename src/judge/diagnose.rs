@@ -9,7 +9,7 @@
 //! ([`crate::beast::variant`]).
 
 use crate::beast::variant::{self, SWITCHES};
-use crate::beast::{Ending, Puzzle, Rules, judge};
+use crate::beast::{Ending, Puzzle, Rules, judge_until};
 use crate::judge::verdict::Verdict;
 
 /// What the answer did on one case, as the diagnosis sees it.
@@ -59,7 +59,12 @@ impl Answer {
 
     /// The engine's answer on `puzzle` under `rules`; `None` if it cannot be judged.
     fn of(puzzle: &Puzzle, rules: Rules) -> Option<Answer> {
-        judge(puzzle, rules).ok().map(|o| Answer {
+        Answer::within(puzzle, rules, || true)
+    }
+
+    /// [`Answer::of`] within the caller's budget; `None` past it.
+    fn within(puzzle: &Puzzle, rules: Rules, keep_going: impl FnMut() -> bool) -> Option<Answer> {
+        judge_until(puzzle, rules, keep_going).ok().map(|o| Answer {
             eaten: o.ending == Ending::Eaten,
             score: o.score,
         })
@@ -211,7 +216,7 @@ pub fn diagnose(
             }
             let reproduces = explainable
                 .iter()
-                .filter(|(o, a)| Answer::of(o.puzzle, rules) == Some(*a))
+                .filter(|(o, a)| Answer::within(o.puzzle, rules, &keep_going) == Some(*a))
                 .count();
             if reproduces > 0 {
                 found.push(Explanation {
@@ -246,7 +251,10 @@ pub fn diagnose(
     let breaks = |rules: Rules, limit: usize| {
         passing
             .iter()
-            .filter(|o| Answer::read(o.got).is_none_or(|a| Answer::of(o.puzzle, rules) != Some(a)))
+            .filter(|o| {
+                Answer::read(o.got)
+                    .is_none_or(|a| Answer::within(o.puzzle, rules, &keep_going) != Some(a))
+            })
             .take(limit)
             .count()
     };

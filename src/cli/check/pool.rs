@@ -4,6 +4,7 @@
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::thread;
+use std::time::{Duration, Instant};
 
 use beast_judge::beast::Puzzle;
 use beast_judge::beast::variant;
@@ -13,7 +14,7 @@ use beast_judge::judge::generate::GenOptions;
 use beast_judge::judge::report::CaseReport;
 use beast_judge::judge::verdict::{self, Verdict};
 
-use super::load::Job;
+use super::load::{CaseList, Job};
 use super::runner::{Ended, Run, Runner};
 
 /// Everything a worker needs to run and judge a case.
@@ -28,6 +29,8 @@ pub struct Judge {
     pub strict: bool,
     /// Say per case which readings it is consistent with (`-v`).
     pub consistent: bool,
+    /// The engine's budget for judging one case.
+    pub engine_time: Duration,
 }
 
 /// The most lines and bytes of standard error shown for an RTE: its end, where Python,
@@ -124,14 +127,16 @@ impl Judge {
     /// Runs one job; `None` for a random case the engine cannot decide (skipped).
     fn job(&self, job: &Job) -> anyhow::Result<Option<(Case, CaseReport)>> {
         let case = match job {
-            Job::Ready(case) => (**case).clone(),
-            Job::Random(spec) => match spec.case(&self.gen_opts) {
-                Ok(case) => case,
-                Err(skipped) => {
-                    eprintln!("note: skipped {}: {}", skipped.name, skipped.reason);
-                    return Ok(None);
+            Job::Ready(case) => (*case).clone(),
+            Job::Random(spec) => {
+                match spec.case_within(&self.gen_opts, in_time(self.engine_time)) {
+                    Ok(case) => case,
+                    Err(skipped) => {
+                        eprintln!("note: skipped {}: {}", skipped.name, skipped.reason);
+                        return Ok(None);
+                    }
                 }
-            },
+            }
         };
         let report = self.case(&case)?;
         Ok(Some((case, report)))
@@ -171,6 +176,12 @@ impl Judge {
     }
 }
 
+/// A budget closure for the engine: true until `budget` from now.
+pub fn in_time(budget: Duration) -> impl FnMut() -> bool {
+    let deadline = Instant::now() + budget;
+    move || Instant::now() < deadline
+}
+
 /// What became of a job.
 enum Slot {
     Pending,
@@ -183,7 +194,7 @@ enum Slot {
 /// ran, in order.
 pub fn run_all(
     judge: &Judge,
-    all: &[Job],
+    all: &CaseList,
     jobs: usize,
     fail_fast: bool,
     mut progress: impl FnMut(usize),
@@ -191,7 +202,7 @@ pub fn run_all(
 ) -> anyhow::Result<Vec<(Case, CaseReport)>> {
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
-    let mut slots: Vec<Slot> = all.iter().map(|_| Slot::Pending).collect();
+    let mut slots: Vec<Slot> = (0..all.len()).map(|_| Slot::Pending).collect();
     let mut printed = 0;
     let mut failure: Option<anyhow::Error> = None;
     thread::scope(|scope| {
@@ -203,7 +214,7 @@ pub fn run_all(
                 while !stop.load(Ordering::Relaxed) {
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     let Some(job) = all.get(i) else { break };
-                    let result = judge.job(job);
+                    let result = judge.job(&job);
                     let failed = result
                         .as_ref()
                         .is_ok_and(|r| r.as_ref().is_some_and(|(_, r)| !r.passed));
