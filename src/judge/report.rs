@@ -148,7 +148,14 @@ fn sentence(d: &Diagnosis) -> String {
     };
     let crashed = match d.crashed {
         0 => String::new(),
-        n => format!(" {n} more {} without an answer (see the groups).", cases(n)),
+        n if d.wrong == 0 => format!(
+            ": {n} {} failed without an answer (see the groups).",
+            cases(n)
+        ),
+        n => format!(
+            " {n} more {} failed without an answer (see the groups).",
+            cases(n)
+        ),
     };
     let early = if d.stopped_early {
         " The search stopped early, at its time budget: it covers the readings tried."
@@ -185,6 +192,7 @@ fn sentence(d: &Diagnosis) -> String {
             first.breaks,
             cases(first.breaks)
         ),
+        _ if d.wrong == 0 && d.crashed > 0 => "no wrong answer to explain".to_string(),
         _ if d.wrong == 0 => "no wrong answer to explain.".to_string(),
         _ => format!(
             "no known reading reproduces any of the {} wrong {}: it looks like a mistake of the \

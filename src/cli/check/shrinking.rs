@@ -54,6 +54,8 @@ pub fn shown(
             Cause::Verdict { .. } | Cause::EngineAgrees => by_answer(judge, &original, deadline)?,
         }
     };
+    // A shrink that found nothing smaller shows the case as it is.
+    let seen = seen.filter(|s| s.puzzle != case.puzzle);
     let dims = |p: &Puzzle| (p.map().cols(), p.map().rows(), p.moves().len());
     let shrunk = seen.as_ref().map(|s| Shrink {
         from: dims(&case.puzzle),
