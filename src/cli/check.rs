@@ -220,15 +220,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let seed = args.random.map(|_| args.seed.unwrap_or_else(clock_seed));
     let all = load::jobs(&args, seed)?;
     if args.list {
-        let names: String = (0..all.len())
-            .filter_map(|i| all.get(i))
-            .map(|j| format!("{}\n", report::visible(j.name())))
-            .collect();
-        Out {
-            closed: false,
-            bar: None,
-        }
-        .print(&names);
+        print_list(&all);
         return Ok(ExitCode::SUCCESS);
     }
     if all.is_empty() {
@@ -240,6 +232,56 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if let (Some(seed), None) = (seed, args.seed) {
         eprintln!("random cases from --seed {seed}");
     }
+    let judge = judge_for(&args)?;
+    let jobs = args.jobs.map_or_else(
+        || thread::available_parallelism().map_or(1, |n| n.get()),
+        |j| j as usize,
+    );
+    let bar = (io::stderr().is_terminal()).then(|| progress_bar(all.len()));
+    let mut out = Out {
+        closed: false,
+        bar: bar.clone(),
+    };
+    if args.format == Format::Text {
+        out.print(&format!("{}\n", judge.runner.sandbox.line()));
+    }
+    let ran = run_cases(&judge, &all, &args, jobs, &mut out)?;
+    if let Some(bar) = &bar {
+        bar.set_message("diagnosing");
+    }
+    let diagnosis = diagnose_run(&ran, jobs, args.engine_time);
+    let groups = diagnose::group(&observed(&ran), &diagnosis);
+    let shown = show_groups(&judge, &groups, &ran, &args, jobs)?;
+    if let Some(bar) = &bar {
+        bar.finish_and_clear();
+    }
+    let diagnosis = DiagnosisReport::new(&diagnosis, shown);
+    let reports: Vec<CaseReport> = ran.into_iter().map(|(_, r)| r).collect();
+    let mut summary = Summary::of(&reports);
+    summary.source = source(&args)?;
+    finish(&args, &judge, &reports, &summary, &diagnosis, &mut out)?;
+    Ok(if summary.failed == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}
+
+/// `--list`: the names of the cases that would run.
+fn print_list(all: &load::CaseList) {
+    let mut out = Out {
+        closed: false,
+        bar: None,
+    };
+    for i in 0..all.len() {
+        if let Some(job) = all.get(i) {
+            out.print(&format!("{}\n", report::visible(job.name())));
+        }
+    }
+}
+
+/// What runs and judges the cases, from the flags.
+fn judge_for(args: &Args) -> anyhow::Result<Judge> {
     let groups = Groups::default();
     groups
         .kill_on_interrupt()
@@ -251,7 +293,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         cases: &args.cases,
         command: &args.command,
     })?;
-    let judge = Judge {
+    Ok(Judge {
         runner: Runner {
             groups,
             command: args.command.clone(),
@@ -268,23 +310,21 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         strict: args.strict,
         consistent: args.verbose,
         engine_time: args.engine_time,
-    };
-    let jobs = args.jobs.map_or_else(
-        || thread::available_parallelism().map_or(1, |n| n.get()),
-        |j| j as usize,
-    );
-    let bar = (io::stderr().is_terminal()).then(|| progress_bar(all.len()));
-    let mut out = Out {
-        closed: false,
-        bar: bar.clone(),
-    };
-    let sandbox = judge.runner.sandbox.summary();
-    if args.format == Format::Text {
-        out.print(&format!("{}\n", judge.runner.sandbox.line()));
-    }
-    let ran = pool::run_all(
-        &judge,
-        &all,
+    })
+}
+
+/// Runs every case, printing each one's report as it finishes when the format asks.
+fn run_cases(
+    judge: &Judge,
+    all: &load::CaseList,
+    args: &Args,
+    jobs: usize,
+    out: &mut Out,
+) -> anyhow::Result<Vec<(Case, CaseReport)>> {
+    let bar = out.bar.clone();
+    pool::run_all(
+        judge,
+        all,
         jobs,
         args.fail_fast,
         |failed| {
@@ -300,45 +340,40 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             Format::Text if args.verbose => out.print(&report::text(r)),
             Format::Text => {}
         },
-    )?;
-    if let Some(bar) = &bar {
-        bar.set_message("diagnosing");
-    }
-    let diagnosis = diagnose_run(&ran, jobs, args.engine_time);
-    let groups = diagnose::group(&observed(&ran), &diagnosis);
-    let shown = show_groups(&judge, &groups, &ran, &args, jobs)?;
-    if let Some(bar) = &bar {
-        bar.finish_and_clear();
-    }
-    let diagnosis = DiagnosisReport::new(&diagnosis, shown);
-    let reports: Vec<CaseReport> = ran.into_iter().map(|(_, r)| r).collect();
-    let mut summary = Summary::of(&reports);
-    summary.source = source(&args)?;
+    )
+}
+
+/// Prints the end of the report and writes the JUnit file.
+fn finish(
+    args: &Args,
+    judge: &Judge,
+    reports: &[CaseReport],
+    summary: &Summary,
+    diagnosis: &DiagnosisReport,
+    out: &mut Out,
+) -> anyhow::Result<()> {
+    let sandbox = &judge.runner.sandbox;
     match args.format {
         Format::Json => {
-            let mut object = report::json_summary(&summary, &diagnosis);
-            object["sandbox"] = serde_json::to_value(&sandbox)?;
-            object["sandbox"]["line"] = judge.runner.sandbox.line().into();
+            let mut object = report::json_summary(summary, diagnosis);
+            object["sandbox"] = serde_json::to_value(sandbox.summary())?;
+            object["sandbox"]["line"] = sandbox.line().into();
             out.print(&format!("{}\n", report::json_text(&object)));
             eprintln!("diagnosis: {}", diagnosis.sentence);
             eprintln!("{}", summary.line());
         }
-        Format::Text => out.print(&text_ending(&summary, &diagnosis)),
+        Format::Text => out.print(&text_ending(summary, diagnosis)),
     }
     if let Some(path) = &args.junit {
         let suite = match args.shard {
             Some(shard) => format!("beast check (shard {shard})"),
             None => "beast check".to_string(),
         };
-        let junit = report::junit(&suite, &reports, &diagnosis, &judge.runner.sandbox.line());
+        let junit = report::junit(&suite, reports, diagnosis, &sandbox.line());
         std::fs::write(path, junit)
             .with_context(|| format!("cannot write the JUnit report to {}", path.display()))?;
     }
-    Ok(if summary.failed == 0 {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::from(1)
-    })
+    Ok(())
 }
 
 /// The progress bar on a terminal.

@@ -648,6 +648,60 @@ mod tests {
         }
     }
 
+    fn diagnosed(status: Status, readings: Vec<Explanation>) -> Diagnosis {
+        Diagnosis {
+            status,
+            readings,
+            outputs: 40,
+            passed: 28,
+            wrong: 12,
+            crashed: 0,
+            disputed: 0,
+            stopped_early: false,
+        }
+    }
+
+    #[test]
+    fn each_diagnosis_says_what_it_found_in_one_sentence() {
+        let stop = crate::beast::variant::find("exhaust-stop")
+            .map(|v| v.apply(crate::beast::Rules::OURS))
+            .expect("in the catalogue");
+        let e = Explanation {
+            rules: stop,
+            reproduces: 12,
+            of: 12,
+            breaks: 0,
+        };
+        assert_eq!(
+            sentence(&diagnosed(Status::Explained, vec![e])),
+            "all 40 outputs (28 passed, 12 failed) are what beast --exhaust stop prints: the \
+             game stops when the moves run out."
+        );
+        let closest = Explanation {
+            reproduces: 7,
+            breaks: 1,
+            ..e
+        };
+        let partial = sentence(&diagnosed(Status::Partial, vec![closest]));
+        assert!(
+            partial.contains("The closest, beast --exhaust stop"),
+            "{partial}"
+        );
+        assert!(
+            partial
+                .contains("reproduces 7 of the 12 wrong answers and would break 1 passing case;"),
+            "{partial}"
+        );
+        let mut crashed = diagnosed(Status::Unexplained, Vec::new());
+        (crashed.wrong, crashed.crashed, crashed.stopped_early) = (0, 3, true);
+        let said = sentence(&crashed);
+        assert!(
+            said.starts_with("no wrong answer to explain: 3 cases failed without an answer"),
+            "{said}"
+        );
+        assert!(said.contains("The search stopped early"), "{said}");
+    }
+
     #[test]
     fn the_summary_counts_passes_failures_and_time() {
         let mut rs = [
