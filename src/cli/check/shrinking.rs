@@ -116,31 +116,8 @@ fn by_engine(
         return Ok((Some(seen), small.stopped));
     }
     // The answer disagrees on the engine's smallest case: shrink with it in the loop.
-    let mut error = None;
-    let mut best: Option<Seen> = None;
-    let confirmed = shrink::shrink_within(puzzle, shrink::DEFAULT_BUDGET, in_time, |p| {
-        if error.is_some() || !diagnose::readings_differ(p, rules, Rules::OURS) {
-            return false;
-        }
-        match see(judge, p) {
-            Ok(Some(seen)) if confirms(&seen) => {
-                best = Some(seen);
-                true
-            }
-            Ok(_) => false,
-            Err(e) => {
-                error = Some(e);
-                false
-            }
-        }
-    });
-    if let Some(e) = error {
-        return Err(e);
-    }
-    Ok((
-        best.filter(|b| b.puzzle == confirmed.puzzle),
-        confirmed.stopped,
-    ))
+    let differs = |p: &Puzzle| diagnose::readings_differ(p, rules, Rules::OURS);
+    with_answer(judge, puzzle, deadline, differs, confirms)
 }
 
 /// Shrinks with the answer in the loop, keeping the verdict and, for a wrong answer, the
@@ -151,19 +128,33 @@ fn by_answer(
     deadline: Instant,
 ) -> anyhow::Result<(Option<Seen>, bool)> {
     let kind = diagnose::difference(&original.expected, original.got.as_bytes());
+    let same = |seen: &Seen| {
+        seen.verdict == original.verdict
+            && (seen.verdict != Verdict::WrongAnswer
+                || diagnose::difference(&seen.expected, seen.got.as_bytes()) == kind)
+    };
+    with_answer(judge, &original.puzzle, deadline, |_| true, same)
+}
+
+/// Shrinks `puzzle` running the answer on each candidate that passes `worth` (a cheap
+/// engine check), keeping those on which what it does passes `keeps`. Returns the smallest
+/// kept case (`None`: only the original) and whether the budget ran out.
+fn with_answer(
+    judge: &Judge,
+    puzzle: &Puzzle,
+    deadline: Instant,
+    worth: impl Fn(&Puzzle) -> bool,
+    keeps: impl Fn(&Seen) -> bool,
+) -> anyhow::Result<(Option<Seen>, bool)> {
     let mut error = None;
     let mut best: Option<Seen> = None;
     let in_time = || Instant::now() < deadline;
-    let s = shrink::shrink_within(&original.puzzle, shrink::DEFAULT_BUDGET, in_time, |p| {
-        if error.is_some() {
+    let s = shrink::shrink_within(puzzle, shrink::DEFAULT_BUDGET, in_time, |p| {
+        if error.is_some() || !worth(p) {
             return false;
         }
         match see(judge, p) {
-            Ok(Some(seen))
-                if seen.verdict == original.verdict
-                    && (seen.verdict != Verdict::WrongAnswer
-                        || diagnose::difference(&seen.expected, seen.got.as_bytes()) == kind) =>
-            {
+            Ok(Some(seen)) if keeps(&seen) => {
                 best = Some(seen);
                 true
             }
