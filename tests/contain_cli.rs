@@ -510,3 +510,43 @@ fn a_puzzle_too_long_for_one_argument_fails_only_its_case() {
     );
     assert_eq!(verdict("one").map(|v| v.0), Some("AC".into()));
 }
+
+/// The private `/tmp` of the namespaces keeps the files an answer is given: a program under
+/// `/tmp` that the command names, and one an `--env` variable names (a checkout in `/tmp`,
+/// as CI may use, runs `"$BEAST"` from there).
+#[test]
+fn files_under_tmp_that_the_answer_is_given_stay_visible() {
+    if !namespaces("files_under_tmp_that_the_answer_is_given_stay_visible") {
+        return;
+    }
+    let dir = tempfile::Builder::new()
+        .prefix("beast-tmp-")
+        .tempdir_in("/tmp")
+        .expect("a directory in /tmp");
+    let copy = dir.path().join("judge-copy");
+    std::fs::copy(BEAST, &copy).expect("copy the binary");
+    let script = dir.path().join("answer.sh");
+    std::fs::write(&script, "#!/bin/sh\nexec \"$JUDGE\"\n").expect("write");
+    std::fs::set_permissions(&script, std::os::unix::fs::PermissionsExt::from_mode(0o755))
+        .expect("chmod");
+    let cases = Cases::new();
+    let out = cargo_bin_cmd!("beast")
+        .args([
+            "check",
+            "--sandbox",
+            "strict",
+            "--no-builtin",
+            "--env",
+            "JUDGE",
+        ])
+        .arg("--cases")
+        .arg(cases.dir())
+        .arg("--")
+        .arg(&script)
+        .env("JUDGE", &copy)
+        .timeout(BOUND)
+        .output()
+        .expect("beast runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{text}");
+}

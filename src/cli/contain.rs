@@ -170,7 +170,8 @@ fn private_mounts(args: &Args, input: Option<&[u8]>) -> Result<(), Failure> {
         mount(Some("/dev/null"), file, none, MsFlags::MS_BIND, none)
             .step("hide the judge's binary")?;
     }
-    let carried = carry_over(&args.command);
+    let env_values: Vec<OsString> = std::env::vars_os().map(|(_, v)| v).collect();
+    let carried = carry_over(args.command.iter().chain(&env_values));
     for dir in PRIVATE_TMP {
         if Path::new(dir).is_dir() {
             mount(
@@ -200,11 +201,11 @@ fn private_mounts(args: &Args, input: Option<&[u8]>) -> Result<(), Failure> {
 /// The directories that get a fresh, private tmpfs.
 const PRIVATE_TMP: [&str; 3] = ["/tmp", "/var/tmp", "/dev/shm"];
 
-/// The files of the command (the program, a script) that live where a private tmpfs will
-/// cover them, opened so they can be put back.
-fn carry_over(command: &[OsString]) -> Vec<(PathBuf, std::fs::File)> {
-    command
-        .iter()
+/// The files the command names (the program, a script) or an environment variable passed
+/// on names (`--env BEAST`), that live where a private tmpfs will cover them, opened so
+/// they can be put back.
+fn carry_over<'a>(named: impl Iterator<Item = &'a OsString>) -> Vec<(PathBuf, std::fs::File)> {
+    named
         .map(Path::new)
         .filter(|p| p.is_absolute() && PRIVATE_TMP.iter().any(|d| p.starts_with(d)))
         .filter(|p| p.is_file())
