@@ -529,24 +529,61 @@ fn files_under_tmp_that_the_answer_is_given_stay_visible() {
     std::fs::write(&script, "#!/bin/sh\nexec \"$JUDGE\"\n").expect("write");
     std::fs::set_permissions(&script, std::os::unix::fs::PermissionsExt::from_mode(0o755))
         .expect("chmod");
+    let size = std::fs::metadata(&copy).expect("copied").len();
+    let cases = Cases::new();
+    // The script runs the copy; then the copy is both the command and the variable.
+    for command in [&script, &copy] {
+        let out = cargo_bin_cmd!("beast")
+            .args(["check", "--sandbox", "strict", "--no-builtin"])
+            .args(["--env", "JUDGE", "--cases"])
+            .arg(cases.dir())
+            .arg("--")
+            .arg(command)
+            .env("JUDGE", &copy)
+            .timeout(BOUND)
+            .output()
+            .expect("beast runs");
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.code(), Some(0), "{}: {text}", command.display());
+    }
+    let after = std::fs::metadata(&copy).expect("still there").len();
+    assert_eq!(after, size, "the host's file is untouched");
+}
+
+/// Under root, an answer in a directory closed to other users (a checkout in `/root`) still
+/// runs: as root then, and the first line says why.
+#[test]
+fn an_answer_closed_to_other_users_runs_as_root_and_says_so() {
+    if !namespaces("an_answer_closed_to_other_users_runs_as_root_and_says_so")
+        || !nix::unistd::geteuid().is_root()
+    {
+        return;
+    }
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir_in("/var/tmp").expect("temp dir");
+    let closed = dir.path().join("closed");
+    std::fs::create_dir(&closed).expect("mkdir");
+    let script = closed.join("answer.sh");
+    std::fs::write(&script, "#!/bin/sh\ncat > /dev/null\necho 2\n").expect("write");
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    std::fs::set_permissions(&closed, std::fs::Permissions::from_mode(0o700)).expect("chmod");
     let cases = Cases::new();
     let out = cargo_bin_cmd!("beast")
-        .args([
-            "check",
-            "--sandbox",
-            "strict",
-            "--no-builtin",
-            "--env",
-            "JUDGE",
-        ])
-        .arg("--cases")
+        .args(["check", "--sandbox", "strict", "--no-builtin", "--cases"])
         .arg(cases.dir())
         .arg("--")
         .arg(&script)
-        .env("JUDGE", &copy)
         .timeout(BOUND)
         .output()
         .expect("beast runs");
     let text = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(0), "{text}");
+    let first = text.lines().next().unwrap_or_default();
+    assert!(
+        first.ends_with(&format!(
+            "runs as root ({} is closed to other users)",
+            script.display()
+        )),
+        "{first}"
+    );
 }

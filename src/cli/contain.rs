@@ -210,7 +210,16 @@ fn carry_over<'a>(named: impl Iterator<Item = &'a OsString>) -> Vec<(PathBuf, st
         .filter(|p| p.is_absolute() && PRIVATE_TMP.iter().any(|d| p.starts_with(d)))
         .filter(|p| p.is_file())
         .filter_map(|p| Some((p.to_path_buf(), std::fs::File::open(p).ok()?)))
-        .collect()
+        .fold(
+            Vec::new(),
+            |mut kept: Vec<(PathBuf, std::fs::File)>, (path, file)| {
+                // A file named twice (the command and `--env`) is carried once.
+                if kept.iter().all(|(p, _)| *p != path) {
+                    kept.push((path, file));
+                }
+                kept
+            },
+        )
 }
 
 /// Binds a carried-over file back at its path, on the fresh tmpfs (nothing else of its
@@ -220,7 +229,17 @@ fn put_back(path: &Path, file: &std::fs::File) -> Result<(), Failure> {
     if let Some(parent) = path.parent() {
         std::fs::create_dir_all(parent).step("recreate the command's directory")?;
     }
-    std::fs::File::create(path).step("recreate the command's file")?;
+    // A new, empty file to bind over; never one that is there already (it could be the
+    // host's file, bound by an earlier carry).
+    match std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(path)
+    {
+        Ok(_) => {}
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => return Ok(()),
+        Err(e) => return Err(e).step("recreate the command's file"),
+    }
     let source = format!("/proc/self/fd/{}", file.as_raw_fd());
     let none: Option<&str> = None;
     mount(Some(source.as_str()), path, none, MsFlags::MS_BIND, none).step("bind the command's file")

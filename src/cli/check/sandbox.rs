@@ -71,8 +71,12 @@ pub struct Sandbox {
     pub hidden_dirs: Vec<PathBuf>,
     /// Files the candidate must not see or run (the judge's binary).
     pub hidden_files: Vec<PathBuf>,
-    /// True when the judge runs as root: candidates then run as `nobody`.
+    /// True when the judge runs as root: candidates then run as `nobody`, unless a file
+    /// they are given is closed to other users.
     pub drop_to_nobody: bool,
+    /// Under root, the file given to the candidate that `nobody` could not reach, which
+    /// keeps it running as root.
+    pub closed_file: Option<PathBuf>,
     /// The network namespace shared by every case (namespaces only).
     pub netns: Option<Arc<File>>,
 }
@@ -90,6 +94,8 @@ pub struct SandboxSummary {
     pub env_cleared: bool,
     /// The user id candidates run as, when it is changed (`nobody` under root).
     pub run_as_uid: Option<u32>,
+    /// Why candidates run as root: a file given to them that other users cannot reach.
+    pub root_because: Option<String>,
 }
 
 /// Why a sandbox level cannot be had.
@@ -135,6 +141,7 @@ impl Sandbox {
             },
         };
         let env = allowed_env(std::env::vars_os(), req.pass_env);
+        let closed = closed_to_others(req.command, &env);
         let hidden_files = if names_the_judge(&exe, req.command, &env) {
             Vec::new()
         } else {
@@ -152,7 +159,8 @@ impl Sandbox {
                 .filter_map(|d| d.canonicalize().ok())
                 .collect(),
             hidden_files,
-            drop_to_nobody: geteuid().is_root(),
+            drop_to_nobody: geteuid().is_root() && closed.is_none(),
+            closed_file: closed.filter(|_| geteuid().is_root()),
             netns: netns.map(Arc::new),
         })
     }
@@ -169,6 +177,11 @@ impl Sandbox {
             memory_mib: (contained && self.memory_mib > 0).then_some(self.memory_mib),
             env_cleared: contained,
             run_as_uid: (contained && self.drop_to_nobody).then_some(NOBODY),
+            root_because: self
+                .closed_file
+                .as_ref()
+                .filter(|_| contained)
+                .map(|f| format!("{} is closed to other users", f.display())),
         }
     }
 
@@ -200,6 +213,9 @@ pub fn summary_line(s: &SandboxSummary) -> String {
     if s.run_as_uid == Some(NOBODY) {
         parts.push("runs as nobody".to_string());
     }
+    if let Some(why) = &s.root_because {
+        parts.push(format!("runs as root ({why})"));
+    }
     format!("sandbox: {}", parts.join(", "))
 }
 
@@ -224,6 +240,29 @@ pub fn allowed_env(
         .collect();
     env.sort();
     env
+}
+
+/// The first file given to the candidate (its program, a file its command names, a file a
+/// passed variable names) that the user `nobody` could not reach: the file, or a directory
+/// above it, is closed to other users.
+fn closed_to_others(command: &[OsString], env: &[(OsString, OsString)]) -> Option<PathBuf> {
+    let program = command.first().and_then(|p| resolve_program(p));
+    program
+        .into_iter()
+        .chain(command.iter().skip(1).map(PathBuf::from))
+        .chain(env.iter().map(|(_, v)| PathBuf::from(v)))
+        .filter(|p| p.is_file())
+        .find(|p| !open_to_others(p))
+}
+
+/// True if other users may read or run `path` and pass through every directory above it.
+fn open_to_others(path: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    let Ok(path) = std::path::absolute(path) else {
+        return false;
+    };
+    let mode = |p: &Path| p.metadata().map(|m| m.permissions().mode()).unwrap_or(0);
+    mode(&path) & 0o005 != 0 && path.ancestors().skip(1).all(|d| mode(d) & 0o001 != 0)
 }
 
 /// True when the candidate's program, or a passed variable, is this binary: the user
@@ -330,10 +369,18 @@ mod tests {
             memory_mib: Some(1024),
             env_cleared: true,
             run_as_uid: None,
+            root_because: None,
         };
         assert_eq!(
             summary_line(&s),
             "sandbox: pid+net+mount namespaces, memory 1024 MiB, env cleared"
+        );
+        let root = SandboxSummary {
+            root_because: Some("/root/a.py is closed to other users".to_string()),
+            ..s
+        };
+        assert!(
+            summary_line(&root).ends_with(", runs as root (/root/a.py is closed to other users)")
         );
         let none = SandboxSummary {
             mechanism: Mechanism::None,
@@ -341,11 +388,32 @@ mod tests {
             memory_mib: None,
             env_cleared: false,
             run_as_uid: None,
+            root_because: None,
         };
         assert_eq!(
             summary_line(&none),
             "sandbox: none (the command runs unconfined)"
         );
+    }
+
+    #[test]
+    fn a_file_behind_a_closed_directory_is_closed_to_others() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().expect("temp dir");
+        let closed = dir.path().join("closed");
+        std::fs::create_dir(&closed).expect("mkdir");
+        let script = closed.join("a.py");
+        std::fs::write(&script, "print(2)\n").expect("write");
+        std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o644)).expect("chmod");
+        std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755))
+            .expect("chmod");
+        std::fs::set_permissions(&closed, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+        assert!(open_to_others(&script));
+        std::fs::set_permissions(&closed, std::fs::Permissions::from_mode(0o700)).expect("chmod");
+        assert!(!open_to_others(&script));
+        let command = [OsString::from("sh"), script.clone().into_os_string()];
+        assert_eq!(closed_to_others(&command, &[]), Some(script));
+        assert_eq!(closed_to_others(&[OsString::from("sh")], &[]), None);
     }
 
     #[test]
