@@ -551,7 +551,7 @@ fn files_under_tmp_that_the_answer_is_given_stay_visible() {
 }
 
 /// Under root, an answer in a directory closed to other users (a checkout in `/root`) still
-/// runs: as root then, and the first line says why.
+/// runs: as root then, and the first line says why. The system stays read-only to it.
 #[test]
 fn an_answer_closed_to_other_users_runs_as_root_and_says_so() {
     if !namespaces("an_answer_closed_to_other_users_runs_as_root_and_says_so")
@@ -560,11 +560,12 @@ fn an_answer_closed_to_other_users_runs_as_root_and_says_so() {
         return;
     }
     use std::os::unix::fs::PermissionsExt;
-    let dir = tempfile::tempdir_in("/var/tmp").expect("temp dir");
+    let dir = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).expect("temp dir");
     let closed = dir.path().join("closed");
     std::fs::create_dir(&closed).expect("mkdir");
     let script = closed.join("answer.sh");
-    std::fs::write(&script, "#!/bin/sh\ncat > /dev/null\necho 2\n").expect("write");
+    let answer = "#!/bin/sh\necho x > \"$(dirname \"$0\")/escaped\"\ncat > /dev/null\necho 2\n";
+    std::fs::write(&script, answer).expect("write");
     std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).expect("chmod");
     std::fs::set_permissions(&closed, std::fs::Permissions::from_mode(0o700)).expect("chmod");
     let cases = Cases::new();
@@ -586,4 +587,5 @@ fn an_answer_closed_to_other_users_runs_as_root_and_says_so() {
         )),
         "{first}"
     );
+    assert!(!closed.join("escaped").exists(), "it wrote beside itself");
 }

@@ -14,6 +14,7 @@
 
 use std::collections::{HashMap, HashSet};
 use std::ffi::OsString;
+use std::os::unix::ffi::OsStringExt;
 use std::os::unix::fs::PermissionsExt;
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
@@ -188,6 +189,7 @@ fn private_mounts(args: &Args, input: Option<&[u8]>) -> Result<(), Failure> {
         put_back(path, file)?;
     }
     make_home(args, input)?;
+    read_only_elsewhere()?;
     mount(
         Some("proc"),
         "/proc",
@@ -196,6 +198,75 @@ fn private_mounts(args: &Args, input: Option<&[u8]>) -> Result<(), Failure> {
         none,
     )
     .step("mount a fresh /proc")
+}
+
+/// Remounts every mount of this namespace read-only but the private tmpfs, `/proc` and
+/// `/dev`: the answer reads the system, its own files and the interpreters, and writes
+/// only its private directories (even as root, when it runs as root).
+fn read_only_elsewhere() -> Result<(), Failure> {
+    let table = std::fs::read_to_string("/proc/self/mountinfo").step("read the mount table")?;
+    for point in table.lines().filter_map(mount_point) {
+        let writable = PRIVATE_TMP.contains(&point.to_str().unwrap_or_default())
+            || point.starts_with("/proc")
+            || point.starts_with("/dev");
+        if writable {
+            continue;
+        }
+        let flags = MsFlags::MS_REMOUNT | MsFlags::MS_BIND | MsFlags::MS_RDONLY;
+        let none: Option<&str> = None;
+        let kept = flags | kept_flags(&table, &point);
+        match mount(none, &point, none, kept, none) {
+            // A mount under a private tmpfs is covered: nothing to see there any more.
+            Err(Errno::ENOENT) => {}
+            other => other.step("make the system read-only")?,
+        }
+    }
+    Ok(())
+}
+
+/// The mount point of a `/proc/self/mountinfo` line (field 5, with `\040`-style escapes).
+fn mount_point(line: &str) -> Option<PathBuf> {
+    let raw = line.split(' ').nth(4)?;
+    let mut bytes = Vec::with_capacity(raw.len());
+    let mut rest = raw.as_bytes();
+    while let Some((&b, tail)) = rest.split_first() {
+        let octal = tail
+            .get(..3)
+            .filter(|d| b == b'\\' && d.iter().all(|c| (b'0'..=b'7').contains(c)));
+        match octal.and_then(|d| u8::from_str_radix(std::str::from_utf8(d).ok()?, 8).ok()) {
+            Some(c) => {
+                bytes.push(c);
+                rest = &tail[3..];
+            }
+            None => {
+                bytes.push(b);
+                rest = tail;
+            }
+        }
+    }
+    Some(PathBuf::from(std::ffi::OsString::from_vec(bytes)))
+}
+
+/// The per-mount flags of `point` that a read-only remount must keep (`nosuid`, `nodev`,
+/// `noexec` and the access-time ones), from the last line that mounts it.
+fn kept_flags(table: &str, point: &Path) -> MsFlags {
+    let options = table
+        .lines()
+        .rfind(|l| mount_point(l).as_deref() == Some(point))
+        .and_then(|l| l.split(' ').nth(5))
+        .unwrap_or_default();
+    options
+        .split(',')
+        .map(|o| match o {
+            "nosuid" => MsFlags::MS_NOSUID,
+            "nodev" => MsFlags::MS_NODEV,
+            "noexec" => MsFlags::MS_NOEXEC,
+            "noatime" => MsFlags::MS_NOATIME,
+            "nodiratime" => MsFlags::MS_NODIRATIME,
+            "relatime" => MsFlags::MS_RELATIME,
+            _ => MsFlags::empty(),
+        })
+        .fold(MsFlags::empty(), |a, b| a | b)
 }
 
 /// The directories that get a fresh, private tmpfs.
