@@ -23,6 +23,7 @@ macro_rules! eprintln {
     }};
 }
 
+mod cases;
 mod check;
 mod contain;
 mod fence;
@@ -72,6 +73,8 @@ enum Command {
     Check(Box<check::Args>),
     /// Print one seeded random puzzle in the input format.
     Gen(r#gen::Args),
+    /// Write a test-case pack for challenge authors: files, a Markdown block or a Kattis package.
+    Cases(Box<cases::Args>),
     /// List the known misreadings of the rules that `--variant` and `beast check` know.
     Variants(variants::Args),
     /// The sandbox helper `beast check` starts in place of a candidate (internal).
@@ -94,6 +97,7 @@ pub fn run() -> ExitCode {
         Some(Command::Play(args)) => play::run(args),
         Some(Command::Check(args)) => check::run(*args),
         Some(Command::Gen(args)) => r#gen::run(args),
+        Some(Command::Cases(args)) => cases::run(*args),
         Some(Command::Variants(args)) => variants::run(args),
         Some(Command::Contain(args)) => return contain::run(args),
         Some(Command::Completions { shell }) => completions(shell),

@@ -7,6 +7,7 @@
 pub mod cases;
 pub mod diagnose;
 pub mod generate;
+pub mod pack;
 pub mod report;
 pub mod shrink;
 pub mod verdict;

@@ -1,0 +1,320 @@
+//! `beast cases`: write a test-case pack for challenge authors (the built-in cases and
+//! seeded random ones, with their answers), a Markdown "Test cases" block, or a Kattis
+//! problem package. The choices (which cases discriminate, the texts) are made by
+//! `beast_judge::judge::pack`; this file generates the cases and writes the files.
+
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+use anyhow::Context;
+use beast_judge::beast::variant;
+use beast_judge::judge::cases::{self, Case};
+use beast_judge::judge::diagnose;
+use beast_judge::judge::pack::{self, KattisGroup};
+
+use super::r#gen::GenArgs;
+
+/// The engine's budget for judging one case under one reading.
+const ENGINE_TIME: Duration = Duration::from_secs(10);
+
+/// What `beast cases` writes.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// `NAME.in` and `NAME.out` in `--out DIR`.
+    Files,
+    /// A "Test cases" block for a Code Golf post, on standard output.
+    Markdown,
+    /// A Kattis problem package in `--out DIR`: `data/sample`, `data/secret`, `problem.yaml`.
+    Kattis,
+}
+
+/// Which cases `beast cases` keeps.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Select {
+    /// Every case.
+    All,
+    /// A small set on which every known reading (the 16 switch combinations with the
+    /// catalogue) answers differently from ours at least once: the greedy set cover.
+    Discriminating,
+}
+
+/// Arguments of `beast cases`.
+#[derive(clap::Args, Debug)]
+#[command(after_help = "Examples:
+  beast cases --out pack                                   # the built-in cases
+  beast cases --random 50 --seed 3 --out pack --readings   # plus 50 random ones
+  beast cases --random 500 --seed 1 --select discriminating --out pack
+  beast cases --no-builtin --random 10 --seed 1 --format markdown --max-size 200
+  beast cases --random 100 --seed 1 --format kattis --out problem")]
+pub struct Args {
+    /// The directory to write (created if missing); required by `files` and `kattis`.
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// Include the built-in cases (the samples and rule examples); the default.
+    #[arg(long, overrides_with = "no_builtin")]
+    pub builtin: bool,
+    /// Leave out the built-in cases.
+    #[arg(long, overrides_with = "builtin")]
+    pub no_builtin: bool,
+    /// Add N random cases, the ones `beast check --random N --seed S` runs, same names.
+    #[arg(long, value_name = "N", value_parser = cases::random_count)]
+    pub random: Option<usize>,
+    /// Seed of the random cases [default: from the clock, printed].
+    #[arg(long, value_name = "S", requires = "random")]
+    pub seed: Option<u64>,
+    #[command(flatten)]
+    pub gen_args: GenArgs,
+    /// Also write `NAME.readings.json`: the answer under each of the 16 switch combinations.
+    #[arg(long)]
+    pub readings: bool,
+    /// Which cases to keep.
+    #[arg(long, value_enum, default_value = "all")]
+    pub select: Select,
+    /// What to write.
+    #[arg(long, value_enum, default_value = "files")]
+    pub format: Format,
+    /// Leave out cases whose puzzle text is longer than this many bytes.
+    #[arg(long, value_name = "BYTES")]
+    pub max_size: Option<usize>,
+    /// Overwrite files that exist already.
+    #[arg(long)]
+    pub force: bool,
+}
+
+/// Runs `beast cases`.
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    check_usage(&args)?;
+    let mut all = Vec::new();
+    if !args.no_builtin {
+        all.extend(cases::builtin().cases);
+    }
+    if let Some(n) = args.random {
+        let opts = args.gen_args.options()?;
+        let seed = args.seed.unwrap_or_else(clock_seed);
+        if args.seed.is_none() {
+            eprintln!("random cases from --seed {seed}");
+        }
+        for spec in cases::random_specs(seed, n) {
+            match spec.case_within(&opts, in_time(ENGINE_TIME)) {
+                Ok(c) => all.push(c),
+                Err(s) => eprintln!("note: {} skipped: {}", s.name, s.reason),
+            }
+        }
+    }
+    if let Some(max) = args.max_size {
+        all.retain(|c| c.input.len() <= max);
+    }
+    let kept = match args.select {
+        Select::All => all,
+        Select::Discriminating => discriminating(all),
+    };
+    match args.format {
+        Format::Markdown => {
+            let order = pack::markdown_order(&kept, None);
+            let mut out = io::stdout().lock();
+            out.write_all(pack::markdown(&kept, &order).as_bytes())
+                .and_then(|()| out.flush())
+                .context("cannot write the test cases to standard output")?;
+        }
+        Format::Files | Format::Kattis => {
+            let dir = args.out.as_deref().unwrap_or(Path::new("."));
+            let files = if args.format == Format::Kattis {
+                kattis_files(&kept)
+            } else {
+                pack_files(&kept, args.readings)
+            };
+            write_all(dir, &files, args.force)?;
+            eprintln!(
+                "wrote {} cases ({} files) to {}",
+                if args.format == Format::Kattis {
+                    kattis_count(&kept)
+                } else {
+                    kept.len()
+                },
+                files.len(),
+                dir.display()
+            );
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Refuses flag combinations that make no sense, before any work.
+fn check_usage(args: &Args) -> anyhow::Result<()> {
+    match args.format {
+        Format::Markdown if args.out.is_some() => {
+            anyhow::bail!("--format markdown prints to standard output: leave out --out")
+        }
+        Format::Markdown if args.readings => {
+            anyhow::bail!("--readings writes files: use it with --out, not --format markdown")
+        }
+        Format::Kattis if args.readings => {
+            anyhow::bail!("--readings writes into a plain pack, not a Kattis package")
+        }
+        Format::Files | Format::Kattis if args.out.is_none() => {
+            anyhow::bail!("add --out DIR: the directory to write the cases into")
+        }
+        _ => Ok(()),
+    }
+}
+
+/// The greedy set cover of every known reading over `all`, in the cases' own order; says
+/// on stderr how many were kept and which readings no case separates from ours.
+fn discriminating(all: Vec<Case>) -> Vec<Case> {
+    let readings = diagnose::readings();
+    let started = Instant::now();
+    let sets = separated_all(&all, &readings);
+    let cost: Vec<usize> = all.iter().map(|c| c.input.len()).collect();
+    let cover = pack::greedy_cover(&sets, readings.len(), &cost);
+    let mut chosen = cover.chosen.clone();
+    chosen.sort_unstable();
+    eprintln!(
+        "kept {} of {} cases: {} of the {} other readings answer differently on at least one \
+         ({:.1} s)",
+        chosen.len(),
+        all.len(),
+        readings.len() - cover.uncovered.len(),
+        readings.len(),
+        started.elapsed().as_secs_f64()
+    );
+    if !cover.uncovered.is_empty() {
+        let names: Vec<String> = cover
+            .uncovered
+            .iter()
+            .take(5)
+            .map(|&i| variant::flags(readings[i]))
+            .collect();
+        let more = cover.uncovered.len().saturating_sub(names.len());
+        eprintln!(
+            "answering as ours on every case: {}{}",
+            names.join("; "),
+            if more > 0 {
+                format!("; and {more} more")
+            } else {
+                String::new()
+            }
+        );
+    }
+    let mut keep = vec![false; all.len()];
+    for i in chosen {
+        keep[i] = true;
+    }
+    all.into_iter()
+        .zip(keep)
+        .filter(|(_, k)| *k)
+        .map(|(c, _)| c)
+        .collect()
+}
+
+/// [`pack::separated`] for every case, on every core.
+fn separated_all(all: &[Case], readings: &[beast_judge::beast::Rules]) -> Vec<Vec<usize>> {
+    let jobs = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let chunk = all.len().div_ceil(jobs).max(1);
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = all
+            .chunks(chunk)
+            .map(|part| {
+                scope.spawn(move || {
+                    part.iter()
+                        .map(|c| pack::separated(&c.puzzle, readings, &mut in_time(ENGINE_TIME)))
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().unwrap_or_default())
+            .collect()
+    })
+}
+
+/// The files of a plain pack: `NAME.in`, `NAME.out` and, with `readings`,
+/// `NAME.readings.json`.
+fn pack_files(kept: &[Case], readings: bool) -> Vec<(PathBuf, Vec<u8>)> {
+    let mut files = Vec::new();
+    for c in kept {
+        files.push((PathBuf::from(format!("{}.in", c.name)), c.input.clone()));
+        files.push((
+            PathBuf::from(format!("{}.out", c.name)),
+            c.expected.clone().into_bytes(),
+        ));
+        if readings {
+            let r = pack::case_readings(c, &mut in_time(ENGINE_TIME));
+            files.push((
+                PathBuf::from(format!("{}.readings.json", c.name)),
+                pack::readings_json(&r).into_bytes(),
+            ));
+        }
+    }
+    files
+}
+
+/// The files of a Kattis package: the five samples in `data/sample` (always), the other
+/// kept cases in `data/secret`, as `.in` and `.ans`, and `problem.yaml`.
+fn kattis_files(kept: &[Case]) -> Vec<(PathBuf, Vec<u8>)> {
+    let mut files = vec![(
+        PathBuf::from("problem.yaml"),
+        pack::problem_yaml().into_bytes(),
+    )];
+    let samples = cases::builtin()
+        .cases
+        .into_iter()
+        .filter(|c| pack::is_sample(&c.name));
+    let secret = kept
+        .iter()
+        .filter(|c| KattisGroup::of(&c.name) == KattisGroup::Secret)
+        .cloned();
+    for c in samples.chain(secret) {
+        let dir = Path::new(KattisGroup::of(&c.name).dir());
+        files.push((dir.join(format!("{}.in", c.name)), c.input.clone()));
+        files.push((
+            dir.join(format!("{}.ans", c.name)),
+            c.expected.clone().into_bytes(),
+        ));
+    }
+    files
+}
+
+/// How many cases a Kattis package of `kept` holds: the samples and the other kept cases.
+fn kattis_count(kept: &[Case]) -> usize {
+    pack::SAMPLES.len()
+        + kept
+            .iter()
+            .filter(|c| KattisGroup::of(&c.name) == KattisGroup::Secret)
+            .count()
+}
+
+/// Writes `files` under `dir`; without `force`, refuses before writing anything when one
+/// exists already, naming the first.
+fn write_all(dir: &Path, files: &[(PathBuf, Vec<u8>)], force: bool) -> anyhow::Result<()> {
+    if !force && let Some((path, _)) = files.iter().find(|(p, _)| dir.join(p).exists()) {
+        anyhow::bail!(
+            "{} exists already: add --force to overwrite",
+            dir.join(path).display()
+        );
+    }
+    for (path, bytes) in files {
+        let path = dir.join(path);
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent)
+                .with_context(|| format!("cannot create {}", parent.display()))?;
+        }
+        std::fs::write(&path, bytes).with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    Ok(())
+}
+
+/// A budget for the engine: true until `limit` has passed since it was made.
+fn in_time(limit: Duration) -> impl FnMut() -> bool {
+    let start = Instant::now();
+    move || start.elapsed() < limit
+}
+
+/// A seed from the clock, for `--random` without `--seed` (as `beast check` picks one).
+fn clock_seed() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() ^ u64::from(d.subsec_nanos()))
+}

@@ -1,0 +1,373 @@
+//! Test-case packs for challenge authors (`beast cases`): which cases separate which readings
+//! from ours, the greedy set cover that keeps a small discriminating set, each case's answer
+//! under the 16 switch combinations, and the texts of a pack: a Markdown "Test cases" block
+//! and a Kattis problem package.
+//!
+//! Everything here is pure: the binary writes the files.
+
+use serde::Serialize;
+
+use crate::beast::variant::{self, SWITCHES};
+use crate::beast::{Puzzle, Rules, judge_until};
+use crate::judge::cases::Case;
+
+/// The five samples of the challenge (see `examples/beast/INDEX.md`): the built-in cases a
+/// Kattis package puts in `data/sample`.
+pub const SAMPLES: [&str; 5] = [
+    "simple-crush",
+    "preference-death",
+    "preference-win",
+    "waiting-for-the-reaper",
+    "wikipedia",
+];
+
+/// True if `name` is one of the challenge's [`SAMPLES`].
+pub fn is_sample(name: &str) -> bool {
+    SAMPLES.contains(&name)
+}
+
+/// The 16 combinations of the four rule switches, ours first: combination `bits` turns on
+/// the other reading of switch `i` when bit `i` is set.
+pub fn switch_combinations() -> Vec<Rules> {
+    (0u32..16)
+        .map(|bits| {
+            SWITCHES
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| bits & (1 << i) != 0)
+                .fold(Rules::OURS, |rules, (_, s)| s.other.apply(rules))
+        })
+        .collect()
+}
+
+/// The engine's answer on `puzzle` under `rules`, `None` if it cannot be judged within the
+/// caller's budget.
+pub fn answer(
+    puzzle: &Puzzle,
+    rules: Rules,
+    keep_going: &mut dyn FnMut() -> bool,
+) -> Option<String> {
+    judge_until(puzzle, rules, keep_going)
+        .ok()
+        .map(|o| o.answer())
+}
+
+/// The positions in `readings` of the readings whose answer on `puzzle` differs from ours.
+/// A reading the engine cannot decide within the budget separates nothing.
+pub fn separated(
+    puzzle: &Puzzle,
+    readings: &[Rules],
+    keep_going: &mut dyn FnMut() -> bool,
+) -> Vec<usize> {
+    let Some(ours) = answer(puzzle, Rules::OURS, keep_going) else {
+        return Vec::new();
+    };
+    readings
+        .iter()
+        .enumerate()
+        .filter(|(_, r)| answer(puzzle, **r, keep_going).is_some_and(|a| a != ours))
+        .map(|(i, _)| i)
+        .collect()
+}
+
+/// The result of [`greedy_cover`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Cover {
+    /// The positions of the sets kept, in the order they were chosen.
+    pub chosen: Vec<usize>,
+    /// The elements of the universe no set holds.
+    pub uncovered: Vec<usize>,
+}
+
+/// The greedy minimum set cover: repeatedly keeps the set that holds the most elements of
+/// `0..universe` not covered yet, the smaller `cost` first among equals, then the earlier;
+/// stops when no set adds anything. Elements no set holds are left `uncovered`.
+pub fn greedy_cover(sets: &[Vec<usize>], universe: usize, cost: &[usize]) -> Cover {
+    let mut covered = vec![false; universe];
+    let mut chosen = Vec::new();
+    loop {
+        let gain = |s: &Vec<usize>| s.iter().filter(|&&e| e < universe && !covered[e]).count();
+        let best = sets
+            .iter()
+            .enumerate()
+            .map(|(i, s)| (gain(s), i))
+            .filter(|&(g, _)| g > 0)
+            .min_by_key(|&(g, i)| (std::cmp::Reverse(g), cost.get(i).copied().unwrap_or(0), i));
+        let Some((_, i)) = best else { break };
+        for &e in &sets[i] {
+            if e < universe {
+                covered[e] = true;
+            }
+        }
+        chosen.push(i);
+    }
+    let uncovered = (0..universe).filter(|&e| !covered[e]).collect();
+    Cover { chosen, uncovered }
+}
+
+/// One case's answer under one switch combination, as `NAME.readings.json` lists it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ReadingAnswer {
+    /// The `beast` flags that select the combination; empty for ours.
+    pub flags: String,
+    /// The combination in plain words.
+    pub words: String,
+    /// The engine's answer, or `null` if it could not be judged.
+    pub answer: Option<String>,
+    /// True if the answer differs from ours.
+    pub differs: bool,
+}
+
+/// The contents of `NAME.readings.json`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct CaseReadings {
+    /// The case's name.
+    pub name: String,
+    /// The expected answer (ours).
+    pub expected: String,
+    /// The answer under each of the 16 switch combinations, ours first.
+    pub readings: Vec<ReadingAnswer>,
+}
+
+/// The answers of `case` under every switch combination (see [`switch_combinations`]).
+pub fn case_readings(case: &Case, keep_going: &mut dyn FnMut() -> bool) -> CaseReadings {
+    let ours = answer(&case.puzzle, Rules::OURS, keep_going);
+    let readings = switch_combinations()
+        .into_iter()
+        .map(|rules| {
+            let a = answer(&case.puzzle, rules, keep_going);
+            ReadingAnswer {
+                flags: variant::flags(rules),
+                words: variant::words(rules),
+                differs: a.is_some() && ours.is_some() && a != ours,
+                answer: a,
+            }
+        })
+        .collect();
+    CaseReadings {
+        name: case.name.clone(),
+        expected: case.expected.clone(),
+        readings,
+    }
+}
+
+/// [`case_readings`] as pretty JSON text with a final newline.
+pub fn readings_json(readings: &CaseReadings) -> String {
+    // Serializing plain strings, booleans and options cannot fail.
+    let mut text = serde_json::to_string_pretty(readings).unwrap_or_default();
+    text.push('\n');
+    text
+}
+
+/// The cases of a Markdown block: those whose input is at most `max_size` bytes, shortest
+/// first (then by name), as positions in `cases`.
+pub fn markdown_order(cases: &[Case], max_size: Option<usize>) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..cases.len())
+        .filter(|&i| max_size.is_none_or(|m| cases[i].input.len() <= m))
+        .collect();
+    order.sort_by(|&a, &b| {
+        (cases[a].input.len(), &cases[a].name).cmp(&(cases[b].input.len(), &cases[b].name))
+    });
+    order
+}
+
+/// A "Test cases" block ready to paste into a Code Golf post: each puzzle in a code block,
+/// then its expected output in another, in the order of `order` (see [`markdown_order`]).
+pub fn markdown(cases: &[Case], order: &[usize]) -> String {
+    let mut s = String::from("## Test cases\n");
+    for &i in order {
+        let Some(c) = cases.get(i) else { continue };
+        let input = String::from_utf8_lossy(&c.input);
+        let fence = fence_for(&input, &c.expected);
+        s += &format!("\n`{}`\n\n{fence}\n{}", c.name, ensure_newline(&input));
+        s += &format!(
+            "{fence}\n\nOutput:\n\n{fence}\n{}{fence}\n",
+            ensure_newline(&c.expected)
+        );
+    }
+    s
+}
+
+/// A code fence longer than any run of backticks in the texts.
+fn fence_for(a: &str, b: &str) -> String {
+    let longest = |t: &str| t.split(|c| c != '`').map(str::len).max().unwrap_or(0);
+    "`".repeat(3.max(longest(a).max(longest(b)) + 1))
+}
+
+/// `text` ending in a newline.
+fn ensure_newline(text: &str) -> String {
+    if text.ends_with('\n') {
+        text.to_string()
+    } else {
+        format!("{text}\n")
+    }
+}
+
+/// Where a case goes in a Kattis package.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum KattisGroup {
+    /// `data/sample`: the challenge's samples.
+    Sample,
+    /// `data/secret`: every other case.
+    Secret,
+}
+
+impl KattisGroup {
+    /// The directory under the package: `data/sample` or `data/secret`.
+    pub fn dir(self) -> &'static str {
+        match self {
+            KattisGroup::Sample => "data/sample",
+            KattisGroup::Secret => "data/secret",
+        }
+    }
+
+    /// The group of the case named `name`.
+    pub fn of(name: &str) -> KattisGroup {
+        if is_sample(name) {
+            KattisGroup::Sample
+        } else {
+            KattisGroup::Secret
+        }
+    }
+}
+
+/// The `problem.yaml` stub of a Kattis package.
+pub fn problem_yaml() -> String {
+    "# Written by `beast cases --format kattis`; fill in the author, source and limits.\n\
+     name: \"aHHHH! The Beasts are HHHHere!\"\n\
+     author: \"\"\n\
+     source: \"\"\n\
+     license: unknown\n\
+     validation: default\n\
+     limits:\n  time_multiplier: 5\n"
+        .to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::judge::cases::builtin;
+    use crate::judge::diagnose::readings;
+
+    fn case(name: &str, input: &str) -> Case {
+        let puzzle = Puzzle::parse_bytes(input.as_bytes()).expect("a valid puzzle");
+        let expected = answer(&puzzle, Rules::OURS, &mut || true).expect("judged");
+        Case {
+            name: name.to_string(),
+            puzzle,
+            input: input.as_bytes().to_vec(),
+            expected,
+            origin: crate::judge::cases::Origin::Builtin,
+        }
+    }
+
+    #[test]
+    fn the_samples_are_builtin_cases() {
+        let b = builtin();
+        for s in SAMPLES {
+            assert!(b.cases.iter().any(|c| c.name == s), "{s} is not built in");
+        }
+    }
+
+    #[test]
+    fn switch_combinations_are_sixteen_distinct_readings_ours_first() {
+        let all = switch_combinations();
+        assert_eq!(all.len(), 16);
+        assert_eq!(all[0], Rules::OURS);
+        for (i, a) in all.iter().enumerate() {
+            assert_eq!(
+                variant::held_by(*a).count(),
+                (i as u32).count_ones() as usize
+            );
+            for b in &all[i + 1..] {
+                assert_ne!(a, b);
+            }
+        }
+    }
+
+    #[test]
+    fn separated_lists_exactly_the_readings_that_answer_differently() {
+        let all = readings();
+        for c in builtin().cases.iter().take(8) {
+            let ours = answer(&c.puzzle, Rules::OURS, &mut || true);
+            let sep = separated(&c.puzzle, &all, &mut || true);
+            for (i, r) in all.iter().enumerate() {
+                let differs = answer(&c.puzzle, *r, &mut || true) != ours;
+                assert_eq!(
+                    sep.contains(&i),
+                    differs,
+                    "{} under {}",
+                    c.name,
+                    variant::flags(*r)
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn greedy_cover_covers_every_coverable_element_and_prefers_big_then_cheap_sets() {
+        let sets = vec![vec![0, 1], vec![2], vec![0, 1, 2], vec![3], vec![3]];
+        let cover = greedy_cover(&sets, 5, &[1, 1, 9, 5, 2]);
+        assert_eq!(cover.chosen, vec![2, 4]);
+        assert_eq!(cover.uncovered, vec![4]);
+        let held: Vec<usize> = cover.chosen.iter().flat_map(|&i| sets[i].clone()).collect();
+        for e in 0..4 {
+            assert!(held.contains(&e));
+        }
+    }
+
+    #[test]
+    fn greedy_cover_of_nothing_chooses_nothing() {
+        let cover = greedy_cover(&[vec![], vec![]], 3, &[]);
+        assert!(cover.chosen.is_empty());
+        assert_eq!(cover.uncovered, vec![0, 1, 2]);
+    }
+
+    #[test]
+    fn case_readings_give_ours_first_and_mark_differences() {
+        for c in builtin().cases {
+            let r = case_readings(&c, &mut || true);
+            assert_eq!(r.readings.len(), 16);
+            assert_eq!(r.readings[0].flags, "");
+            assert!(!r.readings[0].differs);
+            for (rules, ra) in switch_combinations().into_iter().zip(&r.readings) {
+                let a = answer(&c.puzzle, rules, &mut || true);
+                assert_eq!(ra.answer, a);
+                assert_eq!(
+                    ra.differs,
+                    a.as_deref() != Some(r.readings[0].answer.as_deref().unwrap_or(""))
+                );
+            }
+            let json: serde_json::Value =
+                serde_json::from_str(&readings_json(&r)).expect("valid JSON");
+            assert_eq!(json["readings"].as_array().map(Vec::len), Some(16));
+        }
+    }
+
+    #[test]
+    fn markdown_puts_short_cases_first_and_leaves_out_big_ones() {
+        let cases = vec![
+            case("big", "5 3\n#####\n#O~H#\n#####\nRR\n"),
+            case("small", "5 3\n#####\n#O~H#\n#####\nR\n"),
+        ];
+        let order = markdown_order(&cases, None);
+        assert_eq!(order, vec![1, 0]);
+        let text = markdown(&cases, &order);
+        assert!(text.starts_with("## Test cases\n"));
+        let small = text.find("`small`").expect("small listed");
+        let big = text.find("`big`").expect("big listed");
+        assert!(small < big);
+        assert!(text.contains(&format!("```\n{}```", cases[0].expected)));
+        let limit = cases[1].input.len();
+        assert_eq!(markdown_order(&cases, Some(limit)), vec![1]);
+    }
+
+    #[test]
+    fn kattis_groups_put_the_samples_apart() {
+        for c in builtin().cases {
+            let g = KattisGroup::of(&c.name);
+            assert_eq!(g == KattisGroup::Sample, SAMPLES.contains(&c.name.as_str()));
+        }
+        assert!(problem_yaml().lines().any(|l| l.starts_with("name: ")));
+    }
+}
