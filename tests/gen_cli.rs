@@ -64,9 +64,23 @@ fn bad_options_are_usage_errors() {
         .assert()
         .code(2)
         .stderr(predicate::str::contains("COLSxROWS"));
-    cargo_bin_cmd!("beast")
-        .args(["gen"])
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("--seed"));
+}
+
+#[test]
+fn gen_without_a_seed_picks_one_and_prints_it_on_stderr() {
+    let out = cargo_bin_cmd!("beast")
+        .args(["gen", "--moves", "7"])
+        .output()
+        .expect("beast runs");
+    assert!(out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let seed = stderr
+        .trim()
+        .strip_prefix("beast gen --seed ")
+        .and_then(|rest| rest.strip_suffix(" --moves 7"))
+        .expect("the seed is printed as a beast gen command");
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        generate(&["--seed", seed, "--moves", "7"])
+    );
 }

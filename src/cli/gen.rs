@@ -98,21 +98,38 @@ impl FromStr for Size {
 /// Arguments of `beast gen`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// The seed of the ChaCha8 stream; the same seed always gives the same puzzle.
+    /// The seed of the ChaCha8 stream; the same seed always gives the same puzzle. Without
+    /// it one is picked from the clock and printed on stderr.
     #[arg(long)]
-    pub seed: u64,
+    pub seed: Option<u64>,
     #[command(flatten)]
     pub gen_args: GenArgs,
 }
 
 /// Runs `beast gen`.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let puzzle = generate::generate(args.seed, &args.gen_args.options()?)?;
+    let opts = args.gen_args.options()?;
+    let seed = match args.seed {
+        Some(seed) => seed,
+        None => {
+            let seed = clock_seed();
+            eprintln!("beast gen --seed {seed}{}", args.gen_args.flags());
+            seed
+        }
+    };
+    let puzzle = generate::generate(seed, &opts)?;
     let mut out = io::stdout().lock();
     write!(out, "{puzzle}")
         .and_then(|()| out.flush())
         .context("cannot write the puzzle to standard output")?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// A seed from the clock, for `beast gen` without `--seed`.
+fn clock_seed() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() ^ u64::from(d.subsec_nanos()))
 }
 
 #[cfg(test)]
