@@ -173,25 +173,24 @@ pub fn diagnose(
     threads: usize,
     keep_going: impl Fn() -> bool + Sync,
 ) -> Diagnosis {
-    let disputed = observed.iter().filter(|o| engine_agrees(o)).count();
-    let wrong: Vec<(&Observed, Option<Answer>)> = observed
+    let wrong: Vec<&Observed> = observed
         .iter()
         .filter(|o| o.verdict == Verdict::WrongAnswer && !engine_agrees(o))
-        .map(|o| (o, Answer::read(o.got)))
         .collect();
     let passing: Vec<&Observed> = observed.iter().filter(|o| o.passed).collect();
-    let crashed = observed
-        .iter()
-        .filter(|o| !o.passed && !matches!(o.verdict, Verdict::WrongAnswer | Verdict::Presentation))
-        .count();
     let mut d = Diagnosis {
         status: Status::Unexplained,
         readings: Vec::new(),
         outputs: wrong.len() + passing.len(),
         passed: passing.len(),
         wrong: wrong.len(),
-        crashed,
-        disputed,
+        crashed: observed
+            .iter()
+            .filter(|o| {
+                !o.passed && !matches!(o.verdict, Verdict::WrongAnswer | Verdict::Presentation)
+            })
+            .count(),
+        disputed: observed.iter().filter(|o| engine_agrees(o)).count(),
         stopped_early: false,
     };
     if observed.iter().all(|o| o.passed) {
@@ -200,29 +199,53 @@ pub fn diagnose(
     }
     let explainable: Vec<(&Observed, Answer)> = wrong
         .iter()
-        .filter_map(|&(o, a)| a.map(|a| (o, a)))
+        .filter_map(|o| Answer::read(o.got).map(|a| (*o, a)))
         .collect();
     if explainable.is_empty() {
         return d;
     }
+    let (scored, stopped) = score(&explainable, wrong.len(), threads, &keep_going);
+    d.stopped_early = stopped;
+    let breaks = |rules: Rules, limit: usize| {
+        passing
+            .iter()
+            .filter(|o| {
+                Answer::read(o.got)
+                    .is_none_or(|a| Answer::within(o.puzzle, rules, &keep_going) != Some(a))
+            })
+            .take(limit)
+            .count()
+    };
+    conclude(d, scored, breaks)
+}
+
+/// Every reading that reproduces at least one of the `explainable` wrong answers (of
+/// `wrong` in all), in the order of [`readings`], tried on `threads` threads; and whether
+/// `keep_going` stopped the search early.
+fn score(
+    explainable: &[(&Observed, Answer)],
+    wrong: usize,
+    threads: usize,
+    keep_going: &(impl Fn() -> bool + Sync),
+) -> (Vec<Explanation>, bool) {
     let all = readings();
-    let tried = std::sync::atomic::AtomicBool::new(false);
-    let score = |rules: &[Rules]| -> Vec<Explanation> {
+    let stopped = std::sync::atomic::AtomicBool::new(false);
+    let share_of = |rules: &[Rules]| -> Vec<Explanation> {
         let mut found = Vec::new();
         for &rules in rules {
             if !keep_going() {
-                tried.store(true, std::sync::atomic::Ordering::Relaxed);
+                stopped.store(true, std::sync::atomic::Ordering::Relaxed);
                 break;
             }
             let reproduces = explainable
                 .iter()
-                .filter(|(o, a)| Answer::within(o.puzzle, rules, &keep_going) == Some(*a))
+                .filter(|(o, a)| Answer::within(o.puzzle, rules, keep_going) == Some(*a))
                 .count();
             if reproduces > 0 {
                 found.push(Explanation {
                     rules,
                     reproduces,
-                    of: wrong.len(),
+                    of: wrong,
                     breaks: 0,
                 });
             }
@@ -238,7 +261,7 @@ pub fn diagnose(
     let mut scored: Vec<Explanation> = std::thread::scope(|scope| {
         let handles: Vec<_> = shares
             .iter()
-            .map(|share| scope.spawn(|| score(share)))
+            .map(|share| scope.spawn(|| share_of(share)))
             .collect();
         handles
             .into_iter()
@@ -247,22 +270,20 @@ pub fn diagnose(
     });
     let rank = |r: &Rules| all.iter().position(|x| x == r).unwrap_or(usize::MAX);
     scored.sort_by_key(|e| rank(&e.rules));
-    d.stopped_early = tried.into_inner();
-    let breaks = |rules: Rules, limit: usize| {
-        passing
-            .iter()
-            .filter(|o| {
-                Answer::read(o.got)
-                    .is_none_or(|a| Answer::within(o.puzzle, rules, &keep_going) != Some(a))
-            })
-            .take(limit)
-            .count()
-    };
-    // Explained: every wrong answer reproduced and no passing case broken; keep the
-    // simplest such readings.
+    (scored, stopped.into_inner())
+}
+
+/// The diagnosis from the scored readings: explained by the simplest readings that
+/// reproduce every wrong answer and break no passing case (`breaks(rules, limit)` counts
+/// the broken ones, up to `limit`), else partial with the closest, else unexplained.
+fn conclude(
+    mut d: Diagnosis,
+    mut scored: Vec<Explanation>,
+    breaks: impl Fn(Rules, usize) -> usize,
+) -> Diagnosis {
     let mut full: Vec<Explanation> = scored
         .iter()
-        .filter(|e| e.reproduces == wrong.len() && breaks(e.rules, 1) == 0)
+        .filter(|e| e.reproduces == d.wrong && breaks(e.rules, 1) == 0)
         .copied()
         .collect();
     if let Some(fewest) = full.iter().map(|e| changes(e.rules)).min() {
@@ -280,15 +301,15 @@ pub fn diagnose(
     for e in &mut scored {
         e.breaks = breaks(e.rules, usize::MAX);
     }
-    let net = |e: &Explanation| e.reproduces as i64 - e.breaks as i64;
-    let best = scored
-        .iter()
-        .map(|e| (net(e), std::cmp::Reverse(changes(e.rules))))
-        .max();
+    let closeness = |e: &Explanation| {
+        let net = e.reproduces as i64 - e.breaks as i64;
+        (net, std::cmp::Reverse(changes(e.rules)))
+    };
+    let best = scored.iter().map(closeness).max();
     d.status = Status::Partial;
     d.readings = scored
         .into_iter()
-        .filter(|e| Some((net(e), std::cmp::Reverse(changes(e.rules)))) == best)
+        .filter(|e| Some(closeness(e)) == best)
         .collect();
     d
 }
