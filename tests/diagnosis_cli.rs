@@ -23,6 +23,14 @@ fn summary(args: &[&str]) -> (serde_json::Value, Option<i32>) {
     (serde_json::from_str(last).expect("JSON"), out.status.code())
 }
 
+/// `beast check --random 100 --seed 1` of `beast` itself judging under `flags`: the
+/// summary object and the exit code.
+fn beast_under(flags: &[&str]) -> (serde_json::Value, Option<i32>) {
+    let mut args = vec!["--random", "100", "--seed", "1", "--", BEAST];
+    args.extend_from_slice(flags);
+    summary(&args)
+}
+
 fn flags_named(diagnosis: &serde_json::Value) -> Vec<String> {
     diagnosis["explained_by"]
         .as_array()
@@ -37,16 +45,7 @@ fn flags_named(diagnosis: &serde_json::Value) -> Vec<String> {
 #[test]
 fn every_catalogue_mistake_is_diagnosed_and_shown_on_a_small_puzzle() {
     for v in CATALOGUE {
-        let (s, code) = summary(&[
-            "--random",
-            "100",
-            "--seed",
-            "1",
-            "--",
-            BEAST,
-            "--variant",
-            v.name,
-        ]);
+        let (s, code) = beast_under(&["--variant", v.name]);
         assert_eq!(code, Some(1), "{}: some case fails", v.name);
         let d = &s["diagnosis"];
         assert_eq!(d["status"], "explained", "{}: {d}", v.name);
@@ -71,18 +70,7 @@ fn every_catalogue_mistake_is_diagnosed_and_shown_on_a_small_puzzle() {
 
 #[test]
 fn two_independent_mistakes_are_never_blamed_on_one_alone() {
-    let (s, code) = summary(&[
-        "--random",
-        "100",
-        "--seed",
-        "1",
-        "--",
-        BEAST,
-        "--target",
-        "after",
-        "--variant",
-        "tie-down-over-left",
-    ]);
+    let (s, code) = beast_under(&["--target", "after", "--variant", "tie-down-over-left"]);
     assert_eq!(code, Some(1));
     let d = &s["diagnosis"];
     match d["status"].as_str() {
