@@ -1,7 +1,7 @@
 //! `beast cases`: write a test-case pack for challenge authors (the built-in cases and
 //! seeded random ones, with their answers), a Markdown "Test cases" block, or a Kattis
 //! problem package. The choices (which cases discriminate, the texts) are made by
-//! `beast_judge::judge::pack`; this file generates the cases and writes the files.
+//! `beast_engine::judge::pack`; this file generates the cases and writes the files.
 
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
@@ -9,10 +9,10 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
-use beast_judge::beast::variant;
-use beast_judge::judge::cases::{self, Case};
-use beast_judge::judge::diagnose;
-use beast_judge::judge::pack::{self, KattisGroup};
+use beast_engine::beast::variant;
+use beast_engine::judge::cases::{self, Case};
+use beast_engine::judge::diagnose;
+use beast_engine::judge::pack::{self, KattisGroup};
 
 use super::r#gen::GenArgs;
 
@@ -209,7 +209,7 @@ fn discriminating(all: Vec<Case>) -> Vec<Case> {
 }
 
 /// [`pack::separated`] for every case, on every core.
-fn separated_all(all: &[Case], readings: &[beast_judge::beast::Rules]) -> Vec<Vec<usize>> {
+fn separated_all(all: &[Case], readings: &[beast_engine::beast::Rules]) -> Vec<Vec<usize>> {
     let jobs = std::thread::available_parallelism().map_or(1, |n| n.get());
     let chunk = all.len().div_ceil(jobs).max(1);
     std::thread::scope(|scope| {

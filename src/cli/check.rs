@@ -20,9 +20,11 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
-use beast_judge::judge::cases::{self, Case, Shard};
-use beast_judge::judge::diagnose::{self, Diagnosis, Group, Observed};
-use beast_judge::judge::report::{self, CaseReport, DiagnosisReport, GroupReport, Source, Summary};
+use beast_engine::judge::cases::{self, Case, Shard};
+use beast_engine::judge::diagnose::{self, Diagnosis, Group, Observed};
+use beast_engine::judge::report::{
+    self, CaseReport, DiagnosisReport, GroupReport, Source, Summary,
+};
 use indicatif::{ProgressBar, ProgressStyle};
 
 use self::pool::Judge;

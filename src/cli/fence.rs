@@ -9,7 +9,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use beast_judge::fence::{FenceScreen, Field, Refusal, Score, Side, Size, art, notation};
+use beast_engine::fence::{FenceScreen, Field, Refusal, Score, Side, Size, art, notation};
 use serde_json::{Value, json};
 
 /// How long each of the farmer's fences stays on screen before the next in `--play`.

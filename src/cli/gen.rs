@@ -5,7 +5,7 @@ use std::process::ExitCode;
 use std::str::FromStr;
 
 use anyhow::Context;
-use beast_judge::judge::generate::{self, GenOptions};
+use beast_engine::judge::generate::{self, GenOptions};
 
 /// The generation options, shared by `beast gen` and `beast check --random`.
 #[derive(clap::Args, Debug, Clone, Copy)]

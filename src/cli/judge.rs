@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Context;
-use beast_judge::beast::{self, Outcome, Puzzle, Rules, Style, variant};
+use beast_engine::beast::{self, Outcome, Puzzle, Rules, Style, variant};
 use clap::builder::PossibleValuesParser;
 use clap::{Arg, ArgAction, ArgMatches, ValueEnum};
 
@@ -175,7 +175,7 @@ fn trace(puzzle: &Puzzle, rules: Rules, style: Style) -> anyhow::Result<Outcome>
     let color = paint::use_color(&io::stderr());
     let mut err = io::stderr().lock();
     let draw =
-        |err: &mut io::StderrLock, map: &beast_judge::grid::Grid<beast::Cell>| -> io::Result<()> {
+        |err: &mut io::StderrLock, map: &beast_engine::grid::Grid<beast::Cell>| -> io::Result<()> {
             for line in beast::render::board(map, style) {
                 writeln!(err, "{}", paint::paint(&line, color))?;
             }

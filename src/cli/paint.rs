@@ -2,7 +2,7 @@
 
 use std::io::IsTerminal;
 
-use beast_judge::play::{Color, Line};
+use beast_engine::play::{Color, Line};
 
 /// True if `stream` is a terminal and `NO_COLOR` is unset or empty.
 pub fn use_color(stream: &impl IsTerminal) -> bool {

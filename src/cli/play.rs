@@ -5,9 +5,9 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
-use beast_judge::beast::Puzzle;
-use beast_judge::beast::screen::BeastScreen;
-use beast_judge::judge::generate::{GenOptions, generate};
+use beast_engine::beast::Puzzle;
+use beast_engine::beast::screen::BeastScreen;
+use beast_engine::judge::generate::{GenOptions, generate};
 
 use super::judge::{RuleArgs, StyleArg};
 

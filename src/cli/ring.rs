@@ -6,9 +6,9 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::{Context, bail};
-use beast_judge::grid::{Dir, Pos};
-use beast_judge::ring::screen::RingScreen;
-use beast_judge::ring::{Collector, PAGE_HTML, Scenario, parse_moves};
+use beast_engine::grid::{Dir, Pos};
+use beast_engine::ring::screen::RingScreen;
+use beast_engine::ring::{Collector, PAGE_HTML, Scenario, parse_moves};
 use clap::builder::PossibleValuesParser;
 use serde::Serialize;
 

@@ -6,7 +6,7 @@ use std::io::{self, BufWriter, IsTerminal, Write};
 use std::time::Duration;
 
 use anyhow::bail;
-use beast_judge::play::{self, Flow, Key, Line, Screen};
+use beast_engine::play::{self, Flow, Key, Line, Screen};
 use crossterm::event::{self, Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use crossterm::style::{Color, Print, ResetColor, SetForegroundColor};
 use crossterm::terminal::{self, ClearType};

@@ -3,7 +3,7 @@
 use std::io::{self, Write};
 use std::process::ExitCode;
 
-use beast_judge::beast::variant::CATALOGUE;
+use beast_engine::beast::variant::CATALOGUE;
 
 /// Arguments of `beast variants`.
 #[derive(clap::Args, Debug)]

@@ -6,13 +6,13 @@ use std::sync::mpsc;
 use std::thread;
 use std::time::{Duration, Instant};
 
-use beast_judge::beast::Puzzle;
-use beast_judge::beast::variant;
-use beast_judge::judge::cases::{Case, Origin};
-use beast_judge::judge::diagnose;
-use beast_judge::judge::generate::GenOptions;
-use beast_judge::judge::report::CaseReport;
-use beast_judge::judge::verdict::{self, Verdict};
+use beast_engine::beast::Puzzle;
+use beast_engine::beast::variant;
+use beast_engine::judge::cases::{Case, Origin};
+use beast_engine::judge::diagnose;
+use beast_engine::judge::generate::GenOptions;
+use beast_engine::judge::report::CaseReport;
+use beast_engine::judge::verdict::{self, Verdict};
 
 use super::load::{CaseList, Job};
 use super::runner::{Ended, Run, Runner};

@@ -378,11 +378,11 @@ impl Runner {
         let netns = self.sandbox.netns.clone();
         let (ptx, prx) = mpsc::channel();
         thread::spawn(move || {
-            if let Some(ns) = netns {
-                if let Err(e) = sandbox::enter_namespaces(&ns) {
-                    let _ = ptx.send(Err(io::Error::from(e)));
-                    return;
-                }
+            if let Some(ns) = netns
+                && let Err(e) = sandbox::enter_namespaces(&ns)
+            {
+                let _ = ptx.send(Err(io::Error::from(e)));
+                return;
             }
             let mut child = match cmd.spawn() {
                 Ok(child) => child,

@@ -8,12 +8,12 @@
 
 use std::time::{Duration, Instant};
 
-use beast_judge::beast::{Puzzle, Rules};
-use beast_judge::judge::cases::Case;
-use beast_judge::judge::diagnose::{self, Cause, Group};
-use beast_judge::judge::report::{CaseReport, Shown, Shrink};
-use beast_judge::judge::shrink;
-use beast_judge::judge::verdict::Verdict;
+use beast_engine::beast::{Puzzle, Rules};
+use beast_engine::judge::cases::Case;
+use beast_engine::judge::diagnose::{self, Cause, Group};
+use beast_engine::judge::report::{CaseReport, Shown, Shrink};
+use beast_engine::judge::shrink;
+use beast_engine::judge::verdict::Verdict;
 
 use super::pool::Judge;
 
@@ -80,7 +80,7 @@ pub fn shown(
 
 /// Runs the answer on `puzzle`; `None` if the engine cannot judge it.
 fn see(judge: &Judge, puzzle: &Puzzle) -> anyhow::Result<Option<Seen>> {
-    let Ok(outcome) = beast_judge::beast::judge(puzzle, Rules::OURS) else {
+    let Ok(outcome) = beast_engine::beast::judge(puzzle, Rules::OURS) else {
         return Ok(None);
     };
     let expected = outcome.answer();
