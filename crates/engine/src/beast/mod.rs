@@ -9,7 +9,7 @@ pub mod screen;
 pub mod variant;
 
 pub use game::{
-    Action, Bump, Crush, Distance, Ending, Exhaust, Game, GameError, Order, Outcome, Rules,
+    Action, Bump, Crush, Distance, Ending, Exhaust, Game, GameError, GameOver, Order, Outcome, Rules,
     Schedule, Status, Stay, Step, Taken, Target, Ties, WAIT_LIMIT, judge, judge_until, judge_with,
     wait_limit,
 };
@@ -19,3 +19,13 @@ pub use variant::{CATALOGUE, Variant};
 
 #[cfg(test)]
 mod tests;
+
+impl crate::play::Playable for Game {
+    type Move = Move;
+    type Event = Step;
+    type Refusal = GameOver;
+
+    fn apply(&mut self, played: Move) -> Result<Step, GameOver> {
+        Game::apply(self, played)
+    }
+}

@@ -1,6 +1,6 @@
 //! Drawing a beast map and describing a turn, for `--trace` and interactive play.
 
-use crate::beast::game::{Action, Game, Status, Step};
+use crate::beast::game::{Action, Game, GameOver, Status, Step};
 use crate::beast::parse::Cell;
 use crate::grid::Grid;
 use crate::play::{Color, Line};
@@ -112,4 +112,13 @@ fn walls_text(n: usize) -> String {
     } else {
         format!("{n} walls")
     }
+}
+
+/// Why a move after the end is refused.
+pub fn game_over(over: &GameOver) -> String {
+    let how = match over.status {
+        Status::Eaten => "the player was eaten",
+        Status::Won | Status::Playing => "no beast is left",
+    };
+    format!("the game is over: {how}")
 }

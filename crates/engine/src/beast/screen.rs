@@ -59,12 +59,12 @@ impl BeastScreen {
     }
 
     fn play(&mut self, m: Move) {
-        match self.game.step(m) {
-            Some(step) => {
+        match self.game.apply(m) {
+            Ok(step) => {
                 self.typed.push(m);
                 self.message = render::describe(&step, &self.game);
             }
-            None => self.message = "The game is over: u undoes, r restarts, q quits.".into(),
+            Err(_) => self.message = "The game is over: u undoes, r restarts, q quits.".into(),
         }
     }
 
@@ -76,7 +76,8 @@ impl BeastScreen {
         }
         self.game = Game::new(&self.puzzle, self.rules);
         for &m in &self.typed {
-            self.game.step(m);
+            // Replaying moves accepted before cannot be refused.
+            let _ = self.game.apply(m);
         }
         self.message = format!("Undone: back at turn {}.", self.game.turn());
     }
