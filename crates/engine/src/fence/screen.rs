@@ -10,7 +10,8 @@
 use crate::play::{Color, Flow, Key, Line, Screen};
 
 use super::art::{self, Options};
-use super::field::{Field, Move, Side};
+use super::field::{Build, Field, Side};
+use super::render;
 use super::notation::{Fence, Orient, Post};
 
 /// How many of the farmer's latest moves the screen lists.
@@ -87,13 +88,15 @@ impl FenceScreen {
                 self.message = "The game is over. Press q to quit.".to_string();
                 return;
             }
-            Some(Side::You) => self.field.build(Side::You, self.cursor),
+            Some(Side::You) => self.field.apply(Build {
+                by: Side::You,
+                fence: self.cursor,
+            }),
             Some(Side::Farmer) => self.field.rule_move(Side::Farmer),
         };
         match result {
-            Ok(next) => {
-                self.field = next;
-                let last = self.field.log().last().map(describe).unwrap_or_default();
+            Ok(built) => {
+                let last = render::built(&built);
                 let then = match self.field.to_move() {
                     Some(Side::Farmer) => " The farmer is to move: press Enter for its next fence.",
                     Some(Side::You) => " Your move.",
@@ -101,34 +104,9 @@ impl FenceScreen {
                 };
                 self.message = format!("{last}{then}");
             }
-            Err(refusal) => self.message = format!("Refused: {}.", refusal.reason),
+            Err(refusal) => self.message = format!("Refused: {refusal}."),
         }
     }
-}
-
-/// `1 pen` or `3 pens`.
-fn pens(n: u32) -> String {
-    if n == 1 {
-        "1 pen".to_string()
-    } else {
-        format!("{n} pens")
-    }
-}
-
-/// `You built a1-b1.` or `The farmer built c3-d3 (close) and claimed c3.`
-fn describe(m: &Move) -> String {
-    let who = match m.by {
-        Side::You => "You",
-        Side::Farmer => "The farmer",
-    };
-    let step = m.step.map(|s| format!(" ({s})")).unwrap_or_default();
-    let claimed = if m.claimed.is_empty() {
-        String::new()
-    } else {
-        let pens: Vec<String> = m.claimed.iter().map(ToString::to_string).collect();
-        format!(" and claimed {}", pens.join(" and "))
-    };
-    format!("{who} built {}{step}{claimed}.", m.fence)
 }
 
 impl Screen for FenceScreen {
@@ -163,15 +141,9 @@ impl Screen for FenceScreen {
         let mut lines = vec![
             Line::plain(format!("Fence Posts {} - seed {}", f.size(), f.seed())),
             Line::default()
-                .with(
-                    format!("You: {} sheep, {}", you.sheep, pens(you.pens)),
-                    Color::Green,
-                )
+                .with(render::score_of(Side::You, you), Color::Green)
                 .with("   ", Color::Default)
-                .with(
-                    format!("Farmer: {} sheep, {}", farmer.sheep, pens(farmer.pens)),
-                    Color::Red,
-                )
+                .with(render::score_of(Side::Farmer, farmer), Color::Red)
                 .with(format!("   {} fences left", f.fences().len()), Color::Grey),
             Line::default(),
         ];
@@ -193,7 +165,7 @@ impl Screen for FenceScreen {
         } else {
             Color::White
         };
-        lines.push(Line::default().with(f.status_line(), status_color));
+        lines.push(Line::default().with(render::status_line(f), status_color));
         lines.push(Line::plain(self.message.clone()));
         let recent: Vec<String> = f
             .log()
@@ -228,7 +200,7 @@ impl Screen for FenceScreen {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::fence::field::{Size, Step};
+    use crate::fence::field::{RuleStep, Size};
     use crate::fence::notation::parse_fence;
 
     fn fence(text: &str) -> Fence {
@@ -303,14 +275,14 @@ mod tests {
     fn the_farmers_replies_appear_one_by_one_with_their_step() {
         // 2x1: pen a1 has its top and bottom; you give it a third side with a1-a2.
         let mut f = Field::start(5, Size::new(2, 1).expect("size"));
-        f = f.build_text(Side::You, "a1-b1").expect("legal");
-        f = f.build_text(Side::Farmer, "a2-b2").expect("legal");
+        f = f.with_text(Side::You, "a1-b1").expect("legal");
+        f = f.with_text(Side::Farmer, "a2-b2").expect("legal");
         let mut s = FenceScreen::new(f);
         press(&mut s, &[Key::Down, Key::Enter]);
         assert_eq!(s.field().log().len(), 3, "nothing from the farmer yet");
         press(&mut s, &[Key::Enter]);
         let last = s.field().log().last().expect("a move").clone();
-        assert_eq!((last.fence, last.step), (fence("b1-b2"), Some(Step::Close)));
+        assert_eq!((last.fence, last.step), (fence("b1-b2"), Some(RuleStep::Close)));
         assert!(
             text(&s)
                 .iter()
@@ -323,7 +295,7 @@ mod tests {
         );
         press(&mut s, &[Key::Enter]);
         let last = s.field().log().last().expect("a move").clone();
-        assert_eq!(last.step, Some(Step::Safe));
+        assert_eq!(last.step, Some(RuleStep::Safe));
         assert!(text(&s).iter().any(|l| l.contains("(safe). Your move.")));
     }
 
