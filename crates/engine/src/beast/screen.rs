@@ -1,5 +1,5 @@
 //! Interactive beast play, the pure half: keys go in, the game moves through the same
-//! [`Game::step`] the judge uses, and a frame of styled lines comes out.
+//! [`Game::apply`] the judge uses, and a frame of styled lines comes out.
 
 use crate::beast::game::{Game, Rules, Status};
 use crate::beast::parse::{Move, Puzzle, move_string};
@@ -39,7 +39,8 @@ impl BeastScreen {
     /// The same screen set to play the puzzle's own moves back, one per [`Screen::tick`].
     pub fn replaying(mut self) -> Self {
         self.script = self.puzzle.moves().iter().rev().copied().collect();
-        self.message = format!("Replaying {} moves; q quits.", self.script.len());
+        let moves = crate::words::count(self.script.len() as u64, "move");
+        self.message = format!("Replaying {moves}; q quits.");
         self
     }
 
@@ -51,11 +52,6 @@ impl BeastScreen {
     /// The moves played so far, as a move string for `beast`.
     pub fn moves(&self) -> String {
         move_string(&self.typed)
-    }
-
-    /// The puzzle with the moves played so far, ready to judge.
-    pub fn session(&self) -> Puzzle {
-        self.puzzle.with_moves(self.typed.clone())
     }
 
     fn play(&mut self, m: Move) {
@@ -247,8 +243,10 @@ mod tests {
             s.key(k);
         }
         assert_eq!(s.game().status(), Status::Won);
-        let replayed = Puzzle::parse(&s.session().to_string()).expect("valid");
-        assert_eq!(replayed.moves(), s.session().moves());
+        let map = Puzzle::parse(WIKIPEDIA).expect("valid");
+        let replayed =
+            Puzzle::parse(&format!("{}{}", map.with_moves(Vec::new()), s.moves())).expect("valid");
+        assert_eq!(move_string(replayed.moves()), s.moves());
         let o = judge(&replayed, Rules::default()).expect("judged");
         assert_eq!((o.ending, o.score), (Ending::Won, s.game().score()));
         assert_eq!(o.answer(), "8\n");
