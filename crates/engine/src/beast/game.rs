@@ -1,9 +1,9 @@
 //! The rules of a turn (RULES.md 1, "One turn"): the player's step, push or crush, the win
 //! check, the beasts' moves on even turns, and what happens when the moves run out.
 //!
-//! A [`Game`] is stepped one move at a time with [`Game::step`], which says what happened;
-//! [`judge`] plays a whole puzzle. The map is one byte a cell and nothing is allocated per
-//! turn once the first beast turn has run.
+//! A [`Game`] is played one move at a time with [`Game::apply`], which says what happened
+//! or refuses a move after the end; [`judge`] plays a whole puzzle. The map is one byte a
+//! cell and nothing is allocated per turn once the first beast turn has run.
 
 use thiserror::Error;
 

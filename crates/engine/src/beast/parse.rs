@@ -521,7 +521,11 @@ impl Puzzle {
 fn check_map(map: &Grid<Cell>) -> Result<(), ParseError> {
     let (cols, rows) = (map.cols(), map.rows());
     if cols < 3 || rows < 3 {
-        return Err(ParseError::at(1, 1, ParseErrorKind::TooSmall { cols, rows }));
+        return Err(ParseError::at(
+            1,
+            1,
+            ParseErrorKind::TooSmall { cols, rows },
+        ));
     }
     let mut player = None;
     for r in 0..rows {
@@ -531,7 +535,11 @@ fn check_map(map: &Grid<Cell>) -> Result<(), ParseError> {
             let on_border = r == 0 || r == rows - 1 || c == 0 || c == cols - 1;
             if on_border && cell != Cell::Wall {
                 let found = describe(cell.symbol());
-                return Err(ParseError::at(line, col, ParseErrorKind::OpenBorder { found }));
+                return Err(ParseError::at(
+                    line,
+                    col,
+                    ParseErrorKind::OpenBorder { found },
+                ));
             }
             if cell == Cell::Player {
                 if let Some((first_line, first_col)) = player {

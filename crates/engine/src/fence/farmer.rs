@@ -375,9 +375,7 @@ mod tests {
         let start = Field::start(1, Size::DEFAULT);
         assert_eq!(
             start.with_reply(),
-            Err(Refusal::OutOfTurn {
-                to_move: Side::You
-            })
+            Err(Refusal::OutOfTurn { to_move: Side::You })
         );
         let over = position(1, 1, 1, &["a1-b1", "a2-b2", "a1-a2"])
             .with_reply()

@@ -522,7 +522,12 @@ impl Field {
     }
 
     /// Builds fence `index` for `side`, with the claims, the log entry and the turn.
-    pub(super) fn build_index(&mut self, side: Side, index: usize, step: Option<RuleStep>) -> Built {
+    pub(super) fn build_index(
+        &mut self,
+        side: Side,
+        index: usize,
+        step: Option<RuleStep>,
+    ) -> Built {
         self.board.set(index);
         let size = self.size();
         let mut claimed = Vec::new();
@@ -774,10 +779,7 @@ mod tests {
         let r = refused(&f, Side::You, "a1-c1");
         assert_eq!(
             (kind(&r), r.to_string().as_str()),
-            (
-                "malformed",
-                "a1-c1 joins posts that are not neighbours"
-            )
+            ("malformed", "a1-c1 joins posts that are not neighbours")
         );
     }
 
@@ -837,10 +839,7 @@ mod tests {
         let r = refused(&f, Side::You, "a1-b1");
         assert_eq!(
             (kind(&r), r.to_string().as_str()),
-            (
-                "game over",
-                "the game is over: every fence is built"
-            )
+            ("game over", "the game is over: every fence is built")
         );
     }
 

@@ -99,7 +99,9 @@ fn checked_game(seed: u64, size: Size, choices: &[usize]) -> Result<Field, TestC
             let open = f.fences();
             let pick = choices.get(k).copied().unwrap_or(0) % open.len();
             k += 1;
-            f = f.with_build(side, open[pick]).expect("listed fence is legal");
+            f = f
+                .with_build(side, open[pick])
+                .expect("listed fence is legal");
             continue;
         }
         let g = f.with_rule_move(Side::Farmer).expect("farmer's turn");

@@ -13,9 +13,9 @@ pub fn refusal(refusal: &Refusal) -> String {
         Refusal::Malformed(e) => e.to_string(),
         Refusal::OffGrid { from, to, size } => format!("{from}-{to} is off the {size} grid"),
         Refusal::AlreadyBuilt(fence) => format!("{fence} is already built"),
-        Refusal::OutOfTurn {
-            to_move: Side::You,
-        } => "it is your turn, not the farmer's".to_string(),
+        Refusal::OutOfTurn { to_move: Side::You } => {
+            "it is your turn, not the farmer's".to_string()
+        }
         Refusal::OutOfTurn {
             to_move: Side::Farmer,
         } => "it is the farmer's turn, not yours".to_string(),

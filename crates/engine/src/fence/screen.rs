@@ -11,8 +11,8 @@ use crate::play::{Color, Flow, Key, Line, Screen};
 
 use super::art::{self, Options};
 use super::field::{Build, Field, Side};
-use super::render;
 use super::notation::{Fence, Orient, Post};
+use super::render;
 
 /// How many of the farmer's latest moves the screen lists.
 const RECENT: usize = 4;
@@ -282,7 +282,10 @@ mod tests {
         assert_eq!(s.field().log().len(), 3, "nothing from the farmer yet");
         press(&mut s, &[Key::Enter]);
         let last = s.field().log().last().expect("a move").clone();
-        assert_eq!((last.fence, last.step), (fence("b1-b2"), Some(RuleStep::Close)));
+        assert_eq!(
+            (last.fence, last.step),
+            (fence("b1-b2"), Some(RuleStep::Close))
+        );
         assert!(
             text(&s)
                 .iter()

@@ -54,7 +54,10 @@ fn played(turn: &Turn) -> String {
         Turn::Lost {
             dir,
             contact: Contact::SameDestination(cell),
-        } => format!("{}: player and guard both reach {cell}: lost.", dir.letter()),
+        } => format!(
+            "{}: player and guard both reach {cell}: lost.",
+            dir.letter()
+        ),
         Turn::Lost {
             dir,
             contact:
