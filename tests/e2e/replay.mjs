@@ -5,7 +5,7 @@
 // saves screenshots at 360 px and 1200 px.
 //
 // Environment: BEAST (the binary), SAMPLE (the Wikipedia puzzle), REPLAY, COMPARE, PIPED
-// (the written pages), COMPARE_FLAGS, ARTIFACTS (screenshot folder), CHROMIUM.
+// BIG (the written pages), COMPARE_FLAGS, ARTIFACTS (screenshot folder), CHROMIUM.
 import { chromium } from 'playwright-core';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -154,6 +154,22 @@ try {
   assert('the piped page ends on the judged score and outcome',
          last.score === String(genJson.score) && last.state === genJson.outcome,
          `${last.state} ${last.score} vs ${genJson.outcome} ${genJson.score}`);
+
+  // 4. A 1000x1000 map with 1,000 beasts: the page is cut at a stated turn and still steps.
+  const started = Date.now();
+  await open(process.env.BIG);
+  const cutText = await page.evaluate(() => document.getElementById('cut').textContent);
+  const m = cutText.match(/stops at turn (\d+)/);
+  assert('the 1000x1000 page says where it was cut', m !== null, cutText);
+  await page.keyboard.press('End');
+  const bigEnd = await pageState(page);
+  assert('the cut page ends on its stated turn', m && bigEnd.turn === m[1], `${bigEnd.turn} vs ${cutText}`);
+  await page.keyboard.press('Home');
+  await page.keyboard.press('ArrowRight');
+  assert('the 1000x1000 page opens and steps in under 10 s', Date.now() - started < 10000,
+         `${Date.now() - started} ms`);
+  await page.click('#zoomin');
+  await page.screenshot({ path: join(ARTIFACTS, 'big-1200.png') });
 
   const outside = requests.filter((u) => !urls.includes(u));
   assert('no request beyond the pages themselves', outside.length === 0, outside.join(', '));

@@ -31,6 +31,7 @@ compare_flags="--target after"
 "$target_dir/debug/beast" --html "$sample" > "$artifacts/replay.html"
 "$target_dir/debug/beast" --html --compare "$compare_flags" "$sample" > "$artifacts/compare.html"
 "$target_dir/debug/beast" gen --seed 7 | "$target_dir/debug/beast" --html - > "$artifacts/piped.html"
+python3 tests/e2e/sealed_map.py 1000 1000 1000 2000 | "$target_dir/debug/beast" --html - > "$artifacts/big.html"
 BEAST="$target_dir/debug/beast" SAMPLE="$sample" COMPARE_FLAGS="$compare_flags" \
-    REPLAY="$artifacts/replay.html" COMPARE="$artifacts/compare.html" PIPED="$artifacts/piped.html" \
+    REPLAY="$artifacts/replay.html" COMPARE="$artifacts/compare.html" PIPED="$artifacts/piped.html" BIG="$artifacts/big.html" \
     ARTIFACTS="$artifacts" CHROMIUM=/usr/bin/chromium node tests/e2e/replay.mjs
