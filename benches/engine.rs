@@ -9,8 +9,8 @@
 //! - `play_key_1000`: two keys and a frame of `beast play` in an 80x24 window on the
 //!   1000x1000 map with 1,000 beasts (target: under 16 ms a key).
 
-use beast_judge::beast::{Game, Move, Puzzle, Rules, judge};
-use beast_judge::grid::Dir;
+use beast_engine::beast::{Game, Move, Puzzle, Rules, judge};
+use beast_engine::grid::Dir;
 use divan::counter::{BytesCount, ItemsCount};
 use divan::{Bencher, black_box};
 
@@ -103,9 +103,9 @@ fn whole_run(bencher: Bencher) {
 /// whole new frame (the terminal half then rewrites only the lines that changed).
 #[divan::bench(sample_count = 100)]
 fn play_key(bencher: Bencher) {
-    use beast_judge::beast::Style;
-    use beast_judge::beast::screen::BeastScreen;
-    use beast_judge::play::{Key, Screen};
+    use beast_engine::beast::Style;
+    use beast_engine::beast::screen::BeastScreen;
+    use beast_engine::play::{Key, Screen};
     let puzzle =
         Puzzle::parse(include_str!("../examples/beast/wikipedia.txt")).expect("the sample");
     let screen = BeastScreen::new(puzzle, Rules::default(), Style::Unicode);
@@ -122,9 +122,9 @@ fn play_key(bencher: Bencher) {
 /// move through the engine plus the frame of the view (only the window is drawn).
 #[divan::bench(sample_count = 50)]
 fn play_key_1000(bencher: Bencher) {
-    use beast_judge::beast::Style;
-    use beast_judge::beast::screen::BeastScreen;
-    use beast_judge::play::{Key, Screen, Window};
+    use beast_engine::beast::Style;
+    use beast_engine::beast::screen::BeastScreen;
+    use beast_engine::play::{Key, Screen, Window};
     let puzzle = Puzzle::parse(&big_map(1000, 1000, 0)).expect("valid");
     let mut screen = BeastScreen::new(puzzle, Rules::default(), Style::Unicode);
     screen.resize(Window { cols: 80, rows: 24 });

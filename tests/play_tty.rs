@@ -1,93 +1,15 @@
 //! Smoke test of `beast play` in a real terminal: tmux runs it, keys go in, the screen is
 //! read back, and after `q` the terminal must be back in its normal state.
 
-use std::process::Command;
-use std::thread::sleep;
-use std::time::{Duration, Instant};
-
-struct Tmux {
-    socket: String,
-}
-
-impl Tmux {
-    /// Starts `script` in a 100-column tmux session of `rows` rows on a socket of this
-    /// test's own; `None` (with a message) where tmux cannot be had.
-    fn start(name: &str, rows: u16, script: &str) -> Option<Tmux> {
-        Tmux::start_sized(name, 100, rows, script)
-    }
-
-    /// [`Tmux::start`] in a window of `cols` x `rows`.
-    fn start_sized(name: &str, cols: u16, rows: u16, script: &str) -> Option<Tmux> {
-        if Command::new("tmux").arg("-V").output().is_err() {
-            eprintln!("SKIPPED: tmux is not installed, so no pseudo-terminal can be had here");
-            return None;
-        }
-        let tmux = Tmux {
-            socket: format!("beast-{name}-{}", std::process::id()),
-        };
-        let (cols, rows) = (cols.to_string(), rows.to_string());
-        tmux.run(&[
-            "new-session",
-            "-d",
-            "-s",
-            "play",
-            "-x",
-            &cols,
-            "-y",
-            &rows,
-            "sh",
-            "-c",
-            script,
-        ]);
-        Some(tmux)
-    }
-
-    fn run(&self, args: &[&str]) -> String {
-        let out = Command::new("tmux")
-            .args(["-L", &self.socket])
-            .args(args)
-            .output()
-            .expect("tmux runs");
-        String::from_utf8_lossy(&out.stdout).into_owned()
-    }
-
-    /// Presses `keys` (tmux key names) in order.
-    fn keys(&self, keys: &[&str]) {
-        let mut args = vec!["send-keys", "-t", "play"];
-        args.extend_from_slice(keys);
-        self.run(&args);
-    }
-
-    fn screen(&self) -> String {
-        self.run(&["capture-pane", "-t", "play", "-p"])
-    }
-
-    /// Waits up to 10 s for `text` to show on the screen.
-    fn wait_for(&self, text: &str) -> String {
-        let start = Instant::now();
-        loop {
-            let screen = self.screen();
-            if screen.contains(text) || start.elapsed() > Duration::from_secs(10) {
-                return screen;
-            }
-            sleep(Duration::from_millis(50));
-        }
-    }
-}
-
-impl Drop for Tmux {
-    fn drop(&mut self) {
-        self.run(&["kill-server"]);
-    }
-}
+use crate::util::{BEAST, Tmux};
 
 #[test]
 fn play_draws_the_board_answers_keys_and_restores_the_terminal() {
     let script = format!(
         "{} play --style ascii; echo EXIT:$?; stty -a | tr ' ;' '\\n\\n' | grep -x icanon; sleep 30",
-        env!("CARGO_BIN_EXE_beast")
+        BEAST
     );
-    let Some(tmux) = Tmux::start("play", 40, &script) else {
+    let Some(tmux) = Tmux::start("play", 100, 40, &script) else {
         return;
     };
     let screen = tmux.wait_for("turn 0");
@@ -99,10 +21,10 @@ fn play_draws_the_board_answers_keys_and_restores_the_terminal() {
         screen.contains("#  O~  ~  #  ~~~ ~"),
         "the Wikipedia map in ascii:\n{screen}"
     );
-    tmux.run(&["send-keys", "-t", "play", "Down"]);
+    tmux.keys(&["Down"]);
     let screen = tmux.wait_for("turn 1");
     assert!(screen.contains("turn 1: D walks to (8,3)"), "{screen}");
-    tmux.run(&["send-keys", "-t", "play", "q"]);
+    tmux.keys(&["q"]);
     let screen = tmux.wait_for("icanon");
     assert!(
         screen.contains("D\nEXIT:0"),
@@ -120,8 +42,8 @@ fn play_draws_the_board_answers_keys_and_restores_the_terminal() {
 
 #[test]
 fn beast_without_a_file_on_a_terminal_prints_a_usage_hint_instead_of_waiting() {
-    let script = format!("{}; echo EXIT:$?; sleep 30", env!("CARGO_BIN_EXE_beast"));
-    let Some(tmux) = Tmux::start("hint", 20, &script) else {
+    let script = format!("{}; echo EXIT:$?; sleep 30", BEAST);
+    let Some(tmux) = Tmux::start("hint", 100, 20, &script) else {
         return;
     };
     let screen = tmux.wait_for("EXIT:");
@@ -149,7 +71,7 @@ fn play_fits_the_wikipedia_map_into_80x24_in_both_styles() {
             "{} play --style {style}; sleep 30",
             env!("CARGO_BIN_EXE_beast")
         );
-        let Some(tmux) = Tmux::start_sized(&format!("fit-{style}"), 80, 24, &script) else {
+        let Some(tmux) = Tmux::start(&format!("fit-{style}"), 80, 24, &script) else {
             return;
         };
         let screen = tmux.wait_for("turn 0");
@@ -194,7 +116,7 @@ fn play_on_a_300x200_map_follows_the_player_to_the_right() {
         env!("CARGO_BIN_EXE_beast"),
         map.display()
     );
-    let Some(tmux) = Tmux::start_sized("wide", 80, 24, &script) else {
+    let Some(tmux) = Tmux::start("wide", 80, 24, &script) else {
         return;
     };
     let screen = tmux.wait_for("turn 0");
@@ -223,7 +145,7 @@ fn fence_play_fits_a_25x25_field_into_80x24() {
         "{} fence --seed 3 --size 25x25 --play; sleep 30",
         env!("CARGO_BIN_EXE_beast")
     );
-    let Some(tmux) = Tmux::start_sized("fence", 80, 24, &script) else {
+    let Some(tmux) = Tmux::start("fence", 80, 24, &script) else {
         return;
     };
     let screen = tmux.wait_for("Cursor on");
@@ -256,7 +178,7 @@ fn play_replay_of_the_sample_moves_fits_80x24() {
         "{} play --replay --pace 20; sleep 30",
         env!("CARGO_BIN_EXE_beast")
     );
-    let Some(tmux) = Tmux::start_sized("replay", 80, 24, &script) else {
+    let Some(tmux) = Tmux::start("replay", 80, 24, &script) else {
         return;
     };
     let screen = tmux.wait_for("No beast is left. Score 8");

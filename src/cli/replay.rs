@@ -2,8 +2,8 @@
 //! writes them as compact JSON into the self-contained page `replay.html`, alone or beside
 //! the same game under other readings (`--compare`).
 
-use beast_judge::beast::replay::{self, Frame, Limits, Replay, first_difference};
-use beast_judge::beast::{Cell, Puzzle, Rules, Status, render};
+use beast_engine::beast::replay::{self, Frame, Limits, Replay, first_difference};
+use beast_engine::beast::{Cell, Puzzle, Rules, Status, render};
 use serde_json::{Value, json};
 
 use super::judge::rules_with_flags;
@@ -99,7 +99,7 @@ pub fn page(
         .collect();
     let data = json!({
         "title": title,
-        "moves": beast_judge::beast::move_string(puzzle.moves()),
+        "moves": beast_engine::beast::move_string(puzzle.moves()),
         "glyphs": {
             "ascii": style_glyphs(render::Style::Ascii),
             "unicode": style_glyphs(render::Style::Unicode),
@@ -161,7 +161,7 @@ fn game_json(label: &str, puzzle: &Puzzle, r: &Replay) -> Value {
 /// `[turn, move index or -1, status (0 playing, 1 won, 2 eaten), score, beasts left,
 /// player cell, crushed cell or -1, eaten cell or -1, [cell, code, ...], [from, to, ...],
 /// words]`, cells as row-major indices.
-fn frame_json(map: &beast_judge::grid::Grid<Cell>, f: &Frame) -> Value {
+fn frame_json(map: &beast_engine::grid::Grid<Cell>, f: &Frame) -> Value {
     let index = |p| map.index(p) as i64;
     let status = match f.step.status {
         Status::Playing => 0,
