@@ -110,10 +110,25 @@ try {
          back.words);
   const highlighted = await page.evaluate(() => document.querySelector('#moves mark')?.textContent);
   assert('the current move is highlighted', highlighted === 'R', String(highlighted));
+  const turnNow = () => page.evaluate(() => document.querySelector('[data-field="turn"]').textContent);
   await page.click('#play');
   await page.waitForFunction(() => document.querySelector('[data-field="turn"]').textContent === '4');
   await page.click('#play');
-  assert('play runs the turns on', true, '');
+  const paused = await turnNow();
+  await page.waitForTimeout(700);
+  assert('play runs the turns on, pause stops them', Number(paused) >= 4 && (await turnNow()) === paused,
+         `paused at ${paused}, then ${await turnNow()}`);
+  await page.evaluate(() => document.activeElement && document.activeElement.blur());
+  await page.keyboard.press('Home');
+  await page.keyboard.press('Space');
+  await page.waitForFunction(() => document.querySelector('[data-field="turn"]').textContent === '2');
+  await page.keyboard.press('Space');
+  const spaced = await turnNow();
+  await page.waitForTimeout(700);
+  assert('space plays and pauses', Number(spaced) >= 2 && (await turnNow()) === spaced, `${spaced}, then ${await turnNow()}`);
+  await page.evaluate(() => { document.getElementById('slider').value = '10'; document.getElementById('slider').dispatchEvent(new Event('input')); });
+  const slid = await pageState(page);
+  assert('the slider jumps to a turn', slid.turn === '10' && slid.board === want[10].board, slid.turn);
   await page.keyboard.press('End');
   await page.screenshot({ path: join(ARTIFACTS, 'replay-1200.png'), fullPage: true });
   await page.setViewportSize({ width: 360, height: 740 });
