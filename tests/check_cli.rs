@@ -511,8 +511,10 @@ fn strict_turns_whitespace_differences_into_failures() {
 }
 
 #[test]
-fn an_interrupted_check_kills_the_running_candidate() {
+fn an_interrupted_check_kills_the_running_candidate_and_removes_its_files() {
     let dir = tempfile::tempdir().expect("temp dir");
+    let tmp = dir.path().join("tmp");
+    std::fs::create_dir(&tmp).expect("mkdir");
     let cases = dir.path().join("cases");
     std::fs::create_dir(&cases).expect("mkdir");
     std::fs::write(cases.join("one.in"), "5 3\n#####\n#O~H#\n#####\nR\n").expect("write");
@@ -520,8 +522,17 @@ fn an_interrupted_check_kills_the_running_candidate() {
     let pid_file = dir.path().join("pid");
     let mut child = std::process::Command::new(BEAST)
         .env("PIDFILE", &pid_file)
+        .env("TMPDIR", &tmp)
         // Unsandboxed: the candidate writes its pid where this test reads it.
-        .args(["check", "--sandbox", "none", "--env", "PIDFILE"])
+        .args([
+            "check",
+            "--sandbox",
+            "none",
+            "--env",
+            "PIDFILE",
+            "--input",
+            "file",
+        ])
         .args(["--no-builtin", "--timeout", "60", "--cases"])
         .arg(&cases)
         .arg("--")
@@ -555,6 +566,8 @@ fn an_interrupted_check_kills_the_running_candidate() {
         .rsplit_once(") ")
         .is_some_and(|(_, rest)| !rest.starts_with('Z'));
     assert!(!running, "candidate {pid} still runs: {state}");
+    let left: Vec<_> = std::fs::read_dir(&tmp).expect("tmp").flatten().collect();
+    assert!(left.is_empty(), "files left behind: {left:?}");
 }
 
 #[test]

@@ -48,6 +48,7 @@ fn json_has_exactly_the_keys_the_readme_lists() {
             "history",
             "message",
             "next_guard",
+            "patrol",
             "player",
             "remaining",
             "score",

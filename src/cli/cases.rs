@@ -5,7 +5,6 @@
 
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
-use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
@@ -84,7 +83,7 @@ pub struct Args {
 }
 
 /// Runs `beast cases`.
-pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+pub fn run(args: Args) -> super::Ended {
     check_usage(&args)?;
     let mut all = Vec::new();
     if !args.no_builtin {
@@ -92,7 +91,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     if let Some(n) = args.random {
         let opts = args.gen_args.options()?;
-        let seed = args.seed.unwrap_or_else(clock_seed);
+        let seed = args.seed.unwrap_or_else(super::fresh_seed);
         if args.seed.is_none() {
             eprintln!("random cases from --seed {seed}");
         }
@@ -138,7 +137,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             );
         }
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(())
 }
 
 /// Refuses flag combinations that make no sense, before any work.
@@ -310,11 +309,4 @@ fn write_all(dir: &Path, files: &[(PathBuf, Vec<u8>)], force: bool) -> anyhow::R
 fn in_time(limit: Duration) -> impl FnMut() -> bool {
     let start = Instant::now();
     move || start.elapsed() < limit
-}
-
-/// A seed from the clock, for `--random` without `--seed` (as `beast check` picks one).
-fn clock_seed() -> u64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs() ^ u64::from(d.subsec_nanos()))
 }

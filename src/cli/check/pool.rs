@@ -218,7 +218,7 @@ pub fn run_all(
             let tx = tx.clone();
             let (next, stop) = (&next, &stop);
             scope.spawn(move || {
-                while !stop.load(Ordering::Relaxed) {
+                while !stop.load(Ordering::Relaxed) && judge.runner.groups.interrupted().is_none() {
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     let Some(job) = all.get(i) else { break };
                     let result = judge.job(&job);

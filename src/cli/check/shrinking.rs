@@ -104,7 +104,7 @@ fn by_engine(
     rules: Rules,
     deadline: Instant,
 ) -> anyhow::Result<(Option<Seen>, bool)> {
-    let in_time = || Instant::now() < deadline;
+    let in_time = || Instant::now() < deadline && judge.runner.groups.interrupted().is_none();
     let small = shrink::shrink_within(puzzle, ENGINE_TRIES, in_time, |p| {
         diagnose::readings_differ(p, rules, Rules::OURS)
     });
@@ -148,7 +148,7 @@ fn with_answer(
 ) -> anyhow::Result<(Option<Seen>, bool)> {
     let mut error = None;
     let mut best: Option<Seen> = None;
-    let in_time = || Instant::now() < deadline;
+    let in_time = || Instant::now() < deadline && judge.runner.groups.interrupted().is_none();
     let s = shrink::shrink_within(puzzle, shrink::DEFAULT_BUDGET, in_time, |p| {
         if error.is_some() || !worth(p) {
             return false;

@@ -135,6 +135,8 @@ pub struct Report {
     pub guard: [usize; 2],
     /// The guard's cell after the next accepted move.
     pub next_guard: [usize; 2],
+    /// The guard's whole loop, in order, as the page marks it.
+    pub patrol: Vec<[usize; 2]>,
     /// Accepted moves so far.
     pub turn: u32,
     /// Dots collected.
@@ -162,6 +164,7 @@ impl Report {
             player: pair(game.player()),
             guard: pair(game.guard()),
             next_guard: pair(game.next_guard()),
+            patrol: PATROL.iter().copied().map(pair).collect(),
             turn: game.turn(),
             score: game.score(),
             remaining: game.remaining(),
