@@ -18,9 +18,6 @@ pub use parse::{Cell, Move, ParseError, ParseErrorKind, Puzzle, move_string};
 pub use render::Style;
 pub use variant::{CATALOGUE, Variant};
 
-#[cfg(test)]
-mod tests;
-
 impl crate::play::Playable for Game {
     type Move = Move;
     type Event = Step;
@@ -30,3 +27,6 @@ impl crate::play::Playable for Game {
         Game::apply(self, played)
     }
 }
+
+#[cfg(test)]
+mod tests;
