@@ -139,6 +139,42 @@ impl FenceScreen {
     }
 }
 
+/// The farmer's latest fences with the step that chose each, or `None` before its first.
+fn recent_line(f: &Field) -> Option<Line> {
+    let recent: Vec<String> = f
+        .log()
+        .iter()
+        .rev()
+        .filter(|m| m.by == Side::Farmer)
+        .take(RECENT)
+        .map(|m| {
+            let step = m.step.map_or("", |s| s.name());
+            format!("{} {step}", m.fence)
+        })
+        .collect();
+    (!recent.is_empty()).then(|| {
+        Line::default().with(
+            format!("Farmer's latest fences: {}", recent.join(", ")),
+            Color::Grey,
+        )
+    })
+}
+
+impl FenceScreen {
+    /// The keys, and the fence under the cursor on your turn.
+    fn help_line(&self) -> Line {
+        let cursor = if self.field.to_move() == Some(Side::You) {
+            format!("Cursor on {}. ", self.cursor)
+        } else {
+            String::new()
+        };
+        Line::default().with(
+            format!("{cursor}Arrows or hjkl move, Enter or space builds, q quits."),
+            Color::Grey,
+        )
+    }
+}
+
 impl Screen for FenceScreen {
     fn key(&mut self, key: Key) -> Flow {
         match key {
@@ -194,32 +230,8 @@ impl Screen for FenceScreen {
             Color::White
         };
         let status = Line::default().with(render::status_line(f), status_color);
-        let recent: Vec<String> = f
-            .log()
-            .iter()
-            .rev()
-            .filter(|m| m.by == Side::Farmer)
-            .take(RECENT)
-            .map(|m| {
-                let step = m.step.map_or("", |s| s.name());
-                format!("{} {step}", m.fence)
-            })
-            .collect();
-        let recent = (!recent.is_empty()).then(|| {
-            Line::default().with(
-                format!("Farmer's latest fences: {}", recent.join(", ")),
-                Color::Grey,
-            )
-        });
-        let cursor = if f.to_move() == Some(Side::You) {
-            format!("Cursor on {}. ", self.cursor)
-        } else {
-            String::new()
-        };
-        let help = Line::default().with(
-            format!("{cursor}Arrows or hjkl move, Enter or space builds, q quits."),
-            Color::Grey,
-        );
+        let recent = recent_line(f);
+        let help = self.help_line();
         let legend = Line::default().with(art::LEGEND, Color::Grey);
         let Some(size) = self.size else {
             let mut lines = head;
