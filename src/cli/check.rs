@@ -39,8 +39,9 @@ use super::r#gen::GenArgs;
 #[command(
     after_help = "Verdicts: AC accepted, WA wrong answer, PE only whitespace differs, \
     TLE time limit, RTE non-zero exit or signal, OLE output limit, MLE memory limit.\n\
-    Exit codes: 0 every case passed, 1 a case failed (also when stdout is closed early), \
-    2 usage error or the command cannot start."
+    Exit codes: 0 every case passed, 1 a case failed (also when stdout is closed early; \
+    with --answers: an answer failed or cannot start), 2 usage error, the command cannot \
+    start, or shards that do not merge."
 )]
 pub struct Args {
     /// Also run NAME.in/NAME.out (or NAME.txt/NAME.out, with optional NAME.args) pairs from DIR.

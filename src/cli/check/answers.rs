@@ -156,6 +156,16 @@ mod tests {
     }
 
     #[test]
+    fn the_example_answers_file_reads() {
+        let a = parse(include_str!("../../../examples/challenge/answers.toml")).expect("reads");
+        let names: Vec<&str> = a.iter().map(|a| a.name.as_str()).collect();
+        assert_eq!(
+            names,
+            ["reference", "stops-early", "tie-swap", "zero", "crash"]
+        );
+    }
+
+    #[test]
     fn a_bad_answers_file_is_refused_where_it_goes_wrong() {
         let twice = "[[answer]]\nname = \"a\"\ncommand = \"x\"\n[[answer]]\nname = \"a\"\ncommand = \"y\"\n";
         assert_eq!(
