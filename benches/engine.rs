@@ -7,8 +7,8 @@
 //!   100,000 moves, with the player walled in so that every move is played.
 //! - `play_key`: two keys and a frame of `beast play` on the 40x23 Wikipedia map.
 
-use beast_judge::beast::{Game, Move, Puzzle, Rules, judge};
-use beast_judge::grid::Dir;
+use beast_engine::beast::{Game, Move, Puzzle, Rules, judge};
+use beast_engine::grid::Dir;
 use divan::counter::{BytesCount, ItemsCount};
 use divan::{Bencher, black_box};
 
@@ -101,9 +101,9 @@ fn whole_run(bencher: Bencher) {
 /// whole new frame (the terminal half then rewrites only the lines that changed).
 #[divan::bench(sample_count = 100)]
 fn play_key(bencher: Bencher) {
-    use beast_judge::beast::Style;
-    use beast_judge::beast::screen::BeastScreen;
-    use beast_judge::play::{Key, Screen};
+    use beast_engine::beast::Style;
+    use beast_engine::beast::screen::BeastScreen;
+    use beast_engine::play::{Key, Screen};
     let puzzle =
         Puzzle::parse(include_str!("../examples/beast/wikipedia.txt")).expect("the sample");
     let screen = BeastScreen::new(puzzle, Rules::default(), Style::Unicode);

@@ -4,14 +4,13 @@
 
 use std::path::{Path, PathBuf};
 
-use assert_cmd::cargo::cargo_bin_cmd;
 use predicates::prelude::*;
 
-const BEAST: &str = env!("CARGO_BIN_EXE_beast");
+use crate::util::{BEAST, beast};
 
 /// `beast check` with `BEAST` passed through the sandbox, for the scripts that run it.
 fn check() -> assert_cmd::Command {
-    let mut cmd = cargo_bin_cmd!("beast");
+    let mut cmd = beast();
     cmd.env("BEAST", BEAST).args(["check", "--env", "BEAST"]);
     cmd
 }

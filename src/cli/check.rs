@@ -16,16 +16,17 @@ mod shrinking;
 use std::ffi::OsString;
 use std::io::{self, IsTerminal, Write};
 use std::path::{Path, PathBuf};
-use std::process::ExitCode;
 use std::sync::Arc;
 use std::thread;
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
-use beast_judge::judge::cases::{self, Case, Shard};
-use beast_judge::judge::diagnose::{self, Diagnosis, Group, Observed};
-use beast_judge::judge::report::{self, CaseReport, DiagnosisReport, GroupReport, Source, Summary};
-use beast_judge::judge::{leaderboard, merge};
+use beast_engine::judge::cases::{self, Case, Shard};
+use beast_engine::judge::diagnose::{self, Diagnosis, Group, Observed};
+use beast_engine::judge::report::{
+    self, CaseReport, DiagnosisReport, GroupReport, Source, Summary,
+};
+use beast_engine::judge::{leaderboard, merge};
 use indicatif::{ProgressBar, ProgressStyle};
 
 use self::answers::Answer;
@@ -65,10 +66,10 @@ pub struct Args {
     #[arg(long, value_enum, default_value_t = InputMode::Stdin)]
     pub input: InputMode,
     /// Time limit per run, in seconds (fractions allowed).
-    #[arg(long, value_name = "SECONDS", default_value = "5", value_parser = parse_seconds)]
+    #[arg(long, value_name = "SECONDS", default_value = "5", value_parser = super::values::seconds)]
     pub timeout: Duration,
     /// Output limit per run, in bytes (suffixes K and M allowed).
-    #[arg(long, value_name = "BYTES", default_value = "1M", value_parser = parse_bytes)]
+    #[arg(long, value_name = "BYTES", default_value = "1M", value_parser = super::values::bytes)]
     pub max_output: usize,
     /// Compare bytes exactly; whitespace differences (PE) then fail.
     #[arg(long)]
@@ -81,11 +82,11 @@ pub struct Args {
     #[arg(long)]
     pub no_shrink: bool,
     /// Time limit of shrinking, per group, in seconds.
-    #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = parse_seconds)]
+    #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = super::values::seconds)]
     pub shrink_time: Duration,
     /// Time limit of the engine's own work on one case (judging it), and of the whole
     /// diagnosis, in seconds; a case past it is skipped as too large to judge.
-    #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = parse_seconds)]
+    #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = super::values::seconds)]
     pub engine_time: Duration,
     /// Run only the cases whose name matches PATTERN (`*` and `?` globs; repeatable).
     #[arg(long, value_name = "PATTERN")]
@@ -179,45 +180,20 @@ pub enum Format {
     Markdown,
 }
 
-/// Seconds as a positive, finite decimal number.
-fn parse_seconds(s: &str) -> Result<Duration, String> {
-    let secs: f64 = s
-        .trim()
-        .parse()
-        .map_err(|_| format!("expected seconds such as 5 or 0.5, got {s:?}"))?;
-    if !(secs.is_finite() && secs > 0.0 && secs <= 86_400.0) {
-        return Err(format!(
-            "the timeout must be above 0 and at most a day, got {s}"
-        ));
-    }
-    Ok(Duration::from_secs_f64(secs))
-}
-
-/// A byte count such as `1048576`, `64K` or `1M` (binary units).
-fn parse_bytes(s: &str) -> Result<usize, String> {
-    let t = s.trim();
-    let (num, unit) = match t.find(|c: char| !c.is_ascii_digit()) {
-        Some(i) => t.split_at(i),
-        None => (t, ""),
-    };
-    let factor: usize = match unit.to_ascii_uppercase().as_str() {
-        "" | "B" => 1,
-        "K" | "KB" | "KIB" => 1 << 10,
-        "M" | "MB" | "MIB" => 1 << 20,
-        "G" | "GB" | "GIB" => 1 << 30,
-        _ => return Err(format!("expected a size such as 1M or 65536, got {s:?}")),
-    };
-    num.parse::<usize>()
-        .ok()
-        .and_then(|n| n.checked_mul(factor))
-        .ok_or_else(|| format!("expected a size such as 1M or 65536, got {s:?}"))
-}
-
 /// Standard output that stops printing, quietly, once the reader has gone (`| head -1`);
 /// the exit status is still the verdict's.
 struct Out {
     closed: bool,
     bar: Option<ProgressBar>,
+}
+
+impl Drop for Out {
+    /// Clears the progress bar however the run ends, an interrupt or an error included.
+    fn drop(&mut self) {
+        if let Some(bar) = &self.bar {
+            bar.finish_and_clear();
+        }
+    }
 }
 
 impl Out {
@@ -266,12 +242,12 @@ impl Judged {
 }
 
 /// Runs `beast check`.
-pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+pub fn run(args: Args) -> super::Ended {
     if !args.merge.is_empty() {
         return merged(&args);
     }
     if args.shard.is_some() && args.random.is_some() && args.seed.is_none() {
-        anyhow::bail!("shards must share a seed: add --seed");
+        return Err(super::error::usage("shards must share a seed: add --seed"));
     }
     let many = args.answers.is_some();
     let answers = match &args.answers {
@@ -283,17 +259,19 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             source: args.source.clone(),
         }],
     };
-    let seed = args.random.map(|_| args.seed.unwrap_or_else(clock_seed));
+    let seed = args
+        .random
+        .map(|_| args.seed.unwrap_or_else(super::fresh_seed));
     let all = load::jobs(&args, seed)?;
     if args.list {
         print_list(&all);
-        return Ok(ExitCode::SUCCESS);
+        return Ok(());
     }
     if all.is_empty() {
-        anyhow::bail!(
+        return Err(super::error::usage(
             "no case to run: every case source is empty, skipped or left out by --only (see \
-             the notes above); a check that runs nothing cannot pass"
-        );
+             the notes above); a check that runs nothing cannot pass",
+        ));
     }
     if let (Some(seed), None) = (seed, args.seed) {
         eprintln!("random cases from --seed {seed}");
@@ -355,6 +333,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     let names: Vec<&str> = answers.iter().map(|a| a.name.as_str()).collect();
     let finished = run_cases(&judges, &names, &all, &args, jobs, &mut out, shard_json);
+    stop_if_interrupted(&groups)?;
     if let Some(bar) = &bar {
         bar.set_message("diagnosing");
     }
@@ -366,7 +345,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .zip(sources.into_iter().zip(sandboxes))
     {
         let outcome = match finished.failure {
-            Some(e) if !many => return Err(e),
+            Some(e) if !many => return Err(e.into()),
             Some(e) => Err(e.root_cause().to_string()),
             None => Ok(conclude(
                 Some(judge),
@@ -383,6 +362,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             sandbox_line: sandbox.0,
             sandbox_json: sandbox.1,
         });
+        stop_if_interrupted(&groups)?;
     }
     if let Some(bar) = &bar {
         bar.finish_and_clear();
@@ -391,7 +371,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 }
 
 /// `--merge`: the report of the shards' cases, as one run of them all prints it.
-fn merged(args: &Args) -> anyhow::Result<ExitCode> {
+fn merged(args: &Args) -> super::Ended {
     let files = args
         .merge
         .iter()
@@ -473,7 +453,7 @@ fn conclude(
     args: &Args,
     jobs: usize,
 ) -> anyhow::Result<(Vec<CaseReport>, Summary, DiagnosisReport)> {
-    let diagnosis = diagnose_run(&ran, jobs, args.engine_time);
+    let diagnosis = diagnose_run(&ran, judge, jobs, args.engine_time);
     let groups = diagnose::group(&observed(&ran), &diagnosis);
     let shown = show_groups(judge, &groups, &ran, args, jobs)?;
     let diagnosis = DiagnosisReport::new(&diagnosis, shown);
@@ -490,6 +470,15 @@ fn display(command: &[OsString]) -> String {
         .map(|a| a.to_string_lossy())
         .collect::<Vec<_>>()
         .join(" ")
+}
+
+/// Ends the run once a signal has interrupted it; the report so far is not printed, since
+/// a cut-short run proves nothing.
+fn stop_if_interrupted(groups: &Groups) -> super::Ended {
+    match groups.interrupted() {
+        Some(sig) => Err(super::Error::Interrupted(sig)),
+        None => Ok(()),
+    }
 }
 
 /// `--list`: the names of the cases that would run.
@@ -605,7 +594,7 @@ fn run_cases(
 
 /// Prints the end of the report (one answer's, or the leaderboard and each answer's),
 /// writes the JUnit file and the `--report-dir` files, and gives the exit status.
-fn finish(args: &Args, many: bool, judged: &[Judged], out: &mut Out) -> anyhow::Result<ExitCode> {
+fn finish(args: &Args, many: bool, judged: &[Judged], out: &mut Out) -> super::Ended {
     let mut rows: Vec<leaderboard::Row> = judged.iter().map(Judged::row).collect();
     leaderboard::rank(&mut rows);
     let ranked: Vec<&Judged> = rows
@@ -674,11 +663,11 @@ fn finish(args: &Args, many: bool, judged: &[Judged], out: &mut Out) -> anyhow::
     if let Some(path) = &args.junit {
         write_junit(path, args, many, judged)?;
     }
-    Ok(if judged.iter().all(Judged::passed) {
-        ExitCode::SUCCESS
+    if judged.iter().all(Judged::passed) {
+        Ok(())
     } else {
-        ExitCode::from(1)
-    })
+        Err(super::Error::Failed)
+    }
 }
 
 /// One answer's report under the leaderboard: its groups, diagnosis, time, score and
@@ -794,10 +783,18 @@ fn observed(ran: &[(Case, CaseReport)]) -> Vec<Observed<'_>> {
         .collect()
 }
 
-/// The run's diagnosis on `jobs` threads, searched within `budget`.
-fn diagnose_run(ran: &[(Case, CaseReport)], jobs: usize, budget: Duration) -> Diagnosis {
+/// The run's diagnosis on `jobs` threads, searched within `budget` or until interrupted.
+fn diagnose_run(
+    ran: &[(Case, CaseReport)],
+    judge: Option<&Judge>,
+    jobs: usize,
+    budget: Duration,
+) -> Diagnosis {
     let deadline = Instant::now() + budget;
-    diagnose::diagnose(&observed(ran), jobs, || Instant::now() < deadline)
+    let groups = judge.map(|j| &j.runner.groups);
+    diagnose::diagnose(&observed(ran), jobs, || {
+        Instant::now() < deadline && groups.is_none_or(|g| g.interrupted().is_none())
+    })
 }
 
 /// The report of every group, each with the case it shows, shrunk as `--shrink` says; the
@@ -912,34 +909,4 @@ fn is_binary(path: &Path) -> bool {
     std::fs::File::open(path)
         .and_then(|mut f| f.read_exact(&mut head))
         .is_ok_and(|()| &head == b"\x7fELF")
-}
-
-/// A seed from the clock, for `--random` without `--seed`.
-fn clock_seed() -> u64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs() ^ u64::from(d.subsec_nanos()))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn timeouts_take_fractions_and_refuse_nonsense() {
-        assert_eq!(parse_seconds("0.5"), Ok(Duration::from_millis(500)));
-        assert_eq!(parse_seconds("5"), Ok(Duration::from_secs(5)));
-        for bad in ["0", "-1", "nan", "inf", "x"] {
-            assert!(parse_seconds(bad).is_err(), "{bad}");
-        }
-    }
-
-    #[test]
-    fn output_limits_take_binary_suffixes() {
-        assert_eq!(parse_bytes("1M"), Ok(1 << 20));
-        assert_eq!(parse_bytes("64k"), Ok(64 << 10));
-        assert_eq!(parse_bytes("100"), Ok(100));
-        assert!(parse_bytes("1T").is_err());
-        assert!(parse_bytes("99999999999999999999G").is_err());
-    }
 }

@@ -6,13 +6,13 @@ use std::sync::mpsc;
 use std::thread;
 use std::time::{Duration, Instant};
 
-use beast_judge::beast::Puzzle;
-use beast_judge::beast::variant;
-use beast_judge::judge::cases::{Case, Origin};
-use beast_judge::judge::diagnose;
-use beast_judge::judge::generate::GenOptions;
-use beast_judge::judge::report::CaseReport;
-use beast_judge::judge::verdict::{self, Verdict};
+use beast_engine::beast::Puzzle;
+use beast_engine::beast::variant;
+use beast_engine::judge::cases::{Case, Origin};
+use beast_engine::judge::diagnose;
+use beast_engine::judge::generate::GenOptions;
+use beast_engine::judge::report::CaseReport;
+use beast_engine::judge::verdict::{self, Verdict};
 
 use super::load::{CaseList, Job};
 use super::runner::{Ended, Run, Runner};
@@ -233,7 +233,11 @@ pub fn run_all(
             let tx = tx.clone();
             let (next, stopped, stopped_count) = (&next, &stopped, &stopped_count);
             scope.spawn(move || {
-                while stopped_count.load(Ordering::Relaxed) < judges.len() {
+                while stopped_count.load(Ordering::Relaxed) < judges.len()
+                    && judges
+                        .first()
+                        .is_some_and(|j| j.runner.groups.interrupted().is_none())
+                {
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     let (a, c) = (i / cases.max(1), i % cases.max(1));
                     let (Some(judge), Some(job)) = (judges.get(a), all.get(c)) else {

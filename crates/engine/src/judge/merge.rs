@@ -11,7 +11,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde::{Deserialize, Serialize};
 
 use crate::beast::Puzzle;
-use crate::judge::cases::{Case, Origin, Shard};
+use crate::judge::cases::{Case, Origin, Shard, ShardError};
 use crate::judge::report::{CaseReport, Source};
 use crate::judge::verdict::Verdict;
 
@@ -301,7 +301,10 @@ fn header_of(f: &ShardFile) -> Result<(Header, Shard), MergeError> {
         reason,
     };
     let header: Header = serde_json::from_value(value.clone()).map_err(|e| bad(e.to_string()))?;
-    let shard: Shard = header.shard.parse().map_err(bad)?;
+    let shard: Shard = header
+        .shard
+        .parse()
+        .map_err(|e: ShardError| bad(e.to_string()))?;
     Ok((header, shard))
 }
 
