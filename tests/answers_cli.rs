@@ -11,7 +11,9 @@ use crate::util::{BEAST, beast};
 /// `beast check` with `BEAST` passed through the sandbox, for the scripts that run it.
 fn check() -> assert_cmd::Command {
     let mut cmd = beast();
-    cmd.env("BEAST", BEAST).args(["check", "--env", "BEAST"]);
+    // A generous time limit: a loaded machine must not turn a slow run into a TLE.
+    cmd.env("BEAST", BEAST)
+        .args(["check", "--env", "BEAST", "--timeout", "60"]);
     cmd
 }
 
