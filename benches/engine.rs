@@ -6,6 +6,8 @@
 //! - `whole_run`: a whole default-rules judge of the 1000x1000 map with 1,000 beasts and
 //!   100,000 moves, with the player walled in so that every move is played.
 //! - `play_key`: two keys and a frame of `beast play` on the 40x23 Wikipedia map.
+//! - `play_key_1000`: two keys and a frame of `beast play` in an 80x24 window on the
+//!   1000x1000 map with 1,000 beasts (target: under 16 ms a key).
 
 use beast_engine::beast::{Game, Move, Puzzle, Rules, judge};
 use beast_engine::grid::Dir;
@@ -107,6 +109,25 @@ fn play_key(bencher: Bencher) {
     let puzzle =
         Puzzle::parse(include_str!("../examples/beast/wikipedia.txt")).expect("the sample");
     let screen = BeastScreen::new(puzzle, Rules::default(), Style::Unicode);
+    bencher
+        .with_inputs(|| screen.clone())
+        .bench_local_refs(|s| {
+            s.key(Key::Char('.'));
+            s.key(Key::Char('.'));
+            black_box(s.frame())
+        });
+}
+
+/// One key in `beast play` in an 80x24 window on the 1000x1000 map with 1,000 beasts: the
+/// move through the engine plus the frame of the view (only the window is drawn).
+#[divan::bench(sample_count = 50)]
+fn play_key_1000(bencher: Bencher) {
+    use beast_engine::beast::Style;
+    use beast_engine::beast::screen::BeastScreen;
+    use beast_engine::play::{Key, Screen, Window};
+    let puzzle = Puzzle::parse(&big_map(1000, 1000, 0)).expect("valid");
+    let mut screen = BeastScreen::new(puzzle, Rules::default(), Style::Unicode);
+    screen.resize(Window { cols: 80, rows: 24 });
     bencher
         .with_inputs(|| screen.clone())
         .bench_local_refs(|s| {

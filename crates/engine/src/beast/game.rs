@@ -733,6 +733,17 @@ pub fn judge_with(
     play(puzzle, rules, observe, || true)
 }
 
+/// [`judge_with`] within the caller's budget, as [`judge_until`]: `observe` sees every turn,
+/// and once `keep_going` says `false` the game ends with [`GameError::OutOfBudget`].
+pub fn judge_until_with(
+    puzzle: &Puzzle,
+    rules: Rules,
+    observe: impl FnMut(&Game, &Step),
+    keep_going: impl FnMut() -> bool,
+) -> Result<Outcome, GameError> {
+    play(puzzle, rules, observe, keep_going)
+}
+
 /// Plays a whole puzzle, showing `observe` every turn and asking `keep_going` every
 /// [`BUDGET_TURNS`] turns.
 fn play(
