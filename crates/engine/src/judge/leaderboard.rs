@@ -260,6 +260,7 @@ mod tests {
                 stopped_early: None,
                 reproduce: None,
             },
+            compare: None,
         }
     }
 
