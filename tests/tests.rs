@@ -3,6 +3,7 @@
 
 mod util;
 
+mod answers_cli;
 mod beast_cli;
 mod bounded_cli;
 mod cases_cli;

@@ -6,6 +6,7 @@
 //! each group shows; the diagnosis and the words are the engine's (`judge::diagnose`,
 //! `judge::report`). This file reads the flags and prints.
 
+mod answers;
 mod load;
 mod pool;
 mod runner;
@@ -15,6 +16,7 @@ mod shrinking;
 use std::ffi::OsString;
 use std::io::{self, IsTerminal, Write};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -24,8 +26,10 @@ use beast_engine::judge::diagnose::{self, Diagnosis, Group, Observed};
 use beast_engine::judge::report::{
     self, CaseReport, DiagnosisReport, GroupReport, Source, Summary,
 };
+use beast_engine::judge::{leaderboard, merge};
 use indicatif::{ProgressBar, ProgressStyle};
 
+use self::answers::Answer;
 use self::pool::Judge;
 use self::runner::{Groups, InputMode, Runner, Workspace};
 use self::sandbox::{Level, Sandbox};
@@ -36,8 +40,9 @@ use super::r#gen::GenArgs;
 #[command(
     after_help = "Verdicts: AC accepted, WA wrong answer, PE only whitespace differs, \
     TLE time limit, RTE non-zero exit or signal, OLE output limit, MLE memory limit.\n\
-    Exit codes: 0 every case passed, 1 a case failed (also when stdout is closed early), \
-    2 usage error or the command cannot start."
+    Exit codes: 0 every case passed, 1 a case failed (also when stdout is closed early; \
+    with --answers: an answer failed or cannot start), 2 usage error, the command cannot \
+    start, or shards that do not merge."
 )]
 pub struct Args {
     /// Also run NAME.in/NAME.out (or NAME.txt/NAME.out, with optional NAME.args) pairs from DIR.
@@ -126,9 +131,28 @@ pub struct Args {
     pub verbose: bool,
     #[command(flatten)]
     pub gen_args: GenArgs,
+    /// Judge every answer listed in FILE over the same cases, in one pool of jobs, and rank
+    /// them in a leaderboard (a TOML file of `[[answer]]` tables with a name, a command and
+    /// optionally `input` and `source`; see examples/answers.toml).
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["command", "source"])]
+    pub answers: Option<PathBuf>,
+    /// With --answers: write each answer's report to DIR/NAME.txt and DIR/NAME.json instead
+    /// of printing it under the leaderboard.
+    #[arg(long, value_name = "DIR", requires = "answers")]
+    pub report_dir: Option<PathBuf>,
+    /// Merge the outputs of `beast check --shard K/N --format json` runs (every shard,
+    /// once) into the report one run of every case prints; groups show their smallest case
+    /// unshrunk. Refuses (exit 2) shards of different seeds, cases, answers or versions.
+    #[arg(
+        long,
+        value_name = "FILE",
+        num_args = 1..,
+        conflicts_with_all = ["command", "answers", "shard", "random", "cases", "only", "list"]
+    )]
+    pub merge: Vec<PathBuf>,
     /// The candidate command and its arguments (put them after `--`).
     #[arg(
-        required = true,
+        required_unless_present_any = ["answers", "merge"],
         trailing_var_arg = true,
         allow_hyphen_values = true,
         value_name = "CMD"
@@ -155,7 +179,10 @@ pub enum Format {
     /// The groups of failures, the diagnosis, then the summary line.
     Text,
     /// One JSON object per case and a summary object; the summary line goes to stderr.
+    /// With --answers a summary object per answer, then the leaderboard object.
     Json,
+    /// The leaderboard as a Markdown table, ready to paste into the challenge post.
+    Markdown,
 }
 
 /// Standard output that stops printing, quietly, once the reader has gone (`| head -1`);
@@ -193,11 +220,50 @@ impl Out {
     }
 }
 
+/// One answer's judged run, ready to print.
+struct Judged {
+    /// The answer's name.
+    name: String,
+    /// Its cases' reports, its summary and its diagnosis; or why it could not start.
+    outcome: Result<(Vec<CaseReport>, Summary, DiagnosisReport), String>,
+    /// Its source, for the score.
+    source: Option<Source>,
+    /// The sandbox line and JSON object.
+    sandbox_line: String,
+    sandbox_json: serde_json::Value,
+}
+
+impl Judged {
+    fn row(&self) -> leaderboard::Row {
+        match &self.outcome {
+            Ok((_, summary, d)) => leaderboard::Row::judged(&self.name, summary, d),
+            Err(reason) => leaderboard::Row::cannot_start(&self.name, reason, self.source.as_ref()),
+        }
+    }
+
+    fn passed(&self) -> bool {
+        self.outcome.as_ref().is_ok_and(|(_, s, _)| s.failed == 0)
+    }
+}
+
 /// Runs `beast check`.
 pub fn run(args: Args) -> super::Ended {
+    if !args.merge.is_empty() {
+        return merged(&args);
+    }
     if args.shard.is_some() && args.random.is_some() && args.seed.is_none() {
         return Err(super::error::usage("shards must share a seed: add --seed"));
     }
+    let many = args.answers.is_some();
+    let answers = match &args.answers {
+        Some(path) => answers::read(path)?,
+        None => vec![Answer {
+            name: display(&args.command),
+            command: args.command.clone(),
+            input: args.input,
+            source: args.source.clone(),
+        }],
+    };
     let seed = args
         .random
         .map(|_| args.seed.unwrap_or_else(super::fresh_seed));
@@ -215,50 +281,222 @@ pub fn run(args: Args) -> super::Ended {
     if let (Some(seed), None) = (seed, args.seed) {
         eprintln!("random cases from --seed {seed}");
     }
-    let judge = judge_for(&args)?;
+    let groups = Groups::default();
+    groups
+        .kill_on_interrupt()
+        .context("cannot set up the interrupt handler")?;
+    let workspace =
+        Arc::new(Workspace::new().context("cannot make a directory for the candidates")?);
+    let judges = answers
+        .iter()
+        .map(|a| judge_for(&args, a, &groups, &workspace))
+        .collect::<anyhow::Result<Vec<Judge>>>()?;
+    let sources = answers
+        .iter()
+        .map(source)
+        .collect::<anyhow::Result<Vec<Option<Source>>>>()?;
     let jobs = args.jobs.map_or_else(
         || thread::available_parallelism().map_or(1, |n| n.get()),
         |j| j as usize,
     );
-    let bar = (io::stderr().is_terminal()).then(|| progress_bar(all.len()));
+    let bar = (io::stderr().is_terminal()).then(|| progress_bar(all.len() * judges.len()));
     let mut out = Out {
         closed: false,
         bar: bar.clone(),
     };
-    if args.format == Format::Text {
-        out.print(&format!("{}\n", judge.runner.sandbox.line()));
+    let sandboxes: Vec<(String, serde_json::Value)> = judges
+        .iter()
+        .map(|j| sandbox_of(&j.runner.sandbox))
+        .collect::<anyhow::Result<_>>()?;
+    let shard_json = args.shard.is_some() && args.format == Format::Json;
+    if shard_json {
+        let header = merge::Header {
+            shard: args.shard.map(|s| s.to_string()).unwrap_or_default(),
+            version: env!("CARGO_PKG_VERSION").to_string(),
+            seed,
+            cases: all.whole_len(),
+            fingerprint: all.fingerprint.clone(),
+            answers: answers
+                .iter()
+                .zip(&sources)
+                .map(|(a, s)| merge::AnswerHeader {
+                    name: a.name.clone(),
+                    source: s.clone(),
+                })
+                .collect(),
+            sandbox: sandboxes[0].0.clone(),
+            sandbox_summary: sandboxes[0].1.clone(),
+            leaderboard: many,
+        };
+        out.print(&format!(
+            "{}\n",
+            report::json_text(&serde_json::to_value(header)?)
+        ));
     }
-    let ran = run_cases(&judge, &all, &args, jobs, &mut out)?;
-    stop_if_interrupted(&judge)?;
+    if args.format == Format::Text {
+        out.print(&format!("{}\n", sandboxes[0].0));
+    }
+    let names: Vec<&str> = answers.iter().map(|a| a.name.as_str()).collect();
+    let finished = run_cases(&judges, &names, &all, &args, jobs, &mut out, shard_json);
+    stop_if_interrupted(&groups)?;
     if let Some(bar) = &bar {
         bar.set_message("diagnosing");
     }
-    let diagnosis = diagnose_run(&ran, &judge, jobs, args.engine_time);
-    let groups = diagnose::group(&observed(&ran), &diagnosis);
-    let mut shown = show_groups(&judge, &groups, &ran, &args, jobs)?;
-    stop_if_interrupted(&judge)?;
-    if let Some(dir) = &args.html_dir {
-        write_compare_pages(dir, &mut shown)?;
+    let mut judged = Vec::new();
+    for (((answer, judge), finished), (source, sandbox)) in answers
+        .iter()
+        .zip(&judges)
+        .zip(finished)
+        .zip(sources.into_iter().zip(sandboxes))
+    {
+        let outcome = match finished.failure {
+            Some(e) if !many => return Err(e.into()),
+            Some(e) => Err(e.root_cause().to_string()),
+            None => Ok(conclude(
+                Some(judge),
+                finished.ran,
+                source.clone(),
+                &args,
+                jobs,
+                html_dir(&args, many, &answer.name).as_deref(),
+            )?),
+        };
+        judged.push(Judged {
+            name: answer.name.clone(),
+            outcome,
+            source,
+            sandbox_line: sandbox.0,
+            sandbox_json: sandbox.1,
+        });
+        stop_if_interrupted(&groups)?;
     }
     if let Some(bar) = &bar {
         bar.finish_and_clear();
     }
+    finish(&args, many, &judged, &mut out)
+}
+
+/// `--merge`: the report of the shards' cases, as one run of them all prints it.
+fn merged(args: &Args) -> super::Ended {
+    let files = args
+        .merge
+        .iter()
+        .map(|path| read_shard(path))
+        .collect::<anyhow::Result<Vec<merge::ShardFile>>>()?;
+    let m = merge::merge(&files)?;
+    let jobs = args.jobs.map_or_else(
+        || thread::available_parallelism().map_or(1, |n| n.get()),
+        |j| j as usize,
+    );
+    let mut out = Out {
+        closed: false,
+        bar: None,
+    };
+    let many = m.header.leaderboard;
+    if args.format == Format::Text {
+        out.print(&format!("{}\n", m.header.sandbox));
+    }
+    let mut judged = Vec::new();
+    for answer in m.answers {
+        for (_, r) in &answer.ran {
+            print_case(args, many.then_some(answer.name.as_str()), r, &mut out);
+        }
+        let outcome = match answer.cannot_start {
+            Some(reason) => Err(reason),
+            None => Ok(conclude(
+                None,
+                answer.ran,
+                answer.source.clone(),
+                args,
+                jobs,
+                html_dir(args, many, &answer.name).as_deref(),
+            )?),
+        };
+        judged.push(Judged {
+            name: answer.name,
+            outcome,
+            source: answer.source,
+            sandbox_line: m.header.sandbox.clone(),
+            sandbox_json: m.header.sandbox_summary.clone(),
+        });
+    }
+    finish(args, many, &judged, &mut out)
+}
+
+/// A shard output, each line read as JSON.
+fn read_shard(path: &Path) -> anyhow::Result<merge::ShardFile> {
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("cannot read the shard output {}", path.display()))?;
+    let file = path.display().to_string();
+    let mut lines = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let value = serde_json::from_str(line).map_err(|e| {
+            anyhow::anyhow!(
+                "{file}:{}: not a line of `beast check --format json` output: {e}",
+                i + 1
+            )
+        })?;
+        lines.push((i + 1, value));
+    }
+    Ok(merge::ShardFile { file, lines })
+}
+
+/// The sandbox line and the JSON summary's sandbox object.
+fn sandbox_of(sandbox: &Sandbox) -> anyhow::Result<(String, serde_json::Value)> {
+    let mut object = serde_json::to_value(sandbox.summary())?;
+    object["line"] = sandbox.line().into();
+    Ok((sandbox.line(), object))
+}
+
+/// Diagnoses an answer's run, groups its failures and shows each group's case, shrunk
+/// with `judge` when there is one and `--shrink` asks.
+fn conclude(
+    judge: Option<&Judge>,
+    ran: Vec<(Case, CaseReport)>,
+    source: Option<Source>,
+    args: &Args,
+    jobs: usize,
+    html_dir: Option<&Path>,
+) -> Result<(Vec<CaseReport>, Summary, DiagnosisReport), super::Error> {
+    let diagnosis = diagnose_run(&ran, judge, jobs, args.engine_time);
+    let groups = diagnose::group(&observed(&ran), &diagnosis);
+    let mut shown = show_groups(judge, &groups, &ran, args, jobs)?;
+    if let Some(groups) = judge.map(|j| &j.runner.groups) {
+        stop_if_interrupted(groups)?;
+    }
+    if let Some(dir) = html_dir {
+        write_compare_pages(dir, &mut shown)?;
+    }
     let diagnosis = DiagnosisReport::new(&diagnosis, shown);
     let reports: Vec<CaseReport> = ran.into_iter().map(|(_, r)| r).collect();
     let mut summary = Summary::of(&reports);
-    summary.source = source(&args)?;
-    finish(&args, &judge, &reports, &summary, &diagnosis, &mut out)?;
-    if summary.failed == 0 {
-        Ok(())
-    } else {
-        Err(super::Error::Failed)
-    }
+    summary.source = source;
+    Ok((reports, summary, diagnosis))
+}
+
+/// `--html-dir` for one answer: the directory itself, or its `NAME` subdirectory when
+/// several answers run.
+fn html_dir(args: &Args, many: bool, name: &str) -> Option<PathBuf> {
+    let dir = args.html_dir.as_ref()?;
+    Some(if many { dir.join(name) } else { dir.clone() })
+}
+
+/// The command as one line.
+fn display(command: &[OsString]) -> String {
+    command
+        .iter()
+        .map(|a| a.to_string_lossy())
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// Ends the run once a signal has interrupted it; the report so far is not printed, since
 /// a cut-short run proves nothing.
-fn stop_if_interrupted(judge: &Judge) -> super::Ended {
-    match judge.runner.groups.interrupted() {
+fn stop_if_interrupted(groups: &Groups) -> super::Ended {
+    match groups.interrupted() {
         Some(sig) => Err(super::Error::Interrupted(sig)),
         None => Ok(()),
     }
@@ -277,50 +515,74 @@ fn print_list(all: &load::CaseList) {
     }
 }
 
-/// What runs and judges the cases, from the flags.
-fn judge_for(args: &Args) -> anyhow::Result<Judge> {
-    let groups = Groups::default();
-    groups
-        .kill_on_interrupt()
-        .context("cannot set up the interrupt handler")?;
+/// What runs and judges one answer's cases, from the flags.
+fn judge_for(
+    args: &Args,
+    answer: &Answer,
+    groups: &Groups,
+    workspace: &Arc<Workspace>,
+) -> anyhow::Result<Judge> {
     let sandbox = Sandbox::new(&sandbox::Request {
         level: args.sandbox,
         memory_mib: args.memory,
         pass_env: &args.env,
         cases: &args.cases,
-        command: &args.command,
+        command: &answer.command,
     })?;
     Ok(Judge {
         runner: Runner {
-            groups,
-            command: args.command.clone(),
-            input: args.input,
+            groups: groups.clone(),
+            command: answer.command.clone(),
+            input: answer.input,
             timeout: args.timeout,
             max_output: args.max_output,
-            sandbox: std::sync::Arc::new(sandbox),
-            workspace: std::sync::Arc::new(
-                Workspace::new().context("cannot make a directory for the candidates")?,
-            ),
+            sandbox: Arc::new(sandbox),
+            workspace: workspace.clone(),
         },
         gen_opts: args.gen_args.options()?,
         gen_flags: args.gen_args.flags(),
         strict: args.strict,
         consistent: args.verbose,
         engine_time: args.engine_time,
+        keep_texts: args.shard.is_some() && args.format == Format::Json,
     })
 }
 
-/// Runs every case, printing each one's report as it finishes when the format asks.
+/// Prints one case's report as it finishes, when the format asks: its JSON object
+/// (with `answer` for one of several answers), or its text under `-v`.
+fn print_case(args: &Args, answer: Option<&str>, r: &CaseReport, out: &mut Out) {
+    match args.format {
+        Format::Json => {
+            let mut object = report::json(r);
+            if let Some(name) = answer {
+                object["answer"] = name.into();
+            }
+            out.print(&format!("{}\n", report::json_text(&object)));
+        }
+        Format::Text if args.verbose => match answer {
+            Some(name) => out.print(&format!("{}: {}", report::visible(name), report::text(r))),
+            None => out.print(&report::text(r)),
+        },
+        Format::Text | Format::Markdown => {}
+    }
+}
+
+/// Runs every case with every answer in one pool, printing each case's report as it
+/// finishes when the format asks; a shard's JSON records also carry the case's index in
+/// the whole list, its puzzle and its `beast gen` command, for `--merge`.
 fn run_cases(
-    judge: &Judge,
+    judges: &[Judge],
+    names: &[&str],
     all: &load::CaseList,
     args: &Args,
     jobs: usize,
     out: &mut Out,
-) -> anyhow::Result<Vec<(Case, CaseReport)>> {
+    shard_json: bool,
+) -> Vec<pool::Finished> {
     let bar = out.bar.clone();
+    let many = args.answers.is_some();
     pool::run_all(
-        judge,
+        judges,
         all,
         jobs,
         args.fail_fast,
@@ -332,45 +594,173 @@ fn run_cases(
                 }
             }
         },
-        |r| match args.format {
-            Format::Json => out.print(&format!("{}\n", report::json_text(&report::json(r)))),
-            Format::Text if args.verbose => out.print(&report::text(r)),
-            Format::Text => {}
+        |a, i, r| {
+            let name = many.then(|| names[a]);
+            if !shard_json {
+                return print_case(args, name, r, out);
+            }
+            let mut object = report::json(r);
+            if let Some(name) = name {
+                object["answer"] = name.into();
+            }
+            object["index"] = all.ordinal(i).into();
+            object["puzzle"] = r.puzzle.clone().into();
+            if let Some(cmd) = &r.reproduce {
+                object["gen"] = cmd.clone().into();
+            }
+            out.print(&format!("{}\n", report::json_text(&object)));
         },
     )
 }
 
-/// Prints the end of the report and writes the JUnit file.
-fn finish(
-    args: &Args,
-    judge: &Judge,
-    reports: &[CaseReport],
-    summary: &Summary,
-    diagnosis: &DiagnosisReport,
-    out: &mut Out,
-) -> anyhow::Result<()> {
-    let sandbox = &judge.runner.sandbox;
-    match args.format {
-        Format::Json => {
-            let mut object = report::json_summary(summary, diagnosis);
-            object["sandbox"] = serde_json::to_value(sandbox.summary())?;
-            object["sandbox"]["line"] = sandbox.line().into();
-            out.print(&format!("{}\n", report::json_text(&object)));
-            eprintln!("diagnosis: {}", diagnosis.sentence);
-            eprintln!("{}", summary.line());
+/// Prints the end of the report (one answer's, or the leaderboard and each answer's),
+/// writes the JUnit file and the `--report-dir` files, and gives the exit status.
+fn finish(args: &Args, many: bool, judged: &[Judged], out: &mut Out) -> super::Ended {
+    let mut rows: Vec<leaderboard::Row> = judged.iter().map(Judged::row).collect();
+    leaderboard::rank(&mut rows);
+    let ranked: Vec<&Judged> = rows
+        .iter()
+        .filter_map(|row| judged.iter().find(|j| j.name == row.name))
+        .collect();
+    if let Some(dir) = &args.report_dir {
+        write_reports(dir, judged)?;
+    }
+    match (args.format, many) {
+        (Format::Markdown, _) => out.print(&leaderboard::markdown(&rows)),
+        (Format::Json, _) => {
+            for j in judged {
+                if let Err(reason) = &j.outcome {
+                    let object = serde_json::json!({
+                        "summary": true, "answer": j.name, "passed": 0, "failed": 0,
+                        "total": 0, "cannot_start": reason,
+                    });
+                    out.print(&format!("{}\n", report::json_text(&object)));
+                }
+                if let Ok((_, summary, d)) = &j.outcome {
+                    let mut object = report::json_summary(summary, d);
+                    object["sandbox"] = j.sandbox_json.clone();
+                    if many {
+                        object["answer"] = j.name.clone().into();
+                    }
+                    out.print(&format!("{}\n", report::json_text(&object)));
+                    if !many {
+                        eprintln!("diagnosis: {}", d.sentence);
+                        eprintln!("{}", summary.line());
+                    }
+                }
+            }
+            if many {
+                out.print(&format!(
+                    "{}\n",
+                    report::json_text(&leaderboard::json(&rows))
+                ));
+                eprint!("{}", leaderboard::text(&rows));
+            }
         }
-        Format::Text => out.print(&text_ending(summary, diagnosis)),
+        (Format::Text, false) => {
+            if let Some(Ok((_, summary, d))) = judged.first().map(|j| &j.outcome) {
+                out.print(&text_ending(summary, d));
+            }
+        }
+        (Format::Text, true) => {
+            out.print(&leaderboard::text(&rows));
+            match &args.report_dir {
+                Some(dir) => out.print(&format!(
+                    "\neach answer's report: {}\n",
+                    dir.join("NAME.txt").display()
+                )),
+                None => {
+                    for j in &ranked {
+                        out.print(&format!(
+                            "\n== {} ==\n{}",
+                            report::visible(&j.name),
+                            detail(j)
+                        ));
+                    }
+                }
+            }
+        }
     }
     if let Some(path) = &args.junit {
-        let suite = match args.shard {
-            Some(shard) => format!("beast check (shard {shard})"),
-            None => "beast check".to_string(),
-        };
-        let junit = report::junit(&suite, reports, diagnosis, &sandbox.line());
-        std::fs::write(path, junit)
-            .with_context(|| format!("cannot write the JUnit report to {}", path.display()))?;
+        write_junit(path, args, many, judged)?;
+    }
+    if judged.iter().all(Judged::passed) {
+        Ok(())
+    } else {
+        Err(super::Error::Failed)
+    }
+}
+
+/// One answer's report under the leaderboard: its groups, diagnosis, time, score and
+/// summary line, or why it could not start.
+fn detail(j: &Judged) -> String {
+    match &j.outcome {
+        Ok((_, summary, d)) => text_ending(summary, d),
+        Err(reason) => format!("cannot start: {}\n", report::visible(reason)),
+    }
+}
+
+/// `--report-dir`: each answer's text report in DIR/NAME.txt and its JSON report (case
+/// objects and summary) in DIR/NAME.json.
+fn write_reports(dir: &Path, judged: &[Judged]) -> anyhow::Result<()> {
+    std::fs::create_dir_all(dir)
+        .with_context(|| format!("cannot make the report directory {}", dir.display()))?;
+    for j in judged {
+        let text = format!("{}\n{}", j.sandbox_line, detail(j));
+        let mut json = String::new();
+        if let Ok((reports, summary, d)) = &j.outcome {
+            for r in reports {
+                json += &report::json_text(&report::json(r));
+                json.push('\n');
+            }
+            let mut object = report::json_summary(summary, d);
+            object["sandbox"] = j.sandbox_json.clone();
+            json += &report::json_text(&object);
+            json.push('\n');
+        }
+        for (ext, contents) in [("txt", text), ("json", json)] {
+            let path = dir.join(format!("{}.{ext}", j.name));
+            std::fs::write(&path, contents)
+                .with_context(|| format!("cannot write {}", path.display()))?;
+        }
     }
     Ok(())
+}
+
+/// `--junit`: one suite, or one per answer.
+fn write_junit(path: &Path, args: &Args, many: bool, judged: &[Judged]) -> anyhow::Result<()> {
+    let suite = match args.shard {
+        Some(shard) => format!("beast check (shard {shard})"),
+        None => "beast check".to_string(),
+    };
+    let names: Vec<String> = judged
+        .iter()
+        .map(|j| {
+            if many {
+                format!("{suite}: {}", j.name)
+            } else {
+                suite.clone()
+            }
+        })
+        .collect();
+    let suites: Vec<report::Suite> = judged
+        .iter()
+        .zip(&names)
+        .filter_map(|(j, name)| {
+            j.outcome
+                .as_ref()
+                .ok()
+                .map(|(reports, _, d)| report::Suite {
+                    name,
+                    reports,
+                    diagnosis: d,
+                    sandbox: &j.sandbox_line,
+                })
+        })
+        .collect();
+    let junit = report::junit_suites(&suite, &suites);
+    std::fs::write(path, junit)
+        .with_context(|| format!("cannot write the JUnit report to {}", path.display()))
 }
 
 /// The progress bar on a terminal.
@@ -417,21 +807,21 @@ fn observed(ran: &[(Case, CaseReport)]) -> Vec<Observed<'_>> {
 /// The run's diagnosis on `jobs` threads, searched within `budget` or until interrupted.
 fn diagnose_run(
     ran: &[(Case, CaseReport)],
-    judge: &Judge,
+    judge: Option<&Judge>,
     jobs: usize,
     budget: Duration,
 ) -> Diagnosis {
     let deadline = Instant::now() + budget;
-    let groups = &judge.runner.groups;
+    let groups = judge.map(|j| &j.runner.groups);
     diagnose::diagnose(&observed(ran), jobs, || {
-        Instant::now() < deadline && groups.interrupted().is_none()
+        Instant::now() < deadline && groups.is_none_or(|g| g.interrupted().is_none())
     })
 }
 
 /// The report of every group, each with the case it shows, shrunk as `--shrink` says; the
 /// groups shrink in parallel on `jobs` threads.
 fn show_groups(
-    judge: &Judge,
+    judge: Option<&Judge>,
     groups: &[Group],
     ran: &[(Case, CaseReport)],
     args: &Args,
@@ -472,7 +862,8 @@ fn show_groups(
                         ShrinkWhich::First => *g == 0,
                         ShrinkWhich::Group | ShrinkWhich::All => true,
                     };
-                    let shown = shrinking::shown(judge, unit, ran, shrink, args.shrink_time);
+                    let judge = judge.filter(|_| shrink);
+                    let shown = shrinking::shown(judge, unit, ran, args.shrink_time);
                     if let Ok(mut r) = results.lock() {
                         r.push((*g, shown));
                     }
@@ -545,12 +936,13 @@ fn write_compare_pages(dir: &std::path::Path, groups: &mut [GroupReport]) -> any
     Ok(())
 }
 
-/// The golf score's source: `--source FILE`, or the script the command names.
-fn source(args: &Args) -> anyhow::Result<Option<Source>> {
-    let path = match &args.source {
+/// The golf score's source: `--source FILE` (or the answer's `source`), or the script the
+/// command names.
+fn source(answer: &Answer) -> anyhow::Result<Option<Source>> {
+    let path = match &answer.source {
         Some(p) if p.as_os_str() == "none" => return Ok(None),
         Some(p) => p.clone(),
-        None => match script(&args.command) {
+        None => match script(&answer.command) {
             Some(p) => p,
             None => return Ok(None),
         },

@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use anyhow::Context;
 use beast_engine::judge::cases::{self, Case, Loaded, Origin, RandomSpec, RandomSpecs};
+use beast_engine::judge::merge;
 
 use super::Args;
 use super::pool::in_time;
@@ -23,8 +24,13 @@ pub enum Job<'a> {
 pub struct CaseList {
     ready: Vec<Case>,
     random: Option<RandomSpecs>,
-    /// With `--only` or `--shard`: the positions picked, in order.
-    picked: Option<Vec<usize>>,
+    /// With `--only` or `--shard`: the positions picked, in order, each with its ordinal
+    /// among the cases `--only` keeps (its index in the unsharded list).
+    picked: Option<Vec<(usize, usize)>>,
+    /// How many cases the unsharded list has (after `--only`).
+    whole: usize,
+    /// The fingerprint of the unsharded list, for merging shards.
+    pub fingerprint: String,
 }
 
 impl CaseList {
@@ -44,10 +50,23 @@ impl CaseList {
     /// Case `i` of the run, or `None` past the end.
     pub fn get(&self, i: usize) -> Option<Job<'_>> {
         let at = match &self.picked {
-            Some(p) => *p.get(i)?,
+            Some(p) => p.get(i)?.0,
             None => i,
         };
         self.at(at)
+    }
+
+    /// The index of case `i` of the run in the unsharded list.
+    pub fn ordinal(&self, i: usize) -> usize {
+        match &self.picked {
+            Some(p) => p.get(i).map_or(i, |&(_, ordinal)| ordinal),
+            None => i,
+        }
+    }
+
+    /// How many cases the unsharded list has.
+    pub fn whole_len(&self) -> usize {
+        self.whole
     }
 
     /// The case at position `at` of the whole list.
@@ -105,6 +124,7 @@ pub fn jobs(args: &Args, seed: Option<u64>) -> anyhow::Result<CaseList> {
         }
         ready.extend(l.cases);
     }
+    let fingerprint = fingerprint(&ready, args, seed);
     let mut list = CaseList {
         ready,
         random: args
@@ -112,7 +132,10 @@ pub fn jobs(args: &Args, seed: Option<u64>) -> anyhow::Result<CaseList> {
             .zip(seed)
             .map(|(n, seed)| cases::random_specs(seed, n)),
         picked: None,
+        whole: 0,
+        fingerprint,
     };
+    list.whole = list.len();
     if !args.only.is_empty() || args.shard.is_some() {
         let mut kept = 0;
         let mut picked = Vec::new();
@@ -122,13 +145,32 @@ pub fn jobs(args: &Args, seed: Option<u64>) -> anyhow::Result<CaseList> {
                 continue;
             }
             if args.shard.is_none_or(|s| s.contains(kept)) {
-                picked.push(at);
+                picked.push((at, kept));
             }
             kept += 1;
         }
         list.picked = Some(picked);
+        list.whole = kept;
     }
     Ok(list)
+}
+
+/// The fingerprint of the case list: every loaded case's name, puzzle and expected output,
+/// the random cases' seed, count and generation flags, and the `--only` patterns. Shards
+/// that merge must have the same.
+fn fingerprint(ready: &[Case], args: &Args, seed: Option<u64>) -> String {
+    let random = format!(
+        "random {:?} seed {:?} gen{}",
+        args.random,
+        seed,
+        args.gen_args.flags()
+    );
+    let only = args.only.join("\0");
+    let parts = ready
+        .iter()
+        .flat_map(|c| [c.name.as_bytes(), &c.input, c.expected.as_bytes()])
+        .chain([random.as_bytes(), only.as_bytes()]);
+    merge::fingerprint(parts)
 }
 
 /// Reads `NAME.in` or `NAME.txt` case files with their expected output in `NAME.out` or

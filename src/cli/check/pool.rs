@@ -31,6 +31,8 @@ pub struct Judge {
     pub consistent: bool,
     /// The engine's budget for judging one case.
     pub engine_time: Duration,
+    /// Keep a passing case's puzzle text in its report (a shard's records carry it).
+    pub keep_texts: bool,
 }
 
 /// The most lines and bytes of standard error shown for an RTE: its end, where Python,
@@ -140,7 +142,7 @@ impl Judge {
         };
         let mut case = case;
         let mut report = self.case(&case)?;
-        if report.passed {
+        if report.passed && !self.keep_texts {
             // Kept for the diagnosis, which needs only the parsed puzzle of a passing case:
             // its texts go, so a long run holds less.
             case.input = Vec::new();
@@ -196,37 +198,63 @@ enum Slot {
     Skipped,
 }
 
-/// Runs every job on `jobs` threads, calling `report` for each finished case in case order
-/// (and `progress` with the count failed so far as each finishes). Returns the cases that
-/// ran, in order.
+/// What one answer did over the case list.
+pub struct Finished {
+    /// The cases that ran, in order.
+    pub ran: Vec<(Case, CaseReport)>,
+    /// Why the answer could not run, if it could not: its remaining cases were not run.
+    pub failure: Option<anyhow::Error>,
+}
+
+/// Runs every case of `all` with every judge (one per answer) as one pool of jobs on
+/// `jobs` threads, answer by answer, so no answer waits for another to finish. Calls
+/// `report(answer, case, report)` for each finished case in order (`case` is its place in
+/// `all`), and `progress` with the count failed so far as each finishes. An answer that
+/// cannot start stops only its own cases; with `fail_fast` its first failure does.
 pub fn run_all(
-    judge: &Judge,
+    judges: &[Judge],
     all: &CaseList,
     jobs: usize,
     fail_fast: bool,
     mut progress: impl FnMut(usize),
-    mut report: impl FnMut(&CaseReport),
-) -> anyhow::Result<Vec<(Case, CaseReport)>> {
+    mut report: impl FnMut(usize, usize, &CaseReport),
+) -> Vec<Finished> {
+    let cases = all.len();
+    let total = cases * judges.len();
     let next = AtomicUsize::new(0);
-    let stop = AtomicBool::new(false);
-    let mut slots: Vec<Slot> = (0..all.len()).map(|_| Slot::Pending).collect();
+    let stopped: Vec<AtomicBool> = judges.iter().map(|_| AtomicBool::new(false)).collect();
+    let stopped_count = AtomicUsize::new(0);
+    let mut slots: Vec<Slot> = (0..total).map(|_| Slot::Pending).collect();
     let mut printed = 0;
-    let mut failure: Option<anyhow::Error> = None;
+    let mut failures: Vec<Option<anyhow::Error>> = judges.iter().map(|_| None).collect();
     thread::scope(|scope| {
         let (tx, rx) = mpsc::channel();
-        for _ in 0..jobs.min(all.len().max(1)) {
+        for _ in 0..jobs.min(total.max(1)) {
             let tx = tx.clone();
-            let (next, stop) = (&next, &stop);
+            let (next, stopped, stopped_count) = (&next, &stopped, &stopped_count);
             scope.spawn(move || {
-                while !stop.load(Ordering::Relaxed) && judge.runner.groups.interrupted().is_none() {
+                while stopped_count.load(Ordering::Relaxed) < judges.len()
+                    && judges
+                        .first()
+                        .is_some_and(|j| j.runner.groups.interrupted().is_none())
+                {
                     let i = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(job) = all.get(i) else { break };
-                    let result = judge.job(&job);
+                    let (a, c) = (i / cases.max(1), i % cases.max(1));
+                    let (Some(judge), Some(job)) = (judges.get(a), all.get(c)) else {
+                        break;
+                    };
+                    let result = if stopped[a].load(Ordering::Relaxed) {
+                        Ok(None)
+                    } else {
+                        judge.job(&job)
+                    };
                     let failed = result
                         .as_ref()
                         .is_ok_and(|r| r.as_ref().is_some_and(|(_, r)| !r.passed));
-                    if result.is_err() || (fail_fast && failed) {
-                        stop.store(true, Ordering::Relaxed);
+                    if (result.is_err() || (fail_fast && failed))
+                        && !stopped[a].swap(true, Ordering::Relaxed)
+                    {
+                        stopped_count.fetch_add(1, Ordering::Relaxed);
                     }
                     if tx.send((i, result)).is_err() {
                         break;
@@ -237,6 +265,7 @@ pub fn run_all(
         drop(tx);
         let mut failed = 0;
         for (i, result) in rx {
+            let a = i / cases.max(1);
             slots[i] = match result {
                 Ok(Some(done)) => {
                     failed += usize::from(!done.1.passed);
@@ -244,37 +273,42 @@ pub fn run_all(
                 }
                 Ok(None) => Slot::Skipped,
                 Err(e) => {
-                    failure.get_or_insert_with(|| {
-                        e.context(format!("cannot start `{}`", judge.runner.display()))
+                    failures[a].get_or_insert_with(|| {
+                        e.context(format!("cannot start `{}`", judges[a].runner.display()))
                     });
-                    continue;
+                    Slot::Skipped
                 }
             };
             progress(failed);
             while printed < slots.len() && !matches!(slots[printed], Slot::Pending) {
-                if let (Slot::Done(done), None) = (&slots[printed], &failure) {
-                    report(&done.1);
+                let a = printed / cases.max(1);
+                if let (Slot::Done(done), None) = (&slots[printed], &failures[a]) {
+                    report(a, printed % cases.max(1), &done.1);
                 }
                 printed += 1;
             }
         }
     });
-    if let Some(e) = failure {
-        return Err(e);
-    }
     // With --fail-fast some cases never ran; report the rest that did, in order.
-    for slot in &slots[printed..] {
-        if let Slot::Done(done) = slot {
-            report(&done.1);
+    for (i, slot) in slots.iter().enumerate().skip(printed) {
+        let a = i / cases.max(1);
+        if let (Slot::Done(done), None) = (slot, &failures[a]) {
+            report(a, i % cases.max(1), &done.1);
         }
     }
-    Ok(slots
+    let mut finished: Vec<Finished> = failures
         .into_iter()
-        .filter_map(|s| match s {
-            Slot::Done(done) => Some(*done),
-            _ => None,
+        .map(|failure| Finished {
+            ran: Vec::new(),
+            failure,
         })
-        .collect())
+        .collect();
+    for (i, slot) in slots.into_iter().enumerate() {
+        if let Slot::Done(done) = slot {
+            finished[i / cases.max(1)].ran.push(*done);
+        }
+    }
+    finished
 }
 
 #[cfg(test)]

@@ -285,7 +285,10 @@ impl Runner {
             return Ok((cmd, files));
         }
         if sandbox::resolve_program(program).is_none_or(|p| !p.is_file()) {
-            return Err(io::Error::from(io::ErrorKind::NotFound));
+            return Err(io::Error::new(
+                io::ErrorKind::NotFound,
+                format!("no program {}", program.to_string_lossy()),
+            ));
         }
         let (workdir, home) = self.private_dir(input, &mut files)?;
         let input_path = workdir.join(INPUT_NAME).into_os_string();

@@ -29,12 +29,12 @@ struct Seen {
     detail: Option<String>,
 }
 
-/// The case `group` shows, shrunk when `shrink` is set, within `budget`.
+/// The case `group` shows, shrunk with `judge` when there is one (a merged run has none),
+/// within `budget`.
 pub fn shown(
-    judge: &Judge,
+    judge: Option<&Judge>,
     group: &Group,
     ran: &[(Case, CaseReport)],
-    shrink: bool,
     budget: Duration,
 ) -> anyhow::Result<Shown> {
     let (case, report) = &ran[group.smallest];
@@ -46,13 +46,12 @@ pub fn shown(
         detail: report.detail.clone(),
     };
     let deadline = Instant::now() + budget;
-    let (seen, stopped) = if !shrink {
-        (None, false)
-    } else {
-        match group.cause {
+    let (seen, stopped) = match judge {
+        None => (None, false),
+        Some(judge) => match group.cause {
             Cause::Reading(rules) => by_engine(judge, &case.puzzle, rules, deadline)?,
             Cause::Verdict { .. } | Cause::EngineAgrees => by_answer(judge, &original, deadline)?,
-        }
+        },
     };
     // A shrink that found nothing smaller shows the case as it is.
     let seen = seen.filter(|s| s.puzzle != case.puzzle);

@@ -7,6 +7,8 @@
 pub mod cases;
 pub mod diagnose;
 pub mod generate;
+pub mod leaderboard;
+pub mod merge;
 pub mod pack;
 pub mod report;
 pub mod shrink;

@@ -250,7 +250,7 @@ pub struct Summary {
 }
 
 /// The golf score: the length of the answer's source.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub struct Source {
     /// The file measured.
     pub file: String,
@@ -570,21 +570,60 @@ pub fn xml_escape(text: &str) -> String {
     s
 }
 
+/// One JUnit `<testsuite>`: an answer's cases, its diagnosis and its sandbox line.
+#[derive(Clone, Copy, Debug)]
+pub struct Suite<'a> {
+    /// The suite's name.
+    pub name: &'a str,
+    /// Its cases.
+    pub reports: &'a [CaseReport],
+    /// Its diagnosis.
+    pub diagnosis: &'a DiagnosisReport,
+    /// How its answer was contained.
+    pub sandbox: &'a str,
+}
+
 /// A JUnit XML report: one `<testsuite>` named `suite` with a `<testcase>` per case, and a
 /// `<failure>` (type = the verdict) on each failing one, whose message is its group's
 /// cause and whose text holds the run's diagnosis and the case's own report. The suite's
 /// `sandbox` property says how the candidate was contained.
 pub fn junit(suite: &str, reports: &[CaseReport], d: &DiagnosisReport, sandbox: &str) -> String {
-    let sum = Summary::of(reports);
-    let total = sum.time_total_ms / 1000.0;
+    junit_suites(
+        suite,
+        &[Suite {
+            name: suite,
+            reports,
+            diagnosis: d,
+            sandbox,
+        }],
+    )
+}
+
+/// A JUnit XML report named `name` with one `<testsuite>` per answer, as [`junit`] makes
+/// for one.
+pub fn junit_suites(name: &str, suites: &[Suite]) -> String {
+    let sums: Vec<Summary> = suites.iter().map(|x| Summary::of(x.reports)).collect();
+    let tests: usize = suites.iter().map(|x| x.reports.len()).sum();
+    let failures: usize = sums.iter().map(|x| x.failed).sum();
+    let total: f64 = sums.iter().map(|x| x.time_total_ms).sum::<f64>() / 1000.0;
     let mut s = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
-    let suite = xml_escape(suite);
     let _ = writeln!(
         s,
-        "<testsuites name=\"{suite}\" tests=\"{}\" failures=\"{}\" errors=\"0\" time=\"{total:.3}\">",
-        reports.len(),
-        sum.failed
+        "<testsuites name=\"{}\" tests=\"{tests}\" failures=\"{failures}\" errors=\"0\" time=\"{total:.3}\">",
+        xml_escape(name)
     );
+    for (x, sum) in suites.iter().zip(&sums) {
+        suite_xml(&mut s, x, sum);
+    }
+    s += "</testsuites>\n";
+    s
+}
+
+/// One `<testsuite>` element.
+fn suite_xml(s: &mut String, x: &Suite, sum: &Summary) {
+    let (reports, d) = (x.reports, x.diagnosis);
+    let total = sum.time_total_ms / 1000.0;
+    let suite = xml_escape(x.name);
     let _ = writeln!(
         s,
         "  <testsuite name=\"{suite}\" tests=\"{}\" failures=\"{}\" errors=\"0\" skipped=\"0\" time=\"{total:.3}\">",
@@ -594,7 +633,7 @@ pub fn junit(suite: &str, reports: &[CaseReport], d: &DiagnosisReport, sandbox: 
     let _ = writeln!(
         s,
         "    <properties>\n      <property name=\"sandbox\" value=\"{}\"/>\n    </properties>",
-        xml_escape(sandbox)
+        xml_escape(x.sandbox)
     );
     for r in reports {
         let _ = write!(
@@ -604,7 +643,7 @@ pub fn junit(suite: &str, reports: &[CaseReport], d: &DiagnosisReport, sandbox: 
             r.time_ms / 1000.0
         );
         if r.passed {
-            s += "/>\n";
+            *s += "/>\n";
             continue;
         }
         let message = d
@@ -621,8 +660,7 @@ pub fn junit(suite: &str, reports: &[CaseReport], d: &DiagnosisReport, sandbox: 
             xml_escape(&body)
         );
     }
-    s += "  </testsuite>\n</testsuites>\n";
-    s
+    *s += "  </testsuite>\n";
 }
 
 #[cfg(test)]

@@ -45,6 +45,21 @@ impl Verdict {
         }
     }
 
+    /// The verdict of a code such as `WA` (as [`Verdict::code`] writes it).
+    pub fn from_code(code: &str) -> Option<Verdict> {
+        [
+            Verdict::Accepted,
+            Verdict::WrongAnswer,
+            Verdict::Presentation,
+            Verdict::TimeLimit,
+            Verdict::RuntimeError,
+            Verdict::OutputLimit,
+            Verdict::MemoryLimit,
+        ]
+        .into_iter()
+        .find(|v| v.code() == code)
+    }
+
     /// True if the case counts as passed: AC always, PE unless `strict`.
     pub fn passed(self, strict: bool) -> bool {
         match self {

@@ -1,0 +1,641 @@
+//! Shards that merge into one report: the header a shard's JSON output starts with, the
+//! case records it carries, the checks that the shards belong together, and the run
+//! rebuilt from them as if one machine had run every case.
+//!
+//! A shard's output (`beast check --shard K/N --format json`) is one JSON object a line:
+//! the [`Header`] first, then one record per case (the case's JSON object with `answer`,
+//! `index`, `puzzle` and `gen` added), then one summary object per answer.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde::{Deserialize, Serialize};
+
+use crate::beast::Puzzle;
+use crate::judge::cases::{Case, Origin, Shard, ShardError};
+use crate::judge::report::{CaseReport, Source};
+use crate::judge::verdict::Verdict;
+
+/// The first line of a shard's output: what must agree across shards.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Header {
+    /// `K/N`.
+    pub shard: String,
+    /// The `beast` version that ran it.
+    pub version: String,
+    /// The seed of the random cases, if any.
+    pub seed: Option<u64>,
+    /// How many cases the whole (unsharded) list has.
+    pub cases: usize,
+    /// A fingerprint of the whole case list: its sources, names and contents.
+    pub fingerprint: String,
+    /// The answers run, in order.
+    pub answers: Vec<AnswerHeader>,
+    /// The sandbox line of the report.
+    pub sandbox: String,
+    /// The sandbox object of the JSON summary.
+    pub sandbox_summary: serde_json::Value,
+    /// True for a run of `--answers`, which ends with the leaderboard.
+    #[serde(default)]
+    pub leaderboard: bool,
+}
+
+/// One answer named in a header.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AnswerHeader {
+    /// Its name (the command, for a run of one answer).
+    pub name: String,
+    /// Its golf score, if known.
+    pub source: Option<Source>,
+}
+
+/// A 64-bit FNV-1a fingerprint of `parts` (each part delimited), in hex: stable across
+/// machines and builds, unlike the standard library's hasher.
+pub fn fingerprint<'a>(parts: impl IntoIterator<Item = &'a [u8]>) -> String {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut eat = |b: u8| {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    };
+    for part in parts {
+        for &b in (part.len() as u64).to_le_bytes().iter().chain(part) {
+            eat(b);
+        }
+    }
+    format!("{h:016x}")
+}
+
+/// One shard output to merge: its file name (for messages) and its JSON lines with their
+/// line numbers.
+#[derive(Clone, Debug)]
+pub struct ShardFile {
+    /// The file, as the user named it.
+    pub file: String,
+    /// Each line's number (from 1) and its JSON value.
+    pub lines: Vec<(usize, serde_json::Value)>,
+}
+
+/// Why shards cannot be merged.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum MergeError {
+    /// No input.
+    #[error("nothing to merge: name the shard outputs")]
+    Nothing,
+    /// A file without a shard header.
+    #[error(
+        "{file}: not a shard output: its first line is not the header that `beast check --shard K/N --format json` prints"
+    )]
+    NoHeader {
+        /// The file.
+        file: String,
+    },
+    /// A header that does not read.
+    #[error("{file}:1: the shard header does not read: {reason}")]
+    BadHeader {
+        /// The file.
+        file: String,
+        /// Why.
+        reason: String,
+    },
+    /// Shards of different `beast` versions.
+    #[error(
+        "{file} was made by beast {found}, {first} by beast {expected}: run every shard with the same version"
+    )]
+    DifferentVersions {
+        /// The file that differs.
+        file: String,
+        /// Its version.
+        found: String,
+        /// The first file.
+        first: String,
+        /// The first file's version.
+        expected: String,
+    },
+    /// Shards of splits into different counts.
+    #[error(
+        "{file} is shard {found}, but {first} is shard {expected}: the shards split the cases differently"
+    )]
+    DifferentCounts {
+        /// The file that differs.
+        file: String,
+        /// Its K/N.
+        found: String,
+        /// The first file.
+        first: String,
+        /// The first file's K/N.
+        expected: String,
+    },
+    /// Shards of random cases from different seeds.
+    #[error(
+        "{file} ran random cases from seed {found:?}, {first} from seed {expected:?}: the shards must share a seed"
+    )]
+    DifferentSeeds {
+        /// The file that differs.
+        file: String,
+        /// Its seed.
+        found: Option<u64>,
+        /// The first file.
+        first: String,
+        /// The first file's seed.
+        expected: Option<u64>,
+    },
+    /// Shards of different case lists.
+    #[error(
+        "{file} split a different case set from {first} ({found_cases} cases, fingerprint {found}, against {expected_cases}, {expected}): run every shard with the same case options and files"
+    )]
+    DifferentCases {
+        /// The file that differs.
+        file: String,
+        /// Its case count.
+        found_cases: usize,
+        /// Its fingerprint.
+        found: String,
+        /// The first file.
+        first: String,
+        /// The first file's case count.
+        expected_cases: usize,
+        /// The first file's fingerprint.
+        expected: String,
+    },
+    /// Shards of different answers.
+    #[error(
+        "{file} ran other answers than {first} ({found} against {expected}): run every shard with the same answers"
+    )]
+    DifferentAnswers {
+        /// The file that differs.
+        file: String,
+        /// Its answers.
+        found: String,
+        /// The first file.
+        first: String,
+        /// The first file's answers.
+        expected: String,
+    },
+    /// The same shard twice.
+    #[error("shard {shard} is given twice: {files}")]
+    DuplicateShard {
+        /// Its K/N.
+        shard: String,
+        /// The files that hold it.
+        files: String,
+    },
+    /// Shards missing.
+    #[error("shard {missing} of {count} is missing: merge every shard")]
+    MissingShards {
+        /// The missing Ks, comma-separated.
+        missing: String,
+        /// N.
+        count: usize,
+    },
+    /// A line that is not a case record, summary or header.
+    #[error("{file}:{line}: {reason}")]
+    BadRecord {
+        /// The file.
+        file: String,
+        /// The line, from 1.
+        line: usize,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// A shard that lost lines (its summary does not match its records).
+    #[error("{file}: the shard is incomplete: {reason}")]
+    Incomplete {
+        /// The file.
+        file: String,
+        /// What is missing.
+        reason: String,
+    },
+}
+
+/// One answer of the merged run: its cases in the order of the whole list.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MergedAnswer {
+    /// The answer's name.
+    pub name: String,
+    /// Its golf score, if known.
+    pub source: Option<Source>,
+    /// Every case it ran, with its report, in list order.
+    pub ran: Vec<(Case, CaseReport)>,
+    /// Why it could not start, if a shard says it could not.
+    pub cannot_start: Option<String>,
+}
+
+/// The merged run.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Merged {
+    /// The header the shards share (of the first shard given).
+    pub header: Header,
+    /// Each answer's run.
+    pub answers: Vec<MergedAnswer>,
+}
+
+/// Checks that `shards` are the N shards of one run and rebuilds that run: every case
+/// exactly once, in the order of the whole list.
+pub fn merge(shards: &[ShardFile]) -> Result<Merged, MergeError> {
+    let headers = shards
+        .iter()
+        .map(header_of)
+        .collect::<Result<Vec<(Header, Shard)>, MergeError>>()?;
+    let ((first, first_shard), first_file) = match (headers.first(), shards.first()) {
+        (Some(h), Some(f)) => (h, &f.file),
+        _ => return Err(MergeError::Nothing),
+    };
+    for ((h, shard), f) in headers.iter().zip(shards).skip(1) {
+        agree(first, *first_shard, first_file, h, *shard, &f.file)?;
+    }
+    let mut by_index: BTreeMap<usize, Vec<&str>> = BTreeMap::new();
+    for ((_, shard), f) in headers.iter().zip(shards) {
+        by_index.entry(shard.index).or_default().push(&f.file);
+    }
+    if let Some((k, files)) = by_index.iter().find(|(_, files)| files.len() > 1) {
+        return Err(MergeError::DuplicateShard {
+            shard: format!("{k}/{}", first_shard.count),
+            files: files.join(", "),
+        });
+    }
+    let missing: Vec<String> = (1..=first_shard.count)
+        .filter(|k| !by_index.contains_key(k))
+        .map(|k| k.to_string())
+        .collect();
+    if !missing.is_empty() {
+        return Err(MergeError::MissingShards {
+            missing: missing.join(", "),
+            count: first_shard.count,
+        });
+    }
+    let mut answers: Vec<BTreeMap<usize, (Case, CaseReport)>> =
+        first.answers.iter().map(|_| BTreeMap::new()).collect();
+    let mut cannot_start: Vec<Option<String>> = first.answers.iter().map(|_| None).collect();
+    for ((_, shard), f) in headers.iter().zip(shards) {
+        records_of(f, *shard, first, &mut answers, &mut cannot_start)?;
+    }
+    Ok(Merged {
+        header: Header {
+            shard: format!("merged {}", first_shard.count),
+            ..first.clone()
+        },
+        answers: first
+            .answers
+            .iter()
+            .zip(answers.into_iter().zip(cannot_start))
+            .map(|(a, (ran, cannot_start))| MergedAnswer {
+                name: a.name.clone(),
+                source: a.source.clone(),
+                ran: ran.into_values().collect(),
+                cannot_start,
+            })
+            .collect(),
+    })
+}
+
+/// The header of a shard file and its K/N.
+fn header_of(f: &ShardFile) -> Result<(Header, Shard), MergeError> {
+    let no_header = || MergeError::NoHeader {
+        file: f.file.clone(),
+    };
+    let (_, value) = f.lines.first().ok_or_else(no_header)?;
+    if value.get("shard").is_none() || value.get("fingerprint").is_none() {
+        return Err(no_header());
+    }
+    let bad = |reason: String| MergeError::BadHeader {
+        file: f.file.clone(),
+        reason,
+    };
+    let header: Header = serde_json::from_value(value.clone()).map_err(|e| bad(e.to_string()))?;
+    let shard: Shard = header
+        .shard
+        .parse()
+        .map_err(|e: ShardError| bad(e.to_string()))?;
+    Ok((header, shard))
+}
+
+/// An error unless shard `h` (of `file`) belongs with the first one.
+fn agree(
+    first: &Header,
+    first_shard: Shard,
+    first_file: &str,
+    h: &Header,
+    shard: Shard,
+    file: &str,
+) -> Result<(), MergeError> {
+    let (file, first_name) = (file.to_string(), first_file.to_string());
+    if h.version != first.version {
+        return Err(MergeError::DifferentVersions {
+            file,
+            found: h.version.clone(),
+            first: first_name,
+            expected: first.version.clone(),
+        });
+    }
+    if shard.count != first_shard.count {
+        return Err(MergeError::DifferentCounts {
+            file,
+            found: shard.to_string(),
+            first: first_name,
+            expected: first_shard.to_string(),
+        });
+    }
+    if h.seed != first.seed {
+        return Err(MergeError::DifferentSeeds {
+            file,
+            found: h.seed,
+            first: first_name,
+            expected: first.seed,
+        });
+    }
+    if h.fingerprint != first.fingerprint || h.cases != first.cases {
+        return Err(MergeError::DifferentCases {
+            file,
+            found_cases: h.cases,
+            found: h.fingerprint.clone(),
+            first: first_name,
+            expected_cases: first.cases,
+            expected: first.fingerprint.clone(),
+        });
+    }
+    if h.answers != first.answers {
+        let said = |a: &[AnswerHeader]| {
+            let names: Vec<String> = a
+                .iter()
+                .map(|a| match &a.source {
+                    Some(s) => format!("{} ({} bytes)", a.name, s.bytes),
+                    None => a.name.clone(),
+                })
+                .collect();
+            names.join(", ")
+        };
+        return Err(MergeError::DifferentAnswers {
+            file,
+            found: said(&h.answers),
+            first: first_name,
+            expected: said(&first.answers),
+        });
+    }
+    Ok(())
+}
+
+/// Adds the case records of shard file `f` to `answers` (one map per answer, by index),
+/// checking each belongs to the shard, none repeats, and each answer's summary counts
+/// them all; an answer's summary that says it could not start goes to `cannot_start`.
+fn records_of(
+    f: &ShardFile,
+    shard: Shard,
+    header: &Header,
+    answers: &mut [BTreeMap<usize, (Case, CaseReport)>],
+    cannot_start: &mut [Option<String>],
+) -> Result<(), MergeError> {
+    let mut counted: Vec<usize> = vec![0; answers.len()];
+    let mut summarized: BTreeSet<usize> = BTreeSet::new();
+    for (line, value) in f.lines.iter().skip(1) {
+        let bad = |reason: String| MergeError::BadRecord {
+            file: f.file.clone(),
+            line: *line,
+            reason,
+        };
+        if value.get("leaderboard").is_some() {
+            continue;
+        }
+        let answer = answer_of(value, header).map_err(&bad)?;
+        if let Some(reason) = value.get("cannot_start").and_then(|r| r.as_str()) {
+            cannot_start[answer].get_or_insert_with(|| reason.to_string());
+        }
+        if value.get("summary").is_some() {
+            let total = value["total"]
+                .as_u64()
+                .ok_or_else(|| bad("a summary without its total".to_string()))?;
+            summarized.insert(answer);
+            if total as usize != counted[answer] {
+                return Err(MergeError::Incomplete {
+                    file: f.file.clone(),
+                    reason: format!(
+                        "answer {} sums up {total} cases, but {} case records precede it",
+                        header.answers[answer].name, counted[answer]
+                    ),
+                });
+            }
+            continue;
+        }
+        let (index, case, report) = record(value).map_err(&bad)?;
+        if index >= header.cases || !shard.contains(index) {
+            return Err(bad(format!(
+                "case {} at position {index} is not in shard {shard} of {} cases",
+                report.name, header.cases
+            )));
+        }
+        if answers[answer].contains_key(&index) {
+            return Err(bad(format!(
+                "case {} of answer {} is given twice",
+                report.name, header.answers[answer].name
+            )));
+        }
+        counted[answer] += 1;
+        answers[answer].insert(index, (case, report));
+    }
+    if let Some(a) = (0..answers.len()).find(|a| !summarized.contains(a)) {
+        return Err(MergeError::Incomplete {
+            file: f.file.clone(),
+            reason: format!(
+                "no summary of answer {}: the shard's output was cut short",
+                header.answers[a].name
+            ),
+        });
+    }
+    Ok(())
+}
+
+/// The position in the header's answers of the answer a line is about: its `answer`
+/// key, or the only answer.
+fn answer_of(value: &serde_json::Value, header: &Header) -> Result<usize, String> {
+    match value.get("answer").and_then(|a| a.as_str()) {
+        Some(name) => header
+            .answers
+            .iter()
+            .position(|a| a.name == name)
+            .ok_or_else(|| format!("answer {name:?} is not in the shard header")),
+        None if header.answers.len() == 1 => Ok(0),
+        None => Err("a record without its answer".to_string()),
+    }
+}
+
+/// The case and its report from one case record, with its position in the whole list.
+fn record(v: &serde_json::Value) -> Result<(usize, Case, CaseReport), String> {
+    let text = |key: &str| -> Result<String, String> {
+        v.get(key)
+            .and_then(|x| x.as_str())
+            .map(str::to_string)
+            .ok_or_else(|| format!("a case record without {key:?}"))
+    };
+    let optional = |key: &str| v.get(key).and_then(|x| x.as_str()).map(str::to_string);
+    let name = text("name")?;
+    let index = v
+        .get("index")
+        .and_then(|x| x.as_u64())
+        .ok_or_else(|| format!("case {name} without its index"))? as usize;
+    let code = text("verdict")?;
+    let verdict = Verdict::from_code(&code).ok_or_else(|| format!("unknown verdict {code:?}"))?;
+    let passed = v
+        .get("passed")
+        .and_then(|x| x.as_bool())
+        .ok_or_else(|| format!("case {name} without passed"))?;
+    let puzzle_text = text("puzzle")?;
+    let puzzle = Puzzle::parse(&puzzle_text)
+        .map_err(|e| format!("the puzzle of case {name} does not parse: {e}"))?;
+    let seed = v.get("seed").and_then(|x| x.as_u64());
+    let expected = text("expected")?;
+    let case = Case {
+        name: name.clone(),
+        puzzle,
+        input: if passed {
+            Vec::new()
+        } else {
+            puzzle_text.clone().into_bytes()
+        },
+        expected: expected.clone(),
+        origin: match seed {
+            Some(seed) => Origin::Random { seed },
+            None => Origin::File,
+        },
+    };
+    let report = CaseReport {
+        name,
+        verdict,
+        passed,
+        time_ms: v.get("time_ms").and_then(|x| x.as_f64()).unwrap_or(0.0),
+        // A passing case keeps no text, as in a run on one machine.
+        puzzle: if passed { String::new() } else { puzzle_text },
+        expected,
+        got: text("got")?,
+        detail: optional("detail"),
+        consistent: None,
+        seed,
+        reproduce: optional("gen"),
+    };
+    Ok((index, case, report))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    const PUZZLE: &str = "5 3\n#####\n#O~H#\n#####\nR\n";
+
+    fn header(shard: &str) -> serde_json::Value {
+        json!({
+            "shard": shard, "version": "0.1.0", "seed": 7, "cases": 4,
+            "fingerprint": "00ff", "answers": [{"name": "a", "source": null}],
+            "sandbox": "sandbox: none", "sandbox_summary": {},
+        })
+    }
+
+    fn case(index: usize) -> serde_json::Value {
+        json!({
+            "name": format!("random-7-{index}"), "index": index, "verdict": "AC",
+            "passed": true, "time_ms": 1.0, "expected": "2\n", "got": "2\n",
+            "detail": null, "seed": 40 + index, "puzzle": PUZZLE,
+        })
+    }
+
+    fn summary(total: usize) -> serde_json::Value {
+        json!({"summary": true, "total": total})
+    }
+
+    fn shard(k: usize, n: usize, cases: &[usize]) -> ShardFile {
+        let mut lines = vec![header(&format!("{k}/{n}"))];
+        lines.extend(cases.iter().map(|&i| case(i)));
+        lines.push(summary(cases.len()));
+        ShardFile {
+            file: format!("shard-{k}.json"),
+            lines: lines
+                .into_iter()
+                .enumerate()
+                .map(|(i, v)| (i + 1, v))
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn every_shard_given_rebuilds_every_case_in_order() {
+        let m = merge(&[shard(2, 2, &[1, 3]), shard(1, 2, &[0, 2])]).expect("merges");
+        let names: Vec<&str> = m.answers[0]
+            .ran
+            .iter()
+            .map(|(c, _)| c.name.as_str())
+            .collect();
+        assert_eq!(
+            names,
+            ["random-7-0", "random-7-1", "random-7-2", "random-7-3"]
+        );
+        assert_eq!(m.answers[0].ran[1].0.origin, Origin::Random { seed: 41 });
+    }
+
+    #[test]
+    fn a_missing_shard_is_refused() {
+        let e = merge(&[shard(1, 3, &[0, 3]), shard(3, 3, &[2])]).unwrap_err();
+        assert_eq!(e.to_string(), "shard 2 of 3 is missing: merge every shard");
+    }
+
+    #[test]
+    fn a_duplicated_shard_is_refused() {
+        let e = merge(&[shard(1, 2, &[0, 2]), shard(1, 2, &[0, 2])]).unwrap_err();
+        assert!(matches!(e, MergeError::DuplicateShard { .. }), "{e}");
+    }
+
+    #[test]
+    fn shards_of_different_seeds_are_refused() {
+        let mut other = shard(2, 2, &[1, 3]);
+        other.lines[0].1["seed"] = json!(8);
+        let e = merge(&[shard(1, 2, &[0, 2]), other]).unwrap_err();
+        assert!(matches!(e, MergeError::DifferentSeeds { .. }), "{e}");
+    }
+
+    #[test]
+    fn shards_of_different_case_sets_are_refused() {
+        let mut other = shard(2, 2, &[1, 3]);
+        other.lines[0].1["fingerprint"] = json!("0100");
+        let e = merge(&[shard(1, 2, &[0, 2]), other]).unwrap_err();
+        assert!(matches!(e, MergeError::DifferentCases { .. }), "{e}");
+    }
+
+    #[test]
+    fn shards_of_different_versions_are_refused() {
+        let mut other = shard(2, 2, &[1, 3]);
+        other.lines[0].1["version"] = json!("0.0.9");
+        let e = merge(&[shard(1, 2, &[0, 2]), other]).unwrap_err();
+        assert!(e.to_string().contains("made by beast 0.0.9"), "{e}");
+    }
+
+    #[test]
+    fn a_case_outside_its_shard_or_given_twice_is_refused() {
+        let e = merge(&[shard(1, 2, &[0, 1]), shard(2, 2, &[3])]).unwrap_err();
+        assert!(e.to_string().contains("not in shard 1/2"), "{e}");
+        let e = merge(&[shard(1, 2, &[0, 0]), shard(2, 2, &[1, 3])]).unwrap_err();
+        assert!(e.to_string().contains("given twice"), "{e}");
+    }
+
+    #[test]
+    fn a_shard_cut_short_is_refused() {
+        let mut cut = shard(2, 2, &[1, 3]);
+        cut.lines.pop();
+        let e = merge(&[shard(1, 2, &[0, 2]), cut]).unwrap_err();
+        assert!(matches!(e, MergeError::Incomplete { .. }), "{e}");
+        let no_header = ShardFile {
+            file: "x".to_string(),
+            lines: vec![(1, case(0))],
+        };
+        assert!(matches!(
+            merge(&[no_header]).unwrap_err(),
+            MergeError::NoHeader { .. }
+        ));
+    }
+
+    #[test]
+    fn fingerprints_tell_parts_apart() {
+        let ab: [&[u8]; 2] = [b"ab", b""];
+        let a_b: [&[u8]; 2] = [b"a", b"b"];
+        assert_ne!(fingerprint(ab), fingerprint(a_b));
+        assert_eq!(
+            fingerprint(ab),
+            fingerprint([b"ab".as_slice(), b"".as_slice()])
+        );
+    }
+}

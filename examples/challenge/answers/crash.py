@@ -1,0 +1,3 @@
+import sys
+w=sys.stdin.read().split()
+print(w[len(w)])

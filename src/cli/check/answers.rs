@@ -1,0 +1,191 @@
+//! The answers file of `beast check --answers FILE`: one `[[answer]]` table an answer, with
+//! its name, its command, and optionally how it takes the puzzle and its source file.
+//!
+//! ```toml
+//! [[answer]]
+//! name = "python"
+//! command = ["python3", "answers/beasts.py"]
+//! input = "stdin"                  # stdin (default), arg or file
+//! source = "answers/beasts.py"     # for the byte count [default: the script named]
+//! ```
+//!
+//! Paths are relative to the directory `beast check` runs in.
+
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+
+use anyhow::Context;
+use clap::ValueEnum;
+use serde::Deserialize;
+use toml::Spanned;
+
+use super::runner::InputMode;
+
+/// One answer to judge.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Answer {
+    /// Its name in the leaderboard and its report file's name.
+    pub name: String,
+    /// The command and its arguments.
+    pub command: Vec<OsString>,
+    /// How it gets the puzzle.
+    pub input: InputMode,
+    /// Its source file for the golf score: `None` for the script the command names,
+    /// `Some("none")` for no score.
+    pub source: Option<PathBuf>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct File {
+    #[serde(default)]
+    answer: Vec<Entry>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Entry {
+    name: Spanned<String>,
+    command: Spanned<Command>,
+    input: Option<Spanned<String>>,
+    source: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum Command {
+    Words(Vec<String>),
+    Line(String),
+}
+
+/// Reads and checks the answers file at `path`.
+pub fn read(path: &Path) -> anyhow::Result<Vec<Answer>> {
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("cannot read the answers file {}", path.display()))?;
+    parse(&text).map_err(|e| anyhow::anyhow!("{}:{e}", path.display()))
+}
+
+/// `line:col` of byte `at` in `text`.
+fn place(text: &str, at: usize) -> String {
+    let before = &text[..at.min(text.len())];
+    let line = before.matches('\n').count() + 1;
+    let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+    format!("{line}:{col}")
+}
+
+/// Parses an answers file; an error starts with `line:col: `.
+pub fn parse(text: &str) -> Result<Vec<Answer>, String> {
+    let file: File = toml::from_str(text).map_err(|e| {
+        let at = e
+            .span()
+            .map_or_else(|| "1:1".to_string(), |s| place(text, s.start));
+        format!("{at}: {}", e.message())
+    })?;
+    if file.answer.is_empty() {
+        return Err("1:1: no answer: add an [[answer]] table with a name and a command".into());
+    }
+    let mut answers: Vec<Answer> = Vec::new();
+    for entry in file.answer {
+        let at = |span: std::ops::Range<usize>| place(text, span.start);
+        let name = entry.name.get_ref();
+        if name.is_empty()
+            || !name
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.' | '+'))
+            || name.starts_with('.')
+        {
+            return Err(format!(
+                "{}: the name {name:?} must be letters, digits, '-', '_', '+' or '.' (not first), \
+                 as it names the answer's report file",
+                at(entry.name.span())
+            ));
+        }
+        if answers.iter().any(|a| &a.name == name) {
+            return Err(format!(
+                "{}: the name {name:?} is given twice",
+                at(entry.name.span())
+            ));
+        }
+        let command: Vec<OsString> = match entry.command.get_ref() {
+            Command::Words(words) => words.iter().map(OsString::from).collect(),
+            Command::Line(line) => line.split_whitespace().map(OsString::from).collect(),
+        };
+        if command.is_empty() {
+            return Err(format!(
+                "{}: the command of {name} is empty",
+                at(entry.command.span())
+            ));
+        }
+        let input = match &entry.input {
+            None => InputMode::Stdin,
+            Some(mode) => InputMode::from_str(mode.get_ref(), true).map_err(|_| {
+                format!(
+                    "{}: input must be stdin, arg or file, not {:?}",
+                    at(mode.span()),
+                    mode.get_ref()
+                )
+            })?,
+        };
+        answers.push(Answer {
+            name: name.clone(),
+            command,
+            input,
+            source: entry.source.map(PathBuf::from),
+        });
+    }
+    Ok(answers)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_answer_has_a_name_a_command_and_options() {
+        let a = parse(
+            "[[answer]]\nname = \"py\"\ncommand = [\"python3\", \"a.py\"]\ninput = \"arg\"\n\
+             source = \"a.py\"\n\n[[answer]]\nname = \"ref\"\ncommand = \"beast --exhaust stop\"\n",
+        )
+        .expect("reads");
+        assert_eq!(a.len(), 2);
+        assert_eq!(a[0].command, ["python3", "a.py"]);
+        assert_eq!(a[0].input, InputMode::Arg);
+        assert_eq!(a[0].source, Some(PathBuf::from("a.py")));
+        assert_eq!(a[1].command, ["beast", "--exhaust", "stop"]);
+        assert_eq!(a[1].input, InputMode::Stdin);
+    }
+
+    #[test]
+    fn the_example_answers_file_reads() {
+        let a = parse(include_str!("../../../examples/challenge/answers.toml")).expect("reads");
+        let names: Vec<&str> = a.iter().map(|a| a.name.as_str()).collect();
+        assert_eq!(
+            names,
+            ["reference", "stops-early", "tie-swap", "zero", "crash"]
+        );
+    }
+
+    #[test]
+    fn a_bad_answers_file_is_refused_where_it_goes_wrong() {
+        let twice = "[[answer]]\nname = \"a\"\ncommand = \"x\"\n[[answer]]\nname = \"a\"\ncommand = \"y\"\n";
+        assert_eq!(
+            parse(twice).unwrap_err(),
+            "5:8: the name \"a\" is given twice"
+        );
+        let slash = "[[answer]]\nname = \"../a\"\ncommand = \"x\"\n";
+        assert!(parse(slash).unwrap_err().starts_with("2:8: the name"));
+        let mode = "[[answer]]\nname = \"a\"\ncommand = \"x\"\ninput = \"pipe\"\n";
+        assert!(
+            parse(mode)
+                .unwrap_err()
+                .starts_with("4:9: input must be stdin, arg or file")
+        );
+        let unknown = "[[answer]]\nname = \"a\"\ncmd = \"x\"\n";
+        assert!(
+            parse(unknown).unwrap_err().starts_with("3:1:"),
+            "{:?}",
+            parse(unknown)
+        );
+        assert!(parse("").unwrap_err().contains("no answer"));
+    }
+}
