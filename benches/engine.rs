@@ -80,7 +80,7 @@ fn beast_moves(bencher: Bencher) {
     let mut game = Game::new(&puzzle, Rules::default());
     // Warm up: let the beasts leave their lattice and allocate the move log once.
     for _ in 0..20 {
-        game.step(Move::Step(Dir::Up));
+        let _ = game.apply(Move::Step(Dir::Up));
     }
     let beasts = game.beasts().len();
     bencher
@@ -88,8 +88,8 @@ fn beast_moves(bencher: Bencher) {
         .with_inputs(|| game.clone())
         .bench_local_refs(|g| {
             // Two turns: the odd one is the player's alone, the even one moves every beast.
-            g.step(Move::Wait);
-            g.step(Move::Wait);
+            let _ = g.apply(Move::Wait);
+            let _ = g.apply(Move::Wait);
         });
 }
 

@@ -12,7 +12,7 @@ fn main() {
 fn farmer_vs_farmer(seed: u64, size: Size) -> Field {
     let mut field = Field::start(seed, size);
     while let Some(side) = field.to_move() {
-        field = field.rule_move(side).expect("the side to move may move");
+        field.rule_move(side).expect("the side to move may move");
     }
     field
 }

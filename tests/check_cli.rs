@@ -109,9 +109,10 @@ fn stopping_when_moves_run_out_fails_exactly_the_games_that_outlive_their_moves(
     // The oracle: the engine under both readings. A case should fail when the moves run out
     // with the player alive (`stop` ends `alive`) and waiting on then gets him eaten.
     let mut puzzles = examples();
-    let generated =
-        beast_engine::judge::cases::random(5, 40, &Default::default()).expect("valid options");
-    puzzles.extend(generated.cases.into_iter().map(|c| (c.name, c.puzzle)));
+    let generated = beast_engine::judge::cases::random_specs(5, 40)
+        .into_iter()
+        .filter_map(|spec| spec.case(&Default::default()).ok());
+    puzzles.extend(generated.map(|c| (c.name, c.puzzle)));
     let stop = Rules {
         exhaust: Exhaust::Stop,
         ..Rules::OURS

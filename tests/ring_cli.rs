@@ -38,7 +38,7 @@ fn with_no_moves_it_prints_the_map_and_every_status_field() {
 }
 
 #[test]
-fn json_has_exactly_the_issue_keys() {
+fn json_has_exactly_the_keys_the_readme_lists() {
     let v = json_of(&["R"]);
     assert_exact_keys(
         &v,

@@ -7,8 +7,7 @@ use std::io::{self, Write};
 use std::path::PathBuf;
 use std::time::Duration;
 
-use beast_engine::fence::{FenceScreen, Field, Refusal, Score, Side, Size, art, notation};
-use serde_json::{Value, json};
+use beast_engine::fence::{FenceScreen, Field, Refusal, Side, Size, art, notation, render};
 
 /// How long each of the farmer's fences stays on screen before the next in `--play`.
 const FARMER_PACE: Duration = Duration::from_millis(700);
@@ -69,7 +68,7 @@ pub fn run(args: Args) -> super::Ended {
             .map(ToString::to_string)
             .collect();
         let mut out = io::stdout().lock();
-        writeln!(out, "{}", f.status_line())?;
+        writeln!(out, "{}", render::status_line(f))?;
         writeln!(
             out,
             "Replay: beast fence --seed {seed} --size {} {}",
@@ -88,7 +87,8 @@ pub fn run(args: Args) -> super::Ended {
             writeln!(out, "{fence}")?;
         }
     } else if args.json {
-        writeln!(out, "{}", serde_json::to_string_pretty(&to_json(&field))?)?;
+        let report = render::Report::of(&field);
+        writeln!(out, "{}", serde_json::to_string_pretty(&report)?)?;
     } else {
         if args.seed.is_none() {
             writeln!(out, "Picked seed {seed}; replay with --seed {seed}.")?;
@@ -100,11 +100,7 @@ pub fn run(args: Args) -> super::Ended {
     match refused {
         None => Ok(()),
         Some((n, refusal)) => {
-            eprintln!(
-                "refused move {n} ({}): {}",
-                moves[n - 1].trim(),
-                refusal.reason
-            );
+            eprintln!("refused move {n} ({}): {refusal}", moves[n - 1].trim());
             Err(super::Error::Failed)
         }
     }
@@ -131,15 +127,12 @@ fn read_moves(args: &Args) -> anyhow::Result<Vec<String>> {
 /// the first refused move, returning the last good field and the move's number (from 1).
 fn play_moves(mut field: Field, moves: &[String]) -> (Field, Option<(usize, Refusal)>) {
     for (i, text) in moves.iter().enumerate() {
-        match field.build_text(Side::You, text) {
-            Ok(next) => field = next,
-            Err(refusal) => return (field, Some((i + 1, refusal))),
+        let mut played = field.apply_text(Side::You, text).map(drop);
+        if played.is_ok() && field.to_move() == Some(Side::Farmer) {
+            played = field.reply().map(drop);
         }
-        if field.to_move() == Some(Side::Farmer) {
-            match field.reply() {
-                Ok(next) => field = next,
-                Err(refusal) => return (field, Some((i + 1, refusal))),
-            }
+        if let Err(refusal) = played {
+            return (field, Some((i + 1, refusal)));
         }
     }
     (field, None)
@@ -148,67 +141,12 @@ fn play_moves(mut field: Field, moves: &[String]) -> (Field, Option<(usize, Refu
 /// The header, the farmer's last reply, the art, the legend and the status or result line.
 fn write_text(out: &mut impl Write, field: &Field) -> io::Result<()> {
     writeln!(out, "Fence Posts {}, seed {}", field.size(), field.seed())?;
-    let log = field.log();
-    let start = log
-        .iter()
-        .rposition(|m| m.by == Side::You)
-        .map_or(log.len(), |i| i + 1);
-    if start < log.len() {
-        let replies: Vec<String> = log[start..]
-            .iter()
-            .map(|m| match m.step {
-                Some(step) => format!("{} ({step})", m.fence),
-                None => m.fence.to_string(),
-            })
-            .collect();
-        writeln!(out, "The farmer built {}.", replies.join(", "))?;
+    if let Some(replies) = render::farmer_replies(field) {
+        writeln!(out, "{replies}")?;
     }
     for line in art::text(field) {
         writeln!(out, "{line}")?;
     }
     writeln!(out, "{}", art::LEGEND)?;
-    writeln!(out, "{}", field.status_line())
-}
-
-/// The state as JSON with the keys of issue 4.
-fn to_json(field: &Field) -> Value {
-    let size = field.size();
-    let rows = |cell: &dyn Fn(usize) -> Value| -> Value {
-        (0..size.rows())
-            .map(|r| {
-                Value::Array(
-                    (0..size.cols())
-                        .map(|c| cell(r * size.cols() + c))
-                        .collect(),
-                )
-            })
-            .collect()
-    };
-    let side = |s: Option<Side>| s.map_or(Value::Null, |s| json!(s.name()));
-    let score = |s: Score| json!({ "sheep": s.sheep, "pens": s.pens });
-    let log: Vec<Value> = field
-        .log()
-        .iter()
-        .map(|m| {
-            json!({
-                "by": m.by.name(),
-                "fence": m.fence.to_string(),
-                "claimed": m.claimed.iter().map(ToString::to_string).collect::<Vec<_>>(),
-                "step": m.step.map(|s| s.name()),
-            })
-        })
-        .collect();
-    json!({
-        "seed": field.seed(),
-        "size": size.to_string(),
-        "sheep": rows(&|p| json!(field.sheep(p))),
-        "built": field.built().iter().map(ToString::to_string).collect::<Vec<_>>(),
-        "owner": rows(&|p| side(field.owner(p))),
-        "to_move": side(field.to_move()),
-        "over": field.is_over(),
-        "you": score(field.score(Side::You)),
-        "farmer": score(field.score(Side::Farmer)),
-        "result": field.result_line(),
-        "log": log,
-    })
+    writeln!(out, "{}", render::status_line(field))
 }

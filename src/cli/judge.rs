@@ -203,7 +203,10 @@ pub fn run(args: Args) -> super::Ended {
         beast::judge(&puzzle, rules)?
     };
     let text = if args.json {
-        format!("{}\n", outcome_json(&outcome))
+        format!(
+            "{}\n",
+            serde_json::to_string(&beast::render::Report::of(&outcome))?
+        )
     } else {
         outcome.answer()
     };
@@ -212,20 +215,6 @@ pub fn run(args: Args) -> super::Ended {
         .and_then(|()| out.flush())
         .context("cannot write the answer to standard output")?;
     Ok(())
-}
-
-/// The `--json` object of an outcome.
-pub fn outcome_json(o: &Outcome) -> serde_json::Value {
-    serde_json::json!({
-        "outcome": o.ending.name(),
-        "score": o.score,
-        "turns": o.turns,
-        "moves_used": o.moves_used,
-        "beasts_left": o.beasts_left,
-        "crushed": o.crushed.iter().map(|c| serde_json::json!({
-            "turn": c.turn, "row": c.at.row, "col": c.at.col,
-        })).collect::<Vec<_>>(),
-    })
 }
 
 /// Judges with the board drawn to stderr after every turn.

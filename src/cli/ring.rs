@@ -5,10 +5,9 @@ use std::io::{self, Write};
 use std::path::PathBuf;
 
 use anyhow::{Context, bail};
-use beast_engine::grid::{Dir, Pos};
+use beast_engine::grid::Dir;
 use beast_engine::ring::screen::RingScreen;
-use beast_engine::ring::{Collector, PAGE_HTML, Scenario, parse_moves};
-use serde::Serialize;
+use beast_engine::ring::{Collector, Message, PAGE_HTML, Scenario, parse_moves, render};
 
 /// Arguments of `beast ring`.
 #[derive(clap::Args, Debug)]
@@ -53,49 +52,6 @@ pub struct Args {
     play: bool,
 }
 
-/// The `--json` object; keys in the order of the issue.
-#[derive(Serialize)]
-struct JsonState {
-    player: [usize; 2],
-    guard: [usize; 2],
-    next_guard: [usize; 2],
-    /// The guard's whole loop, in order, as the page marks it.
-    patrol: Vec<[usize; 2]>,
-    turn: u32,
-    score: u32,
-    remaining: usize,
-    dots: Vec<[usize; 2]>,
-    state: &'static str,
-    message: String,
-    history: String,
-}
-
-fn pair(p: Pos) -> [usize; 2] {
-    [p.row, p.col]
-}
-
-impl JsonState {
-    fn of(game: &Collector) -> JsonState {
-        JsonState {
-            player: pair(game.player()),
-            guard: pair(game.guard()),
-            next_guard: pair(game.next_guard()),
-            patrol: beast_engine::ring::PATROL
-                .iter()
-                .copied()
-                .map(pair)
-                .collect(),
-            turn: game.turn(),
-            score: game.score(),
-            remaining: game.remaining(),
-            dots: game.dots().iter().copied().map(pair).collect(),
-            state: game.state().as_str(),
-            message: game.message().to_string(),
-            history: game.history_string(),
-        }
-    }
-}
-
 /// A `--scenario` value. The names come from the engine's [`Scenario`], so a new scenario
 /// needs no change here.
 #[derive(Clone, Copy, Debug)]
@@ -133,31 +89,35 @@ pub fn run(args: Args) -> super::Ended {
         Some(ScenarioArg(scenario)) => Collector::scenario(*scenario),
         None => Collector::new(),
     };
+    let mut last = Message::start(&game);
     for (n, &dir) in moves.iter().enumerate() {
-        if let Err(err) = game.apply(dir) {
-            eprintln!("move {} ({}): {err}", n + 1, dir.letter());
+        let result = game.apply(dir);
+        if let Err(refusal) = result {
+            eprintln!("move {} ({}): {refusal}", n + 1, dir.letter());
         }
+        last = Message::after(result);
         if args.trace {
-            writeln!(out, "{:>3} {}: {}", n + 1, dir.letter(), game.status_line())?;
+            let status = render::status_line(&game, &last);
+            writeln!(out, "{:>3} {}: {status}", n + 1, dir.letter())?;
         }
     }
     if args.play {
         drop(out);
-        let mut screen = RingScreen::with_game(game);
+        let mut screen = RingScreen::with_game(game, last);
         super::tui::play(&mut screen)?;
         return Ok(());
     }
     if args.json {
-        serde_json::to_writer(&mut out, &JsonState::of(&game))?;
+        serde_json::to_writer(&mut out, &render::Report::of(&game, &last))?;
         writeln!(out)?;
     } else {
         if let Some(s) = game.staged() {
             writeln!(out, "STAGED scenario: {s}")?;
         }
-        for row in game.board_rows() {
+        for row in render::board_rows(&game) {
             writeln!(out, "{row}")?;
         }
-        writeln!(out, "{}", game.status_line())?;
+        writeln!(out, "{}", render::status_line(&game, &last))?;
     }
     out.flush()?;
     // Rejected and refused moves are part of a walkthrough, not a failure of the run.

@@ -144,16 +144,6 @@ impl<T> Grid<T> {
         self.contains(pos).then(|| &self.cells[self.index(pos)])
     }
 
-    /// A mutable reference to the cell at `pos`, or `None` off the grid.
-    pub fn get_mut(&mut self, pos: Pos) -> Option<&mut T> {
-        if self.contains(pos) {
-            let i = self.index(pos);
-            Some(&mut self.cells[i])
-        } else {
-            None
-        }
-    }
-
     /// All cells in row-major order.
     pub fn cells(&self) -> &[T] {
         &self.cells

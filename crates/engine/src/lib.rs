@@ -3,7 +3,8 @@
 //! ([`fence`], [`ring`]) on a shared [`grid`], with pure screen models for play ([`play`]).
 //!
 //! The crate does no I/O: no files, no processes, no clock, no terminal. Every function
-//! returns data; the words are made in one render module a game. Randomness comes only
+//! returns data; the words are made in one render module a game. Every game has one shape,
+//! [`play::Playable`]: a move in, what it did or why it was refused out. Randomness comes only
 //! from `rand_chacha` streams seeded with a number the caller chooses.
 //!
 //! Judging a puzzle from another program takes a parse and one call:
@@ -29,3 +30,4 @@ pub mod grid;
 pub mod judge;
 pub mod play;
 pub mod ring;
+pub mod words;

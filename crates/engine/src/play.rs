@@ -250,6 +250,22 @@ pub trait Screen {
     fn resize(&mut self, _window: Window) {}
 }
 
+/// The one shape of every game's rules: a move goes in, and out comes either what it did or
+/// why it was refused. A refused move changes nothing, so a caller can show the refusal and
+/// go on from the same state. The words for events and refusals are made by each game's
+/// `render` module.
+pub trait Playable {
+    /// What a player asks for.
+    type Move;
+    /// What an accepted move did, as data.
+    type Event;
+    /// Why a move was refused, as data.
+    type Refusal: std::error::Error;
+
+    /// Plays `mv`, or refuses it and leaves the game as it was.
+    fn apply(&mut self, mv: Self::Move) -> Result<Self::Event, Self::Refusal>;
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

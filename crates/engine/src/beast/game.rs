@@ -1,9 +1,9 @@
 //! The rules of a turn (RULES.md 1, "One turn"): the player's step, push or crush, the win
 //! check, the beasts' moves on even turns, and what happens when the moves run out.
 //!
-//! A [`Game`] is stepped one move at a time with [`Game::step`], which says what happened;
-//! [`judge`] plays a whole puzzle. The map is one byte a cell and nothing is allocated per
-//! turn once the first beast turn has run.
+//! A [`Game`] is played one move at a time with [`Game::apply`], which says what happened
+//! or refuses a move after the end; [`judge`] plays a whole puzzle. The map is one byte a
+//! cell and nothing is allocated per turn once the first beast turn has run.
 
 use thiserror::Error;
 
@@ -240,6 +240,14 @@ pub struct Step {
     pub status: Status,
 }
 
+/// A move played after the game ended: refused, and nothing changes.
+#[derive(Clone, Copy, Debug, Error, PartialEq, Eq, Hash)]
+#[error("{}", super::render::game_over(self))]
+pub struct GameOver {
+    /// How the game ended: won or eaten.
+    pub status: Status,
+}
+
 /// A crushed beast.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Crush {
@@ -470,10 +478,12 @@ impl Game {
         &self.last_moves
     }
 
-    /// Plays one turn. `None` if the game is already over.
-    pub fn step(&mut self, played: Move) -> Option<Step> {
+    /// Plays one turn, or refuses it when the game is already over.
+    pub fn apply(&mut self, played: Move) -> Result<Step, GameOver> {
         if self.status != Status::Playing {
-            return None;
+            return Err(GameOver {
+                status: self.status,
+            });
         }
         self.turn += 1;
         let start = self.player;
@@ -500,7 +510,7 @@ impl Game {
             self.last_moves.clear();
         }
         step.status = self.status;
-        Some(step)
+        Ok(step)
     }
 
     /// The player's half of a turn.
@@ -755,7 +765,7 @@ fn play(
     let mut game = Game::new(puzzle, rules);
     let mut moves_used = 0;
     for &m in puzzle.moves() {
-        let Some(step) = game.step(m) else { break };
+        let Ok(step) = game.apply(m) else { break };
         moves_used += 1;
         observe(&game, &step);
         if game.turn.is_multiple_of(BUDGET_TURNS) && !keep_going() {
@@ -802,12 +812,12 @@ fn wait_out(
         return Ok(Ending::Stalemate);
     }
     let mut wait = |game: &mut Game| -> bool {
-        match game.step(Move::Wait) {
-            Some(step) => {
+        match game.apply(Move::Wait) {
+            Ok(step) => {
                 observe(game, &step);
                 step.status == Status::Playing
             }
-            None => false,
+            Err(GameOver { .. }) => false,
         }
     };
     // Line up so that each cycle step is an (odd, even) pair of turns.

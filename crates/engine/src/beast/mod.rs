@@ -10,13 +10,23 @@ pub mod screen;
 pub mod variant;
 
 pub use game::{
-    Action, Bump, Crush, Distance, Ending, Exhaust, Game, GameError, Order, Outcome, Rules,
-    Schedule, Status, Stay, Step, Taken, Target, Ties, WAIT_LIMIT, judge, judge_until,
+    Action, Bump, Crush, Distance, Ending, Exhaust, Game, GameError, GameOver, Order, Outcome,
+    Rules, Schedule, Status, Stay, Step, Taken, Target, Ties, WAIT_LIMIT, judge, judge_until,
     judge_until_with, judge_with, wait_limit,
 };
 pub use parse::{Cell, Move, ParseError, ParseErrorKind, Puzzle, move_string};
 pub use render::Style;
 pub use variant::{CATALOGUE, Variant};
+
+impl crate::play::Playable for Game {
+    type Move = Move;
+    type Event = Step;
+    type Refusal = GameOver;
+
+    fn apply(&mut self, played: Move) -> Result<Step, GameOver> {
+        Game::apply(self, played)
+    }
+}
 
 #[cfg(test)]
 mod tests;

@@ -484,12 +484,7 @@ impl Puzzle {
     /// A puzzle from a map and moves, checked like parsed text: a solid `#` border, exactly
     /// one player, at least 3x3. Errors point at map rows as if the map followed a size line.
     pub fn new(map: Grid<Cell>, moves: Vec<Move>) -> Result<Puzzle, ParseError> {
-        let text = Puzzle {
-            map: map.clone(),
-            moves: Vec::new(),
-        }
-        .to_string();
-        Puzzle::parse(&text)?;
+        check_map(&map)?;
         Ok(Puzzle { map, moves })
     }
 
@@ -517,6 +512,50 @@ impl Puzzle {
             map: self.map.clone(),
             moves,
         }
+    }
+}
+
+/// The checks [`Puzzle::parse`] makes of the map rows, made on a grid in the same order, so
+/// the same map gets the same error: shrinking builds a puzzle on every step, and printing
+/// it to parse it again cost more than the candidate's test.
+fn check_map(map: &Grid<Cell>) -> Result<(), ParseError> {
+    let (cols, rows) = (map.cols(), map.rows());
+    if cols < 3 || rows < 3 {
+        return Err(ParseError::at(
+            1,
+            1,
+            ParseErrorKind::TooSmall { cols, rows },
+        ));
+    }
+    let mut player = None;
+    for r in 0..rows {
+        let line = r + 2;
+        for (c, &cell) in map.row(r).iter().enumerate() {
+            let col = c + 1;
+            let on_border = r == 0 || r == rows - 1 || c == 0 || c == cols - 1;
+            if on_border && cell != Cell::Wall {
+                let found = describe(cell.symbol());
+                return Err(ParseError::at(
+                    line,
+                    col,
+                    ParseErrorKind::OpenBorder { found },
+                ));
+            }
+            if cell == Cell::Player {
+                if let Some((first_line, first_col)) = player {
+                    let kind = ParseErrorKind::SecondPlayer {
+                        first_line,
+                        first_col,
+                    };
+                    return Err(ParseError::at(line, col, kind));
+                }
+                player = Some((line, col));
+            }
+        }
+    }
+    match player {
+        Some(_) => Ok(()),
+        None => Err(ParseError::at(2, 1, ParseErrorKind::NoPlayer)),
     }
 }
 

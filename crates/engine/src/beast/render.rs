@@ -1,9 +1,13 @@
-//! Drawing a beast map and describing a turn, for `--trace` and interactive play.
+//! Every word and glyph of the beast game: the map drawn, a turn described for `--trace`
+//! and interactive play, a refusal, and the `--json` report of an outcome.
 
-use crate::beast::game::{Action, Game, Status, Step};
+use serde::Serialize;
+
+use crate::beast::game::{Action, Game, GameOver, Outcome, Status, Step};
 use crate::beast::parse::Cell;
 use crate::grid::Grid;
 use crate::play::{Color, Line, Viewport};
+use crate::words::count;
 
 /// How cells are drawn.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -131,9 +135,65 @@ pub fn describe(step: &Step, game: &Game) -> String {
 }
 
 fn walls_text(n: usize) -> String {
-    if n == 1 {
-        "1 wall".to_string()
-    } else {
-        format!("{n} walls")
+    count(n as u64, "wall")
+}
+
+/// Why a move after the end is refused.
+pub fn game_over(over: &GameOver) -> String {
+    let how = match over.status {
+        Status::Eaten => "the player was eaten",
+        Status::Won | Status::Playing => "no beast is left",
+    };
+    format!("the game is over: {how}")
+}
+
+/// The `--json` object of an outcome: `outcome`, `score`, `turns`, `moves_used`,
+/// `beasts_left`, `crushed`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Report {
+    /// `won`, `eaten`, `stalemate` or `alive`.
+    pub outcome: &'static str,
+    /// 2 points a crushed beast.
+    pub score: u64,
+    /// Turns played, waiting turns included.
+    pub turns: u64,
+    /// Moves of the move string played.
+    pub moves_used: usize,
+    /// Beasts still alive.
+    pub beasts_left: usize,
+    /// Every crush, in order.
+    pub crushed: Vec<CrushReport>,
+}
+
+/// One crush in the `--json` object.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct CrushReport {
+    /// The turn it happened on.
+    pub turn: u64,
+    /// The beast's row.
+    pub row: usize,
+    /// The beast's column.
+    pub col: usize,
+}
+
+impl Report {
+    /// The report of `outcome`.
+    pub fn of(outcome: &Outcome) -> Report {
+        Report {
+            outcome: outcome.ending.name(),
+            score: outcome.score,
+            turns: outcome.turns,
+            moves_used: outcome.moves_used,
+            beasts_left: outcome.beasts_left,
+            crushed: outcome
+                .crushed
+                .iter()
+                .map(|c| CrushReport {
+                    turn: c.turn,
+                    row: c.at.row,
+                    col: c.at.col,
+                })
+                .collect(),
+        }
     }
 }

@@ -1,5 +1,5 @@
 //! Interactive beast play, the pure half: keys go in, the game moves through the same
-//! [`Game::step`] the judge uses, and a frame of styled lines comes out.
+//! [`Game::apply`] the judge uses, and a frame of styled lines comes out.
 
 use crate::beast::game::{Game, Rules, Status};
 use crate::beast::parse::{Move, Puzzle, move_string};
@@ -91,7 +91,8 @@ impl BeastScreen {
     /// The same screen set to play the puzzle's own moves back, one per [`Screen::tick`].
     pub fn replaying(mut self) -> Self {
         self.script = self.puzzle.moves().iter().rev().copied().collect();
-        self.message = format!("Replaying {} moves; q quits.", self.script.len());
+        let moves = crate::words::count(self.script.len() as u64, "move");
+        self.message = format!("Replaying {moves}; q quits.");
         self
     }
 
@@ -105,18 +106,13 @@ impl BeastScreen {
         move_string(&self.typed)
     }
 
-    /// The puzzle with the moves played so far, ready to judge.
-    pub fn session(&self) -> Puzzle {
-        self.puzzle.with_moves(self.typed.clone())
-    }
-
     fn play(&mut self, m: Move) {
-        match self.game.step(m) {
-            Some(step) => {
+        match self.game.apply(m) {
+            Ok(step) => {
                 self.typed.push(m);
                 self.message = render::describe(&step, &self.game);
             }
-            None => self.message = "The game is over: u undoes, r restarts, q quits.".into(),
+            Err(_) => self.message = "The game is over: u undoes, r restarts, q quits.".into(),
         }
     }
 
@@ -128,7 +124,8 @@ impl BeastScreen {
         }
         self.game = Game::new(&self.puzzle, self.rules);
         for &m in &self.typed {
-            self.game.step(m);
+            // Replaying moves accepted before cannot be refused.
+            let _ = self.game.apply(m);
         }
         self.message = format!("Undone: back at turn {}.", self.game.turn());
     }
@@ -319,8 +316,10 @@ mod tests {
             s.key(k);
         }
         assert_eq!(s.game().status(), Status::Won);
-        let replayed = Puzzle::parse(&s.session().to_string()).expect("valid");
-        assert_eq!(replayed.moves(), s.session().moves());
+        let map = Puzzle::parse(WIKIPEDIA).expect("valid");
+        let replayed =
+            Puzzle::parse(&format!("{}{}", map.with_moves(Vec::new()), s.moves())).expect("valid");
+        assert_eq!(move_string(replayed.moves()), s.moves());
         let o = judge(&replayed, Rules::default()).expect("judged");
         assert_eq!((o.ending, o.score), (Ending::Won, s.game().score()));
         assert_eq!(o.answer(), "8\n");

@@ -172,7 +172,7 @@ mod tests {
         let mut g = f.clone();
         for m in ["a1-b1", "b1-c1", "a2-b2", "a1-a2", "b1-b2"] {
             let side = g.to_move().expect("not over");
-            g = g.build_text(side, m).expect("legal");
+            g = g.with_text(side, m).expect("legal");
         }
         // you a1-b1, farmer b1-c1, you a2-b2, farmer a1-a2, you b1-b2 closes a1.
         let (a, b) = (f.sheep(0), f.sheep(1));

@@ -11,57 +11,32 @@
 use rand_chacha::ChaCha8Rng;
 use rand_core::Rng;
 
-use super::field::{Board, Field, Refusal, Side, Step};
-use super::notation::Fence;
+use super::field::{Board, Built, Field, Refusal, RuleStep, Side};
 
 impl Field {
     /// The farmer's turn: the farmer builds by its rule until the turn comes back to the
-    /// player or the game ends. Each move is logged with the step that chose it. Refused when
-    /// it is not the farmer's turn.
-    pub fn reply(&self) -> Result<Field, Refusal> {
-        let mut next = self.rule_move(Side::Farmer)?;
-        while next.to_move == Some(Side::Farmer) {
-            next.rule_move_in_place();
+    /// player or the game ends, and the builds are returned in order, each with the step that
+    /// chose it. Refused when it is not the farmer's turn.
+    pub fn reply(&mut self) -> Result<Vec<Built>, Refusal> {
+        let mut builds = vec![self.rule_move(Side::Farmer)?];
+        while self.to_move == Some(Side::Farmer) {
+            builds.push(self.rule_move(Side::Farmer)?);
         }
-        Ok(next)
+        Ok(builds)
     }
 
     /// One move by the farmer's rule for `side`, which must be the side to move; the
-    /// benchmark and tests use it to let the rule play both sides. Continues the same tie-break
-    /// stream as [`Field::reply`].
-    pub fn rule_move(&self, side: Side) -> Result<Field, Refusal> {
+    /// benchmark and tests use it to let the rule play both sides. Continues the same
+    /// tie-break stream as [`Field::reply`].
+    pub fn rule_move(&mut self, side: Side) -> Result<Built, Refusal> {
         self.check_turn(side)?;
-        let mut next = self.clone();
-        next.rule_move_in_place();
-        Ok(next)
-    }
-
-    /// The pens the other side could take, one after another, if `fence` were built now:
-    /// the count used by the farmer's "fewest" step. `None` if the fence is off the field or
-    /// already built. Pens completed by `fence` itself are not counted; pens that already
-    /// have three sides are.
-    pub fn gives_away(&self, fence: Fence) -> Option<usize> {
-        let index = self.size().index(fence)?;
-        if self.board.is_built(index) {
-            return None;
-        }
-        let mut scratch = self.board.clone();
-        let mut stack: Vec<usize> = (0..self.size().pens())
-            .filter(|&p| self.board.sides[p] == 3)
-            .collect();
-        Some(given_away(&mut scratch, index, &mut Vec::new(), &mut stack))
-    }
-
-    /// Plays one move by the rule for the side to move (the game must not be over).
-    fn rule_move_in_place(&mut self) {
-        let Some(side) = self.to_move else { return };
         let (index, step) = choose(&self.board, &mut self.rng);
-        self.apply(side, index, Some(step));
+        Ok(self.build_index(side, index, Some(step)))
     }
 }
 
 /// Picks a fence by the rule: the step that decided, and the fence number.
-fn choose(board: &Board, rng: &mut ChaCha8Rng) -> (usize, Step) {
+fn choose(board: &Board, rng: &mut ChaCha8Rng) -> (usize, RuleStep) {
     let size = board.size;
     // 1. Close: the missing fence of every pen with three sides.
     let mut close: Vec<usize> = (0..size.pens())
@@ -71,7 +46,7 @@ fn choose(board: &Board, rng: &mut ChaCha8Rng) -> (usize, Step) {
     if !close.is_empty() {
         close.sort_unstable();
         close.dedup();
-        return (pick(&close, rng), Step::Close);
+        return (pick(&close, rng), RuleStep::Close);
     }
     // 2. Safe: no pen beside the fence has two sides yet.
     let safe: Vec<usize> = board
@@ -84,7 +59,7 @@ fn choose(board: &Board, rng: &mut ChaCha8Rng) -> (usize, Step) {
         })
         .collect();
     if !safe.is_empty() {
-        return (pick(&safe, rng), Step::Safe);
+        return (pick(&safe, rng), RuleStep::Safe);
     }
     // 3. Fewest: the fences that open the shortest chains.
     let mut scratch = board.clone();
@@ -101,7 +76,7 @@ fn choose(board: &Board, rng: &mut ChaCha8Rng) -> (usize, Step) {
             fewest.push(i);
         }
     }
-    (pick(&fewest, rng), Step::Fewest)
+    (pick(&fewest, rng), RuleStep::Fewest)
 }
 
 /// The candidate at `draw % count`, drawing only when there is a choice.
@@ -161,8 +136,28 @@ mod tests {
     use rand_core::SeedableRng;
 
     use super::*;
-    use crate::fence::field::{Pen, RefusalKind, Size};
-    use crate::fence::notation::{Post, parse_fence};
+    use crate::fence::field::{Pen, Size};
+    use crate::fence::notation::{Fence, Post, parse_fence};
+    use crate::fence::render::result_line;
+
+    /// The pens the other side could take, one after another, if `fence` were built now;
+    /// `None` if it is off the field or already built. Pens that already have three sides
+    /// count too.
+    fn gives_away(f: &Field, fence: Fence) -> Option<usize> {
+        let index = f.size().index(fence)?;
+        if f.board.is_built(index) {
+            return None;
+        }
+        let mut scratch = f.board.clone();
+        let mut stack: Vec<usize> = (0..f.size().pens())
+            .filter(|&p| f.board.sides[p] == 3)
+            .collect();
+        Some(given_away(&mut scratch, index, &mut Vec::new(), &mut stack))
+    }
+
+    fn total_sheep(f: &Field) -> u32 {
+        (0..f.size().pens()).map(|p| f.sheep(p)).sum()
+    }
 
     fn fence(text: &str) -> Fence {
         parse_fence(text).expect("test fence")
@@ -177,7 +172,7 @@ mod tests {
         let size = Size::new(cols, rows).expect("test size");
         moves.iter().fold(Field::start(seed, size), |f, m| {
             let side = f.to_move().expect("game not over");
-            f.build_text(side, m).expect("legal test move")
+            f.with_text(side, m).expect("legal test move")
         })
     }
 
@@ -192,7 +187,7 @@ mod tests {
     }
 
     /// The farmer's moves of the last reply.
-    fn replies(before: &Field, after: &Field) -> Vec<(Fence, Vec<Pen>, Option<Step>)> {
+    fn replies(before: &Field, after: &Field) -> Vec<(Fence, Vec<Pen>, Option<RuleStep>)> {
         after.log()[before.log().len()..]
             .iter()
             .map(|m| {
@@ -210,14 +205,14 @@ mod tests {
     #[test]
     fn close_comes_first_even_when_safe_fences_exist() {
         let before = one_pen_to_close(11);
-        let after = before.reply().expect("farmer's turn");
+        let after = before.with_reply().expect("farmer's turn");
         let moves = replies(&before, &after);
         assert_eq!(
             moves[0],
             (
                 fence("b1-b2"),
                 vec![Pen(Post::new(0, 0))],
-                Some(Step::Close)
+                Some(RuleStep::Close)
             )
         );
         assert_eq!(
@@ -234,13 +229,13 @@ mod tests {
         // other fences are safe: b1-c1, b2-c2, c1-c2 in fence order.
         for seed in 0..6 {
             let before = one_pen_to_close(seed);
-            let after = before.reply().expect("farmer's turn");
+            let after = before.with_reply().expect("farmer's turn");
             let safe = fences(&["b1-c1", "b2-c2", "c1-c2"]);
             let draw = draws_after_sheep(seed, 2, 1)[0];
             let want = safe[draw as usize % 3];
             assert_eq!(
                 replies(&before, &after)[1],
-                (want, vec![], Some(Step::Safe)),
+                (want, vec![], Some(RuleStep::Safe)),
                 "seed {seed}"
             );
         }
@@ -252,10 +247,10 @@ mod tests {
         // no pen a third side.
         let before = position(2, 3, 1, &["a1-b1", "a2-b2", "c1-d1", "c2-d2", "b1-c1"]);
         assert_eq!(before.to_move(), Some(Side::Farmer));
-        let after = before.reply().expect("farmer's turn");
+        let after = before.with_reply().expect("farmer's turn");
         assert_eq!(
             replies(&before, &after),
-            vec![(fence("b2-c2"), vec![], Some(Step::Safe))]
+            vec![(fence("b2-c2"), vec![], Some(RuleStep::Safe))]
         );
         assert_eq!(after.to_move(), Some(Side::You), "the turn passes back");
     }
@@ -283,19 +278,19 @@ mod tests {
         let f = chain_of_two_and_ring_of_four(1);
         for text in ["a1-b1", "a2-b2", "a3-b3"] {
             assert_eq!(
-                f.gives_away(fence(text)),
+                gives_away(&f, fence(text)),
                 Some(2),
                 "{text} opens the chain of two"
             );
         }
         for text in ["b2-c2", "c1-c2", "c2-d2", "c2-c3"] {
             assert_eq!(
-                f.gives_away(fence(text)),
+                gives_away(&f, fence(text)),
                 Some(4),
                 "{text} opens the ring of four"
             );
         }
-        assert_eq!(f.gives_away(fence("a1-a2")), None, "already built");
+        assert_eq!(gives_away(&f, fence("a1-a2")), None, "already built");
     }
 
     #[test]
@@ -310,7 +305,7 @@ mod tests {
         let refs: Vec<&str> = tops.iter().map(String::as_str).collect();
         let f = position(3, 5, 1, &refs);
         for text in ["a1-a2", "c1-c2", "f1-f2"] {
-            assert_eq!(f.gives_away(fence(text)), Some(5), "{text}");
+            assert_eq!(gives_away(&f, fence(text)), Some(5), "{text}");
         }
     }
 
@@ -320,11 +315,11 @@ mod tests {
         let mut chosen = Vec::new();
         for seed in 0..8 {
             let before = chain_of_two_and_ring_of_four(seed);
-            let after = before.reply().expect("farmer's turn");
+            let after = before.with_reply().expect("farmer's turn");
             let want = shorter[draws_after_sheep(seed, 8, 1)[0] as usize % 3];
             assert_eq!(
                 replies(&before, &after),
-                vec![(want, vec![], Some(Step::Fewest))]
+                vec![(want, vec![], Some(RuleStep::Fewest))]
             );
             chosen.push(want);
         }
@@ -346,7 +341,7 @@ mod tests {
         let (even, odd) = (first_seed_with(0), first_seed_with(1));
         let first_reply = |seed| {
             let before = position(seed, 3, 1, &moves);
-            let after = before.reply().expect("farmer's turn");
+            let after = before.with_reply().expect("farmer's turn");
             replies(&before, &after)[0].clone()
         };
         assert_eq!(
@@ -355,7 +350,7 @@ mod tests {
             "seed {even} draws even"
         );
         assert_eq!(first_reply(odd).0, fence("c1-c2"), "seed {odd} draws odd");
-        assert_eq!(first_reply(even).2, Some(Step::Close));
+        assert_eq!(first_reply(even).2, Some(RuleStep::Close));
     }
 
     #[test]
@@ -363,13 +358,13 @@ mod tests {
         // 1x1 with three sides built by hand alternately: you, farmer, you. The farmer closes
         // the only pen with the last fence and the game ends.
         let before = position(1, 1, 1, &["a1-b1", "a2-b2", "a1-a2"]);
-        let after = before.reply().expect("farmer's turn");
+        let after = before.with_reply().expect("farmer's turn");
         assert_eq!(
             replies(&before, &after),
             vec![(
                 fence("b1-b2"),
                 vec![Pen(Post::new(0, 0))],
-                Some(Step::Close)
+                Some(RuleStep::Close)
             )]
         );
         assert!(after.is_over());
@@ -379,13 +374,13 @@ mod tests {
     fn the_farmer_does_not_reply_out_of_turn_or_after_the_end() {
         let start = Field::start(1, Size::DEFAULT);
         assert_eq!(
-            start.reply().map_err(|r| r.kind),
-            Err(RefusalKind::OutOfTurn)
+            start.with_reply(),
+            Err(Refusal::OutOfTurn { to_move: Side::You })
         );
         let over = position(1, 1, 1, &["a1-b1", "a2-b2", "a1-a2"])
-            .reply()
+            .with_reply()
             .expect("turn");
-        assert_eq!(over.reply().map_err(|r| r.kind), Err(RefusalKind::GameOver));
+        assert_eq!(over.with_reply(), Err(Refusal::GameOver));
     }
 
     /// A whole game where you always build the first unbuilt fence and the farmer replies.
@@ -393,8 +388,8 @@ mod tests {
         let mut f = Field::start(seed, size);
         while let Some(side) = f.to_move() {
             f = match side {
-                Side::You => f.build(side, f.fences()[0]).expect("legal"),
-                Side::Farmer => f.reply().expect("farmer's turn"),
+                Side::You => f.with_build(side, f.fences()[0]).expect("legal"),
+                Side::Farmer => f.with_reply().expect("farmer's turn"),
             };
         }
         f
@@ -427,9 +422,9 @@ mod tests {
         assert!(f.is_over());
         assert!(f.fences().is_empty());
         assert_eq!(f.log().len(), 40);
-        assert!(f.result_line().is_some());
+        assert!(result_line(&f).is_some());
         let (you, farmer) = (f.score(Side::You), f.score(Side::Farmer));
         assert_eq!(you.pens + farmer.pens, 16);
-        assert_eq!(you.sheep + farmer.sheep, f.total_sheep());
+        assert_eq!(you.sheep + farmer.sheep, total_sheep(&f));
     }
 }

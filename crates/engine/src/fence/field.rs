@@ -1,5 +1,7 @@
 //! The field and its rules: setup from a seed, building fences, claiming pens, the extra move,
-//! refusals and the end of the game (RULES.md section 2). Plain data in, plain data out.
+//! refusals and the end of the game (RULES.md section 2). Plain data in, plain data out:
+//! [`Field::apply`] has the shape of every game ([`Playable`]), and the words are made in
+//! [`super::render`].
 //!
 //! Fences are numbered in the fence order of RULES.md: every horizontal fence row by row,
 //! left to right, then every vertical fence row by row. Built fences are a bitset over those
@@ -12,6 +14,7 @@ use rand_core::{Rng, SeedableRng};
 
 use super::notation::{self, Fence, NotationError, Orient, Post};
 use crate::grid::Dimensions;
+use crate::play::Playable;
 
 /// The size of a field in pens, from 1x1 to 25x25.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -214,7 +217,7 @@ impl Side {
 
 /// The step of the farmer's rule that chose a move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Step {
+pub enum RuleStep {
     /// The fence completed a pen.
     Close,
     /// The fence gave no pen its third side.
@@ -223,26 +226,35 @@ pub enum Step {
     Fewest,
 }
 
-impl Step {
+impl RuleStep {
     /// `close`, `safe` or `fewest`.
     pub fn name(self) -> &'static str {
         match self {
-            Step::Close => "close",
-            Step::Safe => "safe",
-            Step::Fewest => "fewest",
+            RuleStep::Close => "close",
+            RuleStep::Safe => "safe",
+            RuleStep::Fewest => "fewest",
         }
     }
 }
 
-impl fmt::Display for Step {
+impl fmt::Display for RuleStep {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
     }
 }
 
-/// One built fence in the game's log.
+/// The move of Fence Posts: a side builds a fence.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Build {
+    /// Who builds.
+    pub by: Side,
+    /// The fence.
+    pub fence: Fence,
+}
+
+/// One built fence: what a build did, as kept in the game's log.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Move {
+pub struct Built {
     /// Who built it.
     pub by: Side,
     /// The fence.
@@ -250,47 +262,33 @@ pub struct Move {
     /// The pens it completed, in row-major order (none, one or two).
     pub claimed: Vec<Pen>,
     /// The step of the farmer's rule that chose it; `None` for a move chosen by a caller.
-    pub step: Option<Step>,
+    pub step: Option<RuleStep>,
 }
 
-/// The kinds of refused build.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum RefusalKind {
+/// Why a build was refused. The field is left as it was.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{}", super::render::refusal(self))]
+pub enum Refusal {
     /// Unreadable text, or two posts that are not neighbours.
-    Malformed,
+    Malformed(#[from] NotationError),
     /// A post that is not on this field.
-    OffGrid,
+    OffGrid {
+        /// The first post as written.
+        from: Post,
+        /// The second post as written.
+        to: Post,
+        /// The field's size.
+        size: Size,
+    },
     /// The fence is already there.
-    AlreadyBuilt,
+    AlreadyBuilt(Fence),
     /// The other side is to move.
-    OutOfTurn,
+    OutOfTurn {
+        /// The side whose turn it is.
+        to_move: Side,
+    },
     /// Every fence is built.
     GameOver,
-}
-
-/// A refused move: its kind and a sentence saying why. The field is left as it was.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{reason}")]
-pub struct Refusal {
-    /// What kind of refusal.
-    pub kind: RefusalKind,
-    /// Why, for people: `a1-b1 is already built`.
-    pub reason: String,
-}
-
-impl Refusal {
-    fn new(kind: RefusalKind, reason: impl Into<String>) -> Refusal {
-        Refusal {
-            kind,
-            reason: reason.into(),
-        }
-    }
-}
-
-impl From<NotationError> for Refusal {
-    fn from(e: NotationError) -> Refusal {
-        Refusal::new(RefusalKind::Malformed, e.to_string())
-    }
 }
 
 /// One side's haul: sheep and pens.
@@ -302,15 +300,15 @@ pub struct Score {
     pub pens: u32,
 }
 
-/// How a finished game ended.
+/// Who won a finished game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Outcome {
+pub enum Winner {
     /// The player has more sheep, or as many sheep and more pens.
-    YouWin,
+    You,
     /// The farmer has more sheep, or as many sheep and more pens.
-    FarmerWins,
-    /// Same sheep and same pens.
-    Draw,
+    Farmer,
+    /// Same sheep and same pens: a draw.
+    Neither,
 }
 
 /// Built fences and the number of built sides of each pen: the part of the field the
@@ -389,7 +387,7 @@ pub struct Field {
     pub(super) board: Board,
     pub(super) to_move: Option<Side>,
     pub(super) rng: ChaCha8Rng,
-    pub(super) log: Vec<Move>,
+    pub(super) log: Vec<Built>,
 }
 
 impl Field {
@@ -424,11 +422,6 @@ impl Field {
     /// Sheep in pen `pen` (row-major index).
     pub fn sheep(&self, pen: usize) -> u32 {
         u32::from(self.sheep[pen])
-    }
-
-    /// Sheep on the whole field.
-    pub fn total_sheep(&self) -> u32 {
-        self.sheep.iter().map(|&s| u32::from(s)).sum()
     }
 
     /// Who owns pen `pen`, if anyone.
@@ -472,7 +465,7 @@ impl Field {
     }
 
     /// Every move so far, in order.
-    pub fn log(&self) -> &[Move] {
+    pub fn log(&self) -> &[Built] {
         &self.log
     }
 
@@ -488,61 +481,54 @@ impl Field {
         score
     }
 
-    /// `side` builds `fence`: it claims every pen the fence completes and moves again if
-    /// there was one, else the turn passes. Returns the new field; `self` is untouched.
-    pub fn build(&self, side: Side, fence: Fence) -> Result<Field, Refusal> {
-        self.check_turn(side)?;
-        let index = self.size().index(fence).ok_or_else(|| {
-            Refusal::new(
-                RefusalKind::OffGrid,
-                format!("{fence} is off the {} grid", self.size()),
-            )
+    /// `build.by` builds `build.fence`: it claims every pen the fence completes and moves
+    /// again if there was one, else the turn passes.
+    pub fn apply(&mut self, build: Build) -> Result<Built, Refusal> {
+        let Build { by, fence } = build;
+        self.check_turn(by)?;
+        let index = self.size().index(fence).ok_or(Refusal::OffGrid {
+            from: fence.post,
+            to: fence.end(),
+            size: self.size(),
         })?;
         if self.board.is_built(index) {
-            return Err(Refusal::new(
-                RefusalKind::AlreadyBuilt,
-                format!("{fence} is already built"),
-            ));
+            return Err(Refusal::AlreadyBuilt(fence));
         }
-        let mut next = self.clone();
-        next.apply(side, index, None);
-        Ok(next)
+        Ok(self.build_index(by, index, None))
     }
 
-    /// Like [`Field::build`], reading the fence from notation such as `a1-b1`. Text that is
+    /// Like [`Field::apply`], reading the fence from notation such as `a1-b1`. Text that is
     /// not a fence is refused as malformed; a post off the field as off the grid.
-    pub fn build_text(&self, side: Side, text: &str) -> Result<Field, Refusal> {
-        self.check_turn(side)?;
-        let (a, b) = notation::parse_posts(text)?;
-        if !self.size().has_post(a) || !self.size().has_post(b) {
-            return Err(Refusal::new(
-                RefusalKind::OffGrid,
-                format!("{a}-{b} is off the {} grid", self.size()),
-            ));
+    pub fn apply_text(&mut self, by: Side, text: &str) -> Result<Built, Refusal> {
+        self.check_turn(by)?;
+        let (from, to) = notation::parse_posts(text)?;
+        if !self.size().has_post(from) || !self.size().has_post(to) {
+            return Err(Refusal::OffGrid {
+                from,
+                to,
+                size: self.size(),
+            });
         }
-        self.build(side, Fence::between(a, b)?)
+        let fence = Fence::between(from, to)?;
+        self.apply(Build { by, fence })
     }
 
     /// Refuses a move by `side` when the game is over or it is the other side's turn.
     pub(super) fn check_turn(&self, side: Side) -> Result<(), Refusal> {
         match self.to_move {
-            None => Err(Refusal::new(
-                RefusalKind::GameOver,
-                "the game is over: every fence is built",
-            )),
-            Some(turn) if turn != side => Err(Refusal::new(
-                RefusalKind::OutOfTurn,
-                match turn {
-                    Side::You => "it is your turn, not the farmer's",
-                    Side::Farmer => "it is the farmer's turn, not yours",
-                },
-            )),
+            None => Err(Refusal::GameOver),
+            Some(to_move) if to_move != side => Err(Refusal::OutOfTurn { to_move }),
             Some(_) => Ok(()),
         }
     }
 
-    /// Builds fence `index` for `side` in place, with the claims, the log entry and the turn.
-    pub(super) fn apply(&mut self, side: Side, index: usize, step: Option<Step>) {
+    /// Builds fence `index` for `side`, with the claims, the log entry and the turn.
+    pub(super) fn build_index(
+        &mut self,
+        side: Side,
+        index: usize,
+        step: Option<RuleStep>,
+    ) -> Built {
         self.board.set(index);
         let size = self.size();
         let mut claimed = Vec::new();
@@ -559,70 +545,75 @@ impl Field {
         } else {
             Some(side)
         };
-        self.log.push(Move {
+        let built = Built {
             by: side,
             fence: size.fence(index),
             claimed,
             step,
-        });
+        };
+        self.log.push(built.clone());
+        built
     }
 
-    /// The outcome once the game is over: more sheep wins, then more pens, else a draw.
-    pub fn outcome(&self) -> Option<Outcome> {
+    /// The winner once the game is over: more sheep wins, then more pens, else a draw.
+    pub fn winner(&self) -> Option<Winner> {
         if !self.is_over() {
             return None;
         }
         let (you, farmer) = (self.score(Side::You), self.score(Side::Farmer));
         Some(
             match (you.sheep, you.pens).cmp(&(farmer.sheep, farmer.pens)) {
-                std::cmp::Ordering::Greater => Outcome::YouWin,
-                std::cmp::Ordering::Less => Outcome::FarmerWins,
-                std::cmp::Ordering::Equal => Outcome::Draw,
+                std::cmp::Ordering::Greater => Winner::You,
+                std::cmp::Ordering::Less => Winner::Farmer,
+                std::cmp::Ordering::Equal => Winner::Neither,
             },
-        )
-    }
-
-    /// The final line once the game is over, for example
-    /// `You win: 41 sheep in 9 pens to the farmer's 30 sheep in 7 pens.`
-    pub fn result_line(&self) -> Option<String> {
-        let (you, farmer) = (self.score(Side::You), self.score(Side::Farmer));
-        Some(match self.outcome()? {
-            Outcome::YouWin => format!("You win: {} to the farmer's {}.", haul(you), haul(farmer)),
-            Outcome::FarmerWins => {
-                format!("The farmer wins: {} to your {}.", haul(farmer), haul(you))
-            }
-            Outcome::Draw => format!("Draw: {} each.", haul(you)),
-        })
-    }
-
-    /// The result line once the game is over, else whose move it is and the score so far.
-    pub fn status_line(&self) -> String {
-        if let Some(line) = self.result_line() {
-            return line;
-        }
-        let (you, farmer) = (self.score(Side::You), self.score(Side::Farmer));
-        let turn = match self.to_move {
-            Some(Side::Farmer) => "The farmer's move",
-            _ => "Your move",
-        };
-        format!(
-            "{turn}. You have {}, the farmer {}.",
-            haul(you),
-            haul(farmer)
         )
     }
 }
 
-/// `41 sheep in 9 pens`, or `3 sheep in 1 pen`.
-fn haul(score: Score) -> String {
-    let pens = if score.pens == 1 { "pen" } else { "pens" };
-    format!("{} sheep in {} {pens}", score.sheep, score.pens)
+impl Playable for Field {
+    type Move = Build;
+    type Event = Built;
+    type Refusal = Refusal;
+
+    fn apply(&mut self, build: Build) -> Result<Built, Refusal> {
+        Field::apply(self, build)
+    }
+}
+
+/// The field after a move, with the field before kept: tests compare the two.
+#[cfg(test)]
+impl Field {
+    pub(crate) fn with_text(&self, side: Side, text: &str) -> Result<Field, Refusal> {
+        let mut next = self.clone();
+        next.apply_text(side, text)?;
+        Ok(next)
+    }
+
+    pub(crate) fn with_build(&self, by: Side, fence: Fence) -> Result<Field, Refusal> {
+        let mut next = self.clone();
+        next.apply(Build { by, fence })?;
+        Ok(next)
+    }
+
+    pub(crate) fn with_reply(&self) -> Result<Field, Refusal> {
+        let mut next = self.clone();
+        next.reply()?;
+        Ok(next)
+    }
+
+    pub(crate) fn with_rule_move(&self, side: Side) -> Result<Field, Refusal> {
+        let mut next = self.clone();
+        next.rule_move(side)?;
+        Ok(next)
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::fence::notation::parse_fence;
+    use crate::fence::render::{result_line, status_line};
 
     fn fence(text: &str) -> Fence {
         parse_fence(text).expect("test fence")
@@ -632,7 +623,7 @@ mod tests {
     pub(crate) fn play(seed: u64, size: Size, moves: &[&str]) -> Field {
         moves.iter().fold(Field::start(seed, size), |f, m| {
             let side = f.to_move().expect("game not over");
-            f.build_text(side, m).expect("legal test move")
+            f.with_text(side, m).expect("legal test move")
         })
     }
 
@@ -729,7 +720,7 @@ mod tests {
         // You: a1-b1, farmer: a2-b2, you: c1-c2, farmer: a1-a2 (pen a1 now has 3 sides).
         let before = play(3, size(2, 1), &["a1-b1", "a2-b2", "c1-c2", "a1-a2"]);
         assert_eq!(before.to_move(), Some(Side::You));
-        let after = before.build_text(Side::You, "b1-b2").expect("legal");
+        let after = before.with_text(Side::You, "b1-b2").expect("legal");
         assert_eq!(after.owner(0), Some(Side::You));
         assert_eq!(after.owner(1), None);
         assert_eq!(
@@ -750,7 +741,7 @@ mod tests {
     fn a_double_close_claims_both_pens() {
         let moves = ["a1-b1", "a2-b2", "a1-a2", "b1-c1", "b2-c2", "c1-c2"];
         let before = play(4, size(2, 1), &moves);
-        let after = before.build_text(Side::You, "b1-b2").expect("legal");
+        let after = before.with_text(Side::You, "b1-b2").expect("legal");
         let claimed = &after.log().last().expect("a move").claimed;
         assert_eq!(claimed, &vec![Pen(Post::new(0, 0)), Pen(Post::new(1, 0))]);
         assert_eq!(after.score(Side::You).pens, 2);
@@ -760,9 +751,20 @@ mod tests {
         );
     }
 
+    /// The refusal's variant, named as in RULES.md.
+    fn kind(r: &Refusal) -> &'static str {
+        match r {
+            Refusal::Malformed(_) => "malformed",
+            Refusal::OffGrid { .. } => "off grid",
+            Refusal::AlreadyBuilt(_) => "already built",
+            Refusal::OutOfTurn { .. } => "out of turn",
+            Refusal::GameOver => "game over",
+        }
+    }
+
     fn refused(f: &Field, side: Side, text: &str) -> Refusal {
         let before = f.clone();
-        let r = f.build_text(side, text).expect_err("should be refused");
+        let r = f.with_text(side, text).expect_err("should be refused");
         assert_eq!(f, &before, "a refusal leaves the field unchanged");
         r
     }
@@ -770,18 +772,15 @@ mod tests {
     #[test]
     fn a_malformed_fence_is_refused_with_its_reason() {
         let f = play(1, size(4, 4), &["a1-b1"])
-            .build_text(Side::Farmer, "c3-c4")
+            .with_text(Side::Farmer, "c3-c4")
             .expect("legal");
         let r = refused(&f, Side::You, "a1b1");
-        assert_eq!(r.kind, RefusalKind::Malformed);
-        assert!(r.reason.contains("`a1b1` is not a fence"), "{}", r.reason);
+        assert_eq!(kind(&r), "malformed");
+        assert!(r.to_string().contains("`a1b1` is not a fence"), "{r}");
         let r = refused(&f, Side::You, "a1-c1");
         assert_eq!(
-            (r.kind, r.reason.as_str()),
-            (
-                RefusalKind::Malformed,
-                "a1-c1 joins posts that are not neighbours"
-            )
+            (kind(&r), r.to_string().as_str()),
+            ("malformed", "a1-c1 joins posts that are not neighbours")
         );
     }
 
@@ -790,20 +789,20 @@ mod tests {
         let f = Field::start(1, size(4, 4));
         let r = refused(&f, Side::You, "a1-z9");
         assert_eq!(
-            (r.kind, r.reason.as_str()),
-            (RefusalKind::OffGrid, "a1-z9 is off the 4x4 grid")
+            (kind(&r), r.to_string().as_str()),
+            ("off grid", "a1-z9 is off the 4x4 grid")
         );
         let r = refused(&f, Side::You, "E5-F5");
         assert_eq!(
-            (r.kind, r.reason.as_str()),
-            (RefusalKind::OffGrid, "e5-f5 is off the 4x4 grid")
+            (kind(&r), r.to_string().as_str()),
+            ("off grid", "e5-f5 is off the 4x4 grid")
         );
         let r = f
-            .build(Side::You, Fence::down(Post::new(4, 4)))
+            .with_build(Side::You, Fence::down(Post::new(4, 4)))
             .expect_err("off");
         assert_eq!(
-            (r.kind, r.reason.as_str()),
-            (RefusalKind::OffGrid, "e5-e6 is off the 4x4 grid")
+            (kind(&r), r.to_string().as_str()),
+            ("off grid", "e5-e6 is off the 4x4 grid")
         );
     }
 
@@ -812,8 +811,8 @@ mod tests {
         let f = play(1, size(4, 4), &["a1-b1", "c3-c4"]);
         let r = refused(&f, Side::You, "B1-A1");
         assert_eq!(
-            (r.kind, r.reason.as_str()),
-            (RefusalKind::AlreadyBuilt, "a1-b1 is already built")
+            (kind(&r), r.to_string().as_str()),
+            ("already built", "a1-b1 is already built")
         );
     }
 
@@ -822,14 +821,14 @@ mod tests {
         let f = Field::start(1, size(4, 4));
         let r = refused(&f, Side::Farmer, "a1-b1");
         assert_eq!(
-            (r.kind, r.reason.as_str()),
-            (RefusalKind::OutOfTurn, "it is your turn, not the farmer's")
+            (kind(&r), r.to_string().as_str()),
+            ("out of turn", "it is your turn, not the farmer's")
         );
         let f = play(1, size(4, 4), &["a1-b1"]);
         let r = refused(&f, Side::You, "b1-c1");
         assert_eq!(
-            (r.kind, r.reason.as_str()),
-            (RefusalKind::OutOfTurn, "it is the farmer's turn, not yours")
+            (kind(&r), r.to_string().as_str()),
+            ("out of turn", "it is the farmer's turn, not yours")
         );
     }
 
@@ -840,11 +839,8 @@ mod tests {
         assert_eq!(f.to_move(), None);
         let r = refused(&f, Side::You, "a1-b1");
         assert_eq!(
-            (r.kind, r.reason.as_str()),
-            (
-                RefusalKind::GameOver,
-                "the game is over: every fence is built"
-            )
+            (kind(&r), r.to_string().as_str()),
+            ("game over", "the game is over: every fence is built")
         );
     }
 
@@ -878,33 +874,33 @@ mod tests {
         assert!(f.is_over());
         assert!(f.fences().is_empty());
         assert_eq!(f.log().len(), 7);
-        assert!(split_2x1(1).build_text(Side::You, "a1-b1").is_err());
+        assert!(split_2x1(1).with_text(Side::You, "a1-b1").is_err());
     }
 
     #[test]
     fn more_sheep_wins_for_you() {
         let f = split_2x1(seed_where(2, |s| s[0] > s[1]));
         let (a, b) = (f.sheep(0), f.sheep(1));
-        assert_eq!(f.outcome(), Some(Outcome::YouWin));
+        assert_eq!(f.winner(), Some(Winner::You));
         let want = format!("You win: {a} sheep in 1 pen to the farmer's {b} sheep in 1 pen.");
-        assert_eq!(f.result_line(), Some(want));
+        assert_eq!(result_line(&f), Some(want));
     }
 
     #[test]
     fn more_sheep_wins_for_the_farmer() {
         let f = split_2x1(seed_where(2, |s| s[0] < s[1]));
         let (a, b) = (f.sheep(0), f.sheep(1));
-        assert_eq!(f.outcome(), Some(Outcome::FarmerWins));
+        assert_eq!(f.winner(), Some(Winner::Farmer));
         let want = format!("The farmer wins: {b} sheep in 1 pen to your {a} sheep in 1 pen.");
-        assert_eq!(f.result_line(), Some(want));
+        assert_eq!(result_line(&f), Some(want));
     }
 
     #[test]
     fn equal_sheep_and_equal_pens_is_a_draw() {
         let f = split_2x1(seed_where(2, |s| s[0] == s[1]));
-        assert_eq!(f.outcome(), Some(Outcome::Draw));
+        assert_eq!(f.winner(), Some(Winner::Neither));
         assert_eq!(
-            f.result_line(),
+            result_line(&f),
             Some(format!("Draw: {} sheep in 1 pen each.", f.sheep(0)))
         );
     }
@@ -924,17 +920,17 @@ mod tests {
             [Some(Side::You), Some(Side::You), Some(Side::Farmer)]
         );
         let c = f.sheep(2);
-        assert_eq!(f.outcome(), Some(Outcome::YouWin));
+        assert_eq!(f.winner(), Some(Winner::You));
         let want = format!("You win: {c} sheep in 2 pens to the farmer's {c} sheep in 1 pen.");
-        assert_eq!(f.result_line(), Some(want));
+        assert_eq!(result_line(&f), Some(want));
     }
 
     #[test]
     fn before_the_end_there_is_no_result_but_a_status() {
         let f = play(1, size(2, 1), &["a1-b1"]);
-        assert_eq!(f.result_line(), None);
+        assert_eq!(result_line(&f), None);
         assert_eq!(
-            f.status_line(),
+            status_line(&f),
             "The farmer's move. You have 0 sheep in 0 pens, the farmer 0 sheep in 0 pens."
         );
     }

@@ -1,7 +1,8 @@
 //! Fence Posts: dots and boxes against a farmer (RULES.md section 2).
 //!
 //! [`Field`] holds the rules, [`farmer`] the farmer's rule, [`notation`] the `a1-b1` fence
-//! notation, [`art`] the text picture and [`screen`] the pure interactive screen. Everything
+//! notation, [`art`] the text picture, [`render`] the words and the JSON report, and
+//! [`screen`] the pure interactive screen. Everything
 //! here is plain data and pure functions: no I/O, no clock.
 
 pub mod art;
@@ -10,10 +11,11 @@ pub mod field;
 pub mod notation;
 #[cfg(test)]
 mod props;
+pub mod render;
 pub mod screen;
 
 pub use field::{
-    Field, Move, Outcome, Pen, Refusal, RefusalKind, Score, Side, Size, SizeError, Step,
+    Build, Built, Field, Pen, Refusal, RuleStep, Score, Side, Size, SizeError, Winner,
 };
 pub use notation::{Fence, NotationError, Orient, Post};
 pub use screen::FenceScreen;

@@ -4,7 +4,7 @@
 
 use proptest::prelude::*;
 
-use super::field::{Field, Side, Size, Step};
+use super::field::{Field, RuleStep, Side, Size};
 use super::notation::Fence;
 
 /// The four fences of pen (col, row), from the fence geometry alone.
@@ -32,7 +32,7 @@ fn sides(f: &Field) -> Vec<usize> {
 /// The pens the player takes after `by` builds `fence`: the player closes any pen with three
 /// sides, one after another, for as long as one is left. Played with `build` on copies.
 fn slow_given_away(f: &Field, by: Side, fence: Fence) -> usize {
-    let mut g = f.build(by, fence).expect("candidate is legal");
+    let mut g = f.with_build(by, fence).expect("candidate is legal");
     let mut taken = 0;
     loop {
         let s = sides(&g);
@@ -47,36 +47,36 @@ fn slow_given_away(f: &Field, by: Side, fence: Fence) -> usize {
             .expect("a pen with three sides misses one fence");
         let by = g.to_move().expect("not over while a pen is open");
         // Whoever is to move, the closes count for "the player" of the definition.
-        g = g.build(by, last).expect("legal close");
+        g = g.with_build(by, last).expect("legal close");
         taken += g.log().last().map_or(0, |m| m.claimed.len());
     }
 }
 
 /// The fences each step of the rule would allow in `f`, and which step applies.
-fn allowed(f: &Field, side: Side) -> (Step, Vec<Fence>) {
+fn allowed(f: &Field, side: Side) -> (RuleStep, Vec<Fence>) {
     let open = f.fences();
     let before = sides(f);
     let close: Vec<Fence> = open
         .iter()
         .copied()
         .filter(|&x| {
-            let g = f.build(side, x).expect("legal");
+            let g = f.with_build(side, x).expect("legal");
             !g.log().last().expect("a move").claimed.is_empty()
         })
         .collect();
     if !close.is_empty() {
-        return (Step::Close, close);
+        return (RuleStep::Close, close);
     }
     let safe: Vec<Fence> = open
         .iter()
         .copied()
         .filter(|&x| {
-            let after = sides(&f.build(side, x).expect("legal"));
+            let after = sides(&f.with_build(side, x).expect("legal"));
             !before.iter().zip(&after).any(|(&b, &a)| b == 2 && a == 3)
         })
         .collect();
     if !safe.is_empty() {
-        return (Step::Safe, safe);
+        return (RuleStep::Safe, safe);
     }
     let counts: Vec<usize> = open.iter().map(|&x| slow_given_away(f, side, x)).collect();
     let min = counts.iter().copied().min().unwrap_or(0);
@@ -86,7 +86,7 @@ fn allowed(f: &Field, side: Side) -> (Step, Vec<Fence>) {
         .filter(|(_, n)| **n == min)
         .map(|(x, _)| *x)
         .collect();
-    (Step::Fewest, fewest)
+    (RuleStep::Fewest, fewest)
 }
 
 /// A game on `size` where the player builds the fence at `choices[k] % open` and the farmer
@@ -99,10 +99,12 @@ fn checked_game(seed: u64, size: Size, choices: &[usize]) -> Result<Field, TestC
             let open = f.fences();
             let pick = choices.get(k).copied().unwrap_or(0) % open.len();
             k += 1;
-            f = f.build(side, open[pick]).expect("listed fence is legal");
+            f = f
+                .with_build(side, open[pick])
+                .expect("listed fence is legal");
             continue;
         }
-        let g = f.rule_move(Side::Farmer).expect("farmer's turn");
+        let g = f.with_rule_move(Side::Farmer).expect("farmer's turn");
         let m = g.log().last().expect("a move").clone();
         let (step, fences) = allowed(&f, Side::Farmer);
         prop_assert_eq!(m.step, Some(step), "{:?} in {:?}", m, f.built());
@@ -127,18 +129,18 @@ proptest! {
         prop_assert!(f.is_over());
         prop_assert_eq!(f.log().len(), size.fences());
         let (you, farmer) = (f.score(Side::You), f.score(Side::Farmer));
-        prop_assert_eq!(you.sheep + farmer.sheep, f.total_sheep());
+        prop_assert_eq!(you.sheep + farmer.sheep, (0..f.size().pens()).map(|p| f.sheep(p)).sum::<u32>());
         prop_assert_eq!((you.pens + farmer.pens) as usize, size.pens());
     }
 
     #[test]
     fn reply_plays_the_same_moves_as_single_rule_moves(seed in any::<u64>(), first in 0usize..40) {
         let start = Field::start(seed, Size::DEFAULT);
-        let f = start.build(Side::You, start.fences()[first]).expect("legal");
+        let f = start.with_build(Side::You, start.fences()[first]).expect("legal");
         let mut g = f.clone();
         while g.to_move() == Some(Side::Farmer) {
-            g = g.rule_move(Side::Farmer).expect("farmer's turn");
+            g = g.with_rule_move(Side::Farmer).expect("farmer's turn");
         }
-        prop_assert_eq!(f.reply().expect("farmer's turn"), g);
+        prop_assert_eq!(f.with_reply().expect("farmer's turn"), g);
     }
 }

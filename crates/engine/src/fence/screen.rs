@@ -10,8 +10,9 @@
 use crate::play::{self, Color, Flow, Key, Line, Screen, Viewport, Window};
 
 use super::art::{self, Options};
-use super::field::{Field, Move, Side};
+use super::field::{Build, Field, Side};
 use super::notation::{Fence, Orient, Post};
+use super::render;
 
 /// How many of the farmer's latest moves the screen lists.
 const RECENT: usize = 4;
@@ -117,13 +118,15 @@ impl FenceScreen {
                 self.message = "The game is over. Press q to quit.".to_string();
                 return;
             }
-            Some(Side::You) => self.field.build(Side::You, self.cursor),
+            Some(Side::You) => self.field.apply(Build {
+                by: Side::You,
+                fence: self.cursor,
+            }),
             Some(Side::Farmer) => self.field.rule_move(Side::Farmer),
         };
         match result {
-            Ok(next) => {
-                self.field = next;
-                let last = self.field.log().last().map(describe).unwrap_or_default();
+            Ok(built) => {
+                let last = render::built(&built);
                 let then = match self.field.to_move() {
                     Some(Side::Farmer) => " The farmer is to move: press Enter for its next fence.",
                     Some(Side::You) => " Your move.",
@@ -131,34 +134,45 @@ impl FenceScreen {
                 };
                 self.message = format!("{last}{then}");
             }
-            Err(refusal) => self.message = format!("Refused: {}.", refusal.reason),
+            Err(refusal) => self.message = format!("Refused: {refusal}."),
         }
     }
 }
 
-/// `1 pen` or `3 pens`.
-fn pens(n: u32) -> String {
-    if n == 1 {
-        "1 pen".to_string()
-    } else {
-        format!("{n} pens")
-    }
+/// The farmer's latest fences with the step that chose each, or `None` before its first.
+fn recent_line(f: &Field) -> Option<Line> {
+    let recent: Vec<String> = f
+        .log()
+        .iter()
+        .rev()
+        .filter(|m| m.by == Side::Farmer)
+        .take(RECENT)
+        .map(|m| {
+            let step = m.step.map_or("", |s| s.name());
+            format!("{} {step}", m.fence)
+        })
+        .collect();
+    (!recent.is_empty()).then(|| {
+        Line::default().with(
+            format!("Farmer's latest fences: {}", recent.join(", ")),
+            Color::Grey,
+        )
+    })
 }
 
-/// `You built a1-b1.` or `The farmer built c3-d3 (close) and claimed c3.`
-fn describe(m: &Move) -> String {
-    let who = match m.by {
-        Side::You => "You",
-        Side::Farmer => "The farmer",
-    };
-    let step = m.step.map(|s| format!(" ({s})")).unwrap_or_default();
-    let claimed = if m.claimed.is_empty() {
-        String::new()
-    } else {
-        let pens: Vec<String> = m.claimed.iter().map(ToString::to_string).collect();
-        format!(" and claimed {}", pens.join(" and "))
-    };
-    format!("{who} built {}{step}{claimed}.", m.fence)
+impl FenceScreen {
+    /// The keys, and the fence under the cursor on your turn.
+    fn help_line(&self) -> Line {
+        let cursor = if self.field.to_move() == Some(Side::You) {
+            format!("Cursor on {}. ", self.cursor)
+        } else {
+            String::new()
+        };
+        Line::default().with(
+            format!("{cursor}Arrows or hjkl move, Enter or space builds, q quits."),
+            Color::Grey,
+        )
+    }
 }
 
 impl Screen for FenceScreen {
@@ -194,15 +208,9 @@ impl Screen for FenceScreen {
         let head = vec![
             Line::plain(format!("Fence Posts {} - seed {}", f.size(), f.seed())),
             Line::default()
-                .with(
-                    format!("You: {} sheep, {}", you.sheep, pens(you.pens)),
-                    Color::Green,
-                )
+                .with(render::score_of(Side::You, you), Color::Green)
                 .with("   ", Color::Default)
-                .with(
-                    format!("Farmer: {} sheep, {}", farmer.sheep, pens(farmer.pens)),
-                    Color::Red,
-                )
+                .with(render::score_of(Side::Farmer, farmer), Color::Red)
                 .with(format!("   {} fences left", f.fences().len()), Color::Grey),
         ];
         let farmer_last = f
@@ -221,33 +229,9 @@ impl Screen for FenceScreen {
         } else {
             Color::White
         };
-        let status = Line::default().with(f.status_line(), status_color);
-        let recent: Vec<String> = f
-            .log()
-            .iter()
-            .rev()
-            .filter(|m| m.by == Side::Farmer)
-            .take(RECENT)
-            .map(|m| {
-                let step = m.step.map_or("", |s| s.name());
-                format!("{} {step}", m.fence)
-            })
-            .collect();
-        let recent = (!recent.is_empty()).then(|| {
-            Line::default().with(
-                format!("Farmer's latest fences: {}", recent.join(", ")),
-                Color::Grey,
-            )
-        });
-        let cursor = if f.to_move() == Some(Side::You) {
-            format!("Cursor on {}. ", self.cursor)
-        } else {
-            String::new()
-        };
-        let help = Line::default().with(
-            format!("{cursor}Arrows or hjkl move, Enter or space builds, q quits."),
-            Color::Grey,
-        );
+        let status = Line::default().with(render::status_line(f), status_color);
+        let recent = recent_line(f);
+        let help = self.help_line();
         let legend = Line::default().with(art::LEGEND, Color::Grey);
         let Some(size) = self.size else {
             let mut lines = head;
@@ -318,7 +302,7 @@ fn art_body(f: &Field) -> (usize, usize) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::fence::field::{Size, Step};
+    use crate::fence::field::{RuleStep, Size};
     use crate::fence::notation::parse_fence;
 
     fn fence(text: &str) -> Fence {
@@ -393,14 +377,17 @@ mod tests {
     fn the_farmers_replies_appear_one_by_one_with_their_step() {
         // 2x1: pen a1 has its top and bottom; you give it a third side with a1-a2.
         let mut f = Field::start(5, Size::new(2, 1).expect("size"));
-        f = f.build_text(Side::You, "a1-b1").expect("legal");
-        f = f.build_text(Side::Farmer, "a2-b2").expect("legal");
+        f = f.with_text(Side::You, "a1-b1").expect("legal");
+        f = f.with_text(Side::Farmer, "a2-b2").expect("legal");
         let mut s = FenceScreen::new(f);
         press(&mut s, &[Key::Down, Key::Enter]);
         assert_eq!(s.field().log().len(), 3, "nothing from the farmer yet");
         press(&mut s, &[Key::Enter]);
         let last = s.field().log().last().expect("a move").clone();
-        assert_eq!((last.fence, last.step), (fence("b1-b2"), Some(Step::Close)));
+        assert_eq!(
+            (last.fence, last.step),
+            (fence("b1-b2"), Some(RuleStep::Close))
+        );
         assert!(
             text(&s)
                 .iter()
@@ -413,7 +400,7 @@ mod tests {
         );
         press(&mut s, &[Key::Enter]);
         let last = s.field().log().last().expect("a move").clone();
-        assert_eq!(last.step, Some(Step::Safe));
+        assert_eq!(last.step, Some(RuleStep::Safe));
         assert!(text(&s).iter().any(|l| l.contains("(safe). Your move.")));
     }
 

@@ -374,25 +374,6 @@ pub fn random_count(s: &str) -> Result<usize, CaseError> {
     }
 }
 
-/// `n` random cases, generated now (see [`random_specs`] and [`RandomSpec::case`]); at most
-/// [`MAX_RANDOM`].
-pub fn random(seed: u64, n: usize, opts: &GenOptions) -> Result<Loaded, CaseError> {
-    if n > MAX_RANDOM {
-        return Err(CaseError::TooManyRandom {
-            asked: n.to_string(),
-        });
-    }
-    opts.validate()?;
-    let mut loaded = Loaded::default();
-    for spec in random_specs(seed, n) {
-        match spec.case(opts) {
-            Ok(c) => loaded.cases.push(c),
-            Err(s) => loaded.skipped.push(s),
-        }
-    }
-    Ok(loaded)
-}
-
 /// Shard `K/N` of a case list: every Nth case, starting with the Kth (K from 1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Shard {
@@ -542,15 +523,20 @@ mod tests {
     #[test]
     fn random_cases_are_named_and_seeded_reproducibly() {
         let opts = GenOptions::default();
-        let a = random(7, 5, &opts).expect("valid");
-        let b = random(7, 5, &opts).expect("valid");
+        let cases = |seed| -> Vec<Case> {
+            random_specs(seed, 5)
+                .into_iter()
+                .map(|spec| spec.case(&opts).expect("generated"))
+                .collect()
+        };
+        let (a, b) = (cases(7), cases(7));
         assert_eq!(a, b);
-        assert_eq!(a.cases.len(), 5);
-        assert_eq!(a.cases[0].name, "random-7-1");
-        let Origin::Random { seed } = a.cases[2].origin else {
+        assert_eq!(a.len(), 5);
+        assert_eq!(a[0].name, "random-7-1");
+        let Origin::Random { seed } = a[2].origin else {
             panic!("random origin")
         };
-        assert_eq!(Ok(a.cases[2].puzzle.clone()), generate(seed, &opts));
+        assert_eq!(Ok(a[2].puzzle.clone()), generate(seed, &opts));
     }
 
     /// The old eager list: the first `n` numbers of the stream, in order.
@@ -604,11 +590,6 @@ mod tests {
                 })
             );
         }
-        let err = random(1, MAX_RANDOM + 1, &GenOptions::default());
-        assert!(
-            matches!(err, Err(CaseError::TooManyRandom { .. })),
-            "{err:?}"
-        );
     }
 
     #[test]

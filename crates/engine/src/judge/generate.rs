@@ -220,7 +220,8 @@ fn policy_moves(puzzle: &Puzzle, count: usize, hiding: bool, rng: &mut ChaCha8Rn
                 }
                 chosen
             };
-            game.step(pick);
+            // `pick` has a weight, so the game was still being played.
+            let _ = game.apply(pick);
             pick
         } else {
             MOVES[below(rng, MOVES.len())]
@@ -233,7 +234,7 @@ fn policy_moves(puzzle: &Puzzle, count: usize, hiding: bool, rng: &mut ChaCha8Rn
 /// How much the policy likes playing `m` now; 0 for a move that loses.
 fn weight(game: &Game, m: Move, hiding: bool) -> u32 {
     let mut next = game.clone();
-    let Some(step) = next.step(m) else { return 0 };
+    let Ok(step) = next.apply(m) else { return 0 };
     if step.status == Status::Eaten || !survives_next_turn(&next) {
         return 0;
     }
@@ -262,8 +263,8 @@ fn crush_within_reach(game: &Game) -> bool {
     game.status() == Status::Playing
         && MOVES.iter().any(|&m| {
             let mut next = game.clone();
-            next.step(m)
-                .is_some_and(|s| matches!(s.action, Action::Crushed { .. }))
+            next.apply(m)
+                .is_ok_and(|s| matches!(s.action, Action::Crushed { .. }))
         })
 }
 
@@ -274,7 +275,7 @@ fn survives_next_turn(game: &Game) -> bool {
     }
     MOVES.iter().any(|&m| {
         let mut next = game.clone();
-        next.step(m).is_some_and(|s| s.status != Status::Eaten)
+        next.apply(m).is_ok_and(|s| s.status != Status::Eaten)
     })
 }
 

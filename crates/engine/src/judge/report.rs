@@ -8,6 +8,7 @@ use serde::Serialize;
 use crate::beast::variant;
 use crate::judge::diagnose::{Diagnosis, Explanation, Status};
 use crate::judge::verdict::{Verdict, unified_diff};
+use crate::words::count;
 
 /// The result of one case.
 #[derive(Clone, Debug, PartialEq)]
@@ -435,10 +436,11 @@ pub fn group_text(g: &GroupReport) -> String {
     }
     match sh.shrunk {
         Some(Shrink { from, to }) => {
+            let (was, now) = (count(from.2 as u64, "move"), count(to.2 as u64, "move"));
             let _ = writeln!(
                 s,
-                ", shrunk from {}x{} with {} moves to {}x{} with {} moves:",
-                from.0, from.1, from.2, to.0, to.1, to.2
+                ", shrunk from {}x{} with {was} to {}x{} with {now}:",
+                from.0, from.1, to.0, to.1
             );
         }
         None => s += ":\n",
@@ -827,7 +829,7 @@ mod tests {
         assert!(t.starts_with("WA x12: the game stops"), "{t}");
         assert!(t.contains("random-1-9, and 2 more\n"), "{t}");
         assert!(
-            t.contains("shrunk from 16x10 with 30 moves to 5x3 with 1 moves:\n    5 3\n"),
+            t.contains("shrunk from 16x10 with 30 moves to 5x3 with 1 move:\n    5 3\n"),
             "{t}"
         );
         assert!(t.contains("  got:\n    0\n"), "{t}");

@@ -1,11 +1,12 @@
 //! Ring Collector: a player and a patrolling guard on a fixed 7x5 map (RULES.md section 3).
 //!
-//! [`Collector`] is plain data. [`Collector::step`] is a pure function from a state and a
-//! direction to the next state and what happened, or a [`MoveError`] saying why the move was
-//! turned down; [`Collector::apply`] does the same in place and keeps the last message.
-//! Three staged positions ([`Scenario`]) go through the very same resolver.
+//! [`Collector`] is plain data with the shape of every game ([`Playable`]):
+//! [`Collector::apply`] plays a direction and returns what happened as a [`Turn`], or a
+//! [`Refusal`] and no change. Three staged positions ([`Scenario`]) go through the very same
+//! resolver. The words are made in [`render`].
 
 mod moves;
+pub mod render;
 mod scenario;
 pub mod screen;
 
@@ -13,6 +14,7 @@ use std::collections::BTreeSet;
 use std::fmt;
 
 use crate::grid::{Dir, Grid, Pos};
+use crate::play::Playable;
 
 pub use moves::{BadMove, parse_moves};
 pub use scenario::{Scenario, Setup, UnknownScenario};
@@ -44,10 +46,6 @@ pub const GUARD_START_INDEX: usize = 0;
 
 /// How many dots the original game has; score + remaining always equals this.
 pub const TOTAL_DOTS: usize = 10;
-
-/// The message of a fresh (or reset) game.
-pub const NEW_GAME_MESSAGE: &str =
-    "New game: collect the 10 dots. The guard steps once per accepted move.";
 
 /// The playable page: one self-contained HTML file (no network, no external files) whose
 /// small script follows the same rules. `beast ring --html` writes it.
@@ -106,23 +104,41 @@ pub enum Contact {
 
 /// What an accepted move did.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Outcome {
-    /// A safe move; `collected` says whether it took a dot. Dots remain.
+pub enum Turn {
+    /// A safe move; dots remain.
     Moved {
-        /// True if the destination still held a dot.
+        /// The direction played.
+        dir: Dir,
+        /// The player's new cell.
+        player: Pos,
+        /// The guard's new cell.
+        guard: Pos,
+        /// True if the player's new cell still held a dot.
         collected: bool,
     },
     /// A safe move that took the last dot.
-    Won,
+    Won {
+        /// The direction played.
+        dir: Dir,
+        /// The player's new cell.
+        player: Pos,
+        /// The guard's new cell.
+        guard: Pos,
+    },
     /// The move ended in contact; nothing was collected.
-    Lost(Contact),
+    Lost {
+        /// The direction played.
+        dir: Dir,
+        /// How the player and the guard met.
+        contact: Contact,
+    },
 }
 
-/// Why a move was turned down. A turned-down move changes nothing but the message.
+/// Why a move was turned down. A turned-down move changes nothing.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, thiserror::Error)]
-pub enum MoveError {
+#[error("{}", render::refused(self))]
+pub enum Refusal {
     /// The destination is a wall.
-    #[error("{} rejected: wall at {cell}.", dir.letter())]
     Wall {
         /// The direction tried.
         dir: Dir,
@@ -130,19 +146,43 @@ pub enum MoveError {
         cell: Pos,
     },
     /// The destination is off the board.
-    #[error("{} rejected: off the board.", dir.letter())]
     OffBoard {
         /// The direction tried.
         dir: Dir,
     },
     /// The game has ended; only a reset or a scenario starts again.
-    #[error("{} refused: the game is {state}; reset to play again.", dir.letter())]
     Ended {
         /// The direction tried.
         dir: Dir,
         /// How the game ended.
         state: State,
     },
+}
+
+/// What the message line reports: the last thing that happened to a game. The game does not
+/// keep it, since a refused move must change nothing; the screen and the command line do.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Message {
+    /// The original game started, or was reset.
+    NewGame,
+    /// A staged scenario was loaded.
+    Staged(Scenario),
+    /// A move was accepted.
+    Played(Turn),
+    /// A move was turned down.
+    Refused(Refusal),
+}
+
+impl Message {
+    /// The message of a game just started: new, or staged.
+    pub fn start(game: &Collector) -> Message {
+        game.staged().map_or(Message::NewGame, Message::Staged)
+    }
+
+    /// The message after a move's result.
+    pub fn after(result: Result<Turn, Refusal>) -> Message {
+        result.map_or_else(Message::Refused, Message::Played)
+    }
 }
 
 /// The whole state of one Ring Collector game.
@@ -156,7 +196,6 @@ pub struct Collector {
     turn: u32,
     state: State,
     history: Vec<Dir>,
-    message: String,
     staged: Option<Scenario>,
 }
 
@@ -186,7 +225,6 @@ impl Collector {
             turn: 0,
             state: State::Playing,
             history: Vec::new(),
-            message: NEW_GAME_MESSAGE.to_string(),
             staged: None,
         }
     }
@@ -201,13 +239,6 @@ impl Collector {
             game.dots.retain(|d| only.contains(d));
         }
         game.score = setup.score;
-        game.message = format!(
-            "Staged scenario {}: player {}, guard {}. Try {}.",
-            scenario.name(),
-            setup.player,
-            PATROL[setup.patrol_index],
-            setup.then.letter()
-        );
         game.staged = Some(scenario);
         game
     }
@@ -217,41 +248,20 @@ impl Collector {
         *self = Collector::new();
     }
 
-    /// The game after moving `dir`, and what happened; or why the move is turned down.
-    /// `self` is left as it is.
-    pub fn step(&self, dir: Dir) -> Result<(Collector, Outcome), MoveError> {
-        if self.state != State::Playing {
-            return Err(MoveError::Ended {
-                dir,
-                state: self.state,
-            });
-        }
-        let player_to = self
-            .player
-            .step(dir)
-            .filter(|&p| self.map.contains(p))
-            .ok_or(MoveError::OffBoard { dir })?;
-        if self.map[player_to] == Tile::Wall {
-            return Err(MoveError::Wall {
-                dir,
-                cell: player_to,
-            });
-        }
-        // Both destinations come from the old state.
-        let player_was = self.player;
-        let guard_was = self.guard();
-        let next_index = (self.patrol_index + 1) % PATROL.len();
-        let guard_to = PATROL[next_index];
-
-        let mut next = self.clone();
-        next.player = player_to;
-        next.patrol_index = next_index;
-        next.turn += 1;
-        next.history.push(dir);
-
-        let contact = if player_to == guard_to {
-            Some(Contact::SameDestination(player_to))
-        } else if player_to == guard_was && guard_to == player_was {
+    /// Plays `dir`: the player and the guard move at once, from the old state, then a
+    /// contact loses, else the dot under the player is taken and the last one wins. A
+    /// turned-down move changes nothing.
+    pub fn apply(&mut self, dir: Dir) -> Result<Turn, Refusal> {
+        let player = self.destination(dir)?;
+        let (player_was, guard_was) = (self.player, self.guard());
+        self.patrol_index = (self.patrol_index + 1) % PATROL.len();
+        self.player = player;
+        self.turn += 1;
+        self.history.push(dir);
+        let guard = self.guard();
+        let contact = if player == guard {
+            Some(Contact::SameDestination(player))
+        } else if player == guard_was && guard == player_was {
             Some(Contact::Swapped {
                 player_was,
                 guard_was,
@@ -259,52 +269,40 @@ impl Collector {
         } else {
             None
         };
-        let d = dir.letter();
-        let outcome = if let Some(contact) = contact {
-            next.state = State::Lost;
-            next.message = match contact {
-                Contact::SameDestination(cell) => {
-                    format!("{d}: player and guard both reach {cell}: lost.")
-                }
-                Contact::Swapped {
-                    player_was,
-                    guard_was,
-                } => format!("{d}: player and guard swap {player_was} and {guard_was}: lost."),
-            };
-            Outcome::Lost(contact)
-        } else {
-            let collected = next.dots.remove(&player_to);
-            let took = if collected {
-                next.score += 1;
-                "dot collected"
-            } else {
-                "no dot"
-            };
-            if next.dots.is_empty() {
-                next.state = State::Won;
-                next.message =
-                    format!("{d}: player to {player_to}, guard to {guard_to}; {took}: won.");
-                Outcome::Won
-            } else {
-                next.message = format!("{d}: player to {player_to}, guard to {guard_to}; {took}.");
-                Outcome::Moved { collected }
-            }
-        };
-        Ok((next, outcome))
+        if let Some(contact) = contact {
+            self.state = State::Lost;
+            return Ok(Turn::Lost { dir, contact });
+        }
+        let collected = self.dots.remove(&player);
+        self.score += u32::from(collected);
+        if self.dots.is_empty() {
+            self.state = State::Won;
+            return Ok(Turn::Won { dir, player, guard });
+        }
+        Ok(Turn::Moved {
+            dir,
+            player,
+            guard,
+            collected,
+        })
     }
 
-    /// [`Collector::step`] in place. On a turned-down move only the message changes: it
-    /// becomes the error's text.
-    pub fn apply(&mut self, dir: Dir) -> Result<Outcome, MoveError> {
-        match self.step(dir) {
-            Ok((next, outcome)) => {
-                *self = next;
-                Ok(outcome)
-            }
-            Err(err) => {
-                self.message = err.to_string();
-                Err(err)
-            }
+    /// The player's cell after `dir`, or why the move is turned down.
+    fn destination(&self, dir: Dir) -> Result<Pos, Refusal> {
+        if self.state != State::Playing {
+            return Err(Refusal::Ended {
+                dir,
+                state: self.state,
+            });
+        }
+        let to = self
+            .player
+            .step(dir)
+            .filter(|&p| self.map.contains(p))
+            .ok_or(Refusal::OffBoard { dir })?;
+        match self.map[to] {
+            Tile::Wall => Err(Refusal::Wall { dir, cell: to }),
+            Tile::Floor => Ok(to),
         }
     }
 
@@ -368,54 +366,19 @@ impl Collector {
         self.history.iter().map(|d| d.letter()).collect()
     }
 
-    /// The last message: what the last action did, or why it was turned down.
-    pub fn message(&self) -> &str {
-        &self.message
-    }
-
     /// The staged scenario this game started from, if any.
     pub fn staged(&self) -> Option<Scenario> {
         self.staged
     }
+}
 
-    /// The board as text rows: `#` wall, `.` dot, `P` player, `G` guard, `X` both on one
-    /// cell (a same-destination loss), space for an empty floor.
-    pub fn board_rows(&self) -> Vec<String> {
-        (0..self.map.rows())
-            .map(|row| {
-                (0..self.map.cols())
-                    .map(|col| self.glyph(Pos::new(row, col)))
-                    .collect()
-            })
-            .collect()
-    }
+impl Playable for Collector {
+    type Move = Dir;
+    type Event = Turn;
+    type Refusal = Refusal;
 
-    /// The board character for `pos` (see [`Collector::board_rows`]).
-    pub fn glyph(&self, pos: Pos) -> char {
-        match (pos == self.player, pos == self.guard()) {
-            (true, true) => 'X',
-            (true, false) => 'P',
-            (false, true) => 'G',
-            _ if self.map.get(pos) != Some(&Tile::Floor) => '#',
-            _ if self.dots.contains(&pos) => '.',
-            _ => ' ',
-        }
-    }
-
-    /// Every status field on one line: player, guard, next guard, turn, score, dots left,
-    /// state and the last message.
-    pub fn status_line(&self) -> String {
-        format!(
-            "player {} | guard {} | next guard {} | turn {} | score {} | left {} | {} | {}",
-            self.player,
-            self.guard(),
-            self.next_guard(),
-            self.turn,
-            self.score,
-            self.remaining(),
-            self.state,
-            self.message
-        )
+    fn apply(&mut self, dir: Dir) -> Result<Turn, Refusal> {
+        Collector::apply(self, dir)
     }
 }
 

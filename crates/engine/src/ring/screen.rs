@@ -2,31 +2,39 @@
 //! the same [`Collector`] the command line uses, a frame of styled lines comes out.
 //!
 //! Keys: arrows move; `1` `2` `3` load the three staged scenarios; `r` resets; `q` or Esc
-//! quits. Any other key only changes the message.
+//! quits. Any other key does nothing.
 
 use crate::grid::Dir;
 use crate::play::{Color, Flow, Key, Line, Screen};
 
-use super::{Collector, Scenario, State};
+use super::{Collector, Message, Scenario, State, render};
 
 /// The help line shown under the status.
 pub const HELP: &str = "arrows move | 1 2 3 staged scenarios | r reset | q quit";
 
 /// An interactive Ring Collector game.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RingScreen {
     game: Collector,
+    last: Message,
+}
+
+impl Default for RingScreen {
+    fn default() -> RingScreen {
+        RingScreen::new()
+    }
 }
 
 impl RingScreen {
     /// A screen on the original game.
     pub fn new() -> RingScreen {
-        RingScreen::default()
+        RingScreen::with_game(Collector::new(), Message::NewGame)
     }
 
-    /// A screen that starts from `game` (the original, a scenario, or a game in progress).
-    pub fn with_game(game: Collector) -> RingScreen {
-        RingScreen { game }
+    /// A screen that starts from `game` (the original, a scenario, or a game in progress),
+    /// with `last` on its message line.
+    pub fn with_game(game: Collector, last: Message) -> RingScreen {
+        RingScreen { game, last }
     }
 
     /// The game being played.
@@ -45,16 +53,19 @@ impl Screen for RingScreen {
             _ => None,
         };
         if let Some(dir) = dir {
-            // A turned-down move is reported through the game's message.
-            let _ = self.game.apply(dir);
+            self.last = Message::after(self.game.apply(dir));
             return Flow::Continue;
         }
         match key {
             Key::Esc | Key::Char('q') => return Flow::Quit,
-            Key::Char('r') => self.game.reset(),
+            Key::Char('r') => {
+                self.game.reset();
+                self.last = Message::NewGame;
+            }
             Key::Char(c @ '1'..='3') => {
-                let index = usize::from(c as u8 - b'1');
-                self.game = Collector::scenario(Scenario::ALL[index]);
+                let scenario = Scenario::ALL[usize::from(c as u8 - b'1')];
+                self.game = Collector::scenario(scenario);
+                self.last = Message::Staged(scenario);
             }
             _ => {}
         }
@@ -70,7 +81,7 @@ impl Screen for RingScreen {
             None => title.with("original game", Color::Grey),
         });
         lines.push(Line::default());
-        for row in g.board_rows() {
+        for row in render::board_rows(g) {
             let mut line = Line::default();
             for c in row.chars() {
                 let color = match c {
@@ -106,7 +117,7 @@ impl Screen for RingScreen {
             ))
             .with(g.state().as_str(), state_color),
         );
-        lines.push(Line::plain(g.message()));
+        lines.push(Line::plain(render::message(&self.last)));
         lines.push(Line::default());
         lines.push(Line::default().with(HELP, Color::Grey));
         lines

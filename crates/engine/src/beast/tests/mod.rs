@@ -27,7 +27,9 @@ fn after(map: &str, moves: &str, rules: Rules) -> String {
     let p = puzzle(map, moves);
     let mut game = Game::new(&p, rules);
     for &m in p.moves() {
-        game.step(m);
+        if game.apply(m).is_err() {
+            break;
+        }
     }
     drawn(&game)
 }
@@ -293,8 +295,8 @@ fn ties_go_to_the_lowest_number_of_the_matrix_for_every_pair_that_can_tie() {
                 .collect();
             let p = puzzle(&map, "WW");
             let mut game = Game::new(&p, STOP);
-            game.step(Move::Wait);
-            game.step(Move::Wait);
+            game.apply(Move::Wait).expect("turn 1");
+            game.apply(Move::Wait).expect("turn 2");
             let want = Pos::new((5 + na.0) as usize, (5 + na.1) as usize);
             assert_eq!(
                 game.beasts(),
@@ -491,13 +493,21 @@ fn a_beast_moving_onto_the_player_kills_him_and_later_beasts_do_not_move() {
         #######";
     let p = puzzle(map, "WW");
     let mut game = Game::new(&p, STOP);
-    game.step(Move::Wait);
-    let step = game.step(Move::Wait).expect("turn 2");
+    game.apply(Move::Wait).expect("turn 1");
+    let step = game.apply(Move::Wait).expect("turn 2");
     assert_eq!(step.status, Status::Eaten);
     assert_eq!(step.eaten_at, Some(Pos::new(1, 1)));
     // The second beast at (2,5) did not move.
     assert_eq!(game.beasts(), &[Pos::new(1, 1), Pos::new(2, 5)]);
-    assert_eq!(game.step(Move::Wait), None, "no turn after death");
+    let before = game.clone();
+    assert_eq!(
+        game.apply(Move::Wait),
+        Err(GameOver {
+            status: Status::Eaten
+        }),
+        "no turn after death"
+    );
+    assert_eq!(game, before, "a refused move changes nothing");
 }
 
 #[test]

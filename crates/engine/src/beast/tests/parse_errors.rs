@@ -167,3 +167,31 @@ fn a_byte_order_mark_before_the_size_line_is_skipped() {
     let p = Puzzle::parse_bytes(b"\xef\xbb\xbf5 3\n#####\n#O~H#\n#####\nR\n").expect("BOM");
     assert_eq!(p.map().cols(), 5);
 }
+
+#[test]
+fn a_puzzle_built_from_a_map_is_refused_as_its_text_would_be() {
+    use crate::beast::Cell;
+    use crate::grid::Grid;
+    let maps = [
+        "#####\n#O~H#\n#####",
+        "#####\n# ~H#\n#####",
+        "#####\n#O~HO\n#####",
+        "#####\n#O~O#\n#####",
+        "#####\n#O~H#\n## ##",
+        "#### \n#O~H#\n#####",
+        "###\n#O#",
+        "##\n##\n##",
+    ];
+    for map in maps {
+        let rows: Vec<&str> = map.lines().collect();
+        let cells = rows
+            .iter()
+            .flat_map(|r| r.chars())
+            .map(|c| Cell::from_char(c).expect("a map character"))
+            .collect();
+        let grid = Grid::from_cells(rows[0].len(), rows.len(), cells).expect("rectangular");
+        let text = format!("{} {}\n{map}\n", rows[0].len(), rows.len());
+        let built = Puzzle::new(grid, Vec::new()).map(|_| ());
+        assert_eq!(built, Puzzle::parse(&text).map(|_| ()), "{map}");
+    }
+}
