@@ -255,15 +255,7 @@ pub fn run(args: Args) -> super::Ended {
         return Err(super::error::usage("shards must share a seed: add --seed"));
     }
     let many = args.answers.is_some();
-    let answers = match &args.answers {
-        Some(path) => answers::read(path)?,
-        None => vec![Answer {
-            name: display(&args.command),
-            command: args.command.clone(),
-            input: args.input,
-            source: args.source.clone(),
-        }],
-    };
+    let answers = answers_of(&args)?;
     let seed = args
         .random
         .map(|_| args.seed.unwrap_or_else(super::fresh_seed));
@@ -285,69 +277,139 @@ pub fn run(args: Args) -> super::Ended {
     groups
         .kill_on_interrupt()
         .context("cannot set up the interrupt handler")?;
-    let workspace =
-        Arc::new(Workspace::new().context("cannot make a directory for the candidates")?);
-    let judges = answers
-        .iter()
-        .map(|a| judge_for(&args, a, &groups, &workspace))
-        .collect::<anyhow::Result<Vec<Judge>>>()?;
-    let sources = answers
-        .iter()
-        .map(source)
-        .collect::<anyhow::Result<Vec<Option<Source>>>>()?;
+    let setup = Setup::new(&args, &answers, &groups)?;
     let jobs = args.jobs.map_or_else(
         || thread::available_parallelism().map_or(1, |n| n.get()),
         |j| j as usize,
     );
-    let bar = (io::stderr().is_terminal()).then(|| progress_bar(all.len() * judges.len()));
+    let bar = (io::stderr().is_terminal()).then(|| progress_bar(all.len() * answers.len()));
     let mut out = Out {
         closed: false,
         bar: bar.clone(),
     };
-    let sandboxes: Vec<(String, serde_json::Value)> = judges
-        .iter()
-        .map(|j| sandbox_of(&j.runner.sandbox))
-        .collect::<anyhow::Result<_>>()?;
     let shard_json = args.shard.is_some() && args.format == Format::Json;
     if shard_json {
-        let header = merge::Header {
-            shard: args.shard.map(|s| s.to_string()).unwrap_or_default(),
-            version: env!("CARGO_PKG_VERSION").to_string(),
-            seed,
-            cases: all.whole_len(),
-            fingerprint: all.fingerprint.clone(),
-            answers: answers
-                .iter()
-                .zip(&sources)
-                .map(|(a, s)| merge::AnswerHeader {
-                    name: a.name.clone(),
-                    source: s.clone(),
-                })
-                .collect(),
-            sandbox: sandboxes[0].0.clone(),
-            sandbox_summary: sandboxes[0].1.clone(),
-            leaderboard: many,
-        };
-        out.print(&format!(
-            "{}\n",
-            report::json_text(&serde_json::to_value(header)?)
-        ));
+        out.print(&shard_header(&args, &answers, &setup, &all, seed)?);
     }
     if args.format == Format::Text {
-        out.print(&format!("{}\n", sandboxes[0].0));
+        out.print(&format!("{}\n", setup.sandboxes[0].0));
     }
     let names: Vec<&str> = answers.iter().map(|a| a.name.as_str()).collect();
-    let finished = run_cases(&judges, &names, &all, &args, jobs, &mut out, shard_json);
+    let finished = run_cases(
+        &setup.judges,
+        &names,
+        &all,
+        &args,
+        jobs,
+        &mut out,
+        shard_json,
+    );
     stop_if_interrupted(&groups)?;
     if let Some(bar) = &bar {
         bar.set_message("diagnosing");
     }
+    let judged = conclude_each(&args, &answers, setup, finished, jobs, &groups)?;
+    if let Some(bar) = &bar {
+        bar.finish_and_clear();
+    }
+    finish(&args, many, &judged, &mut out)
+}
+
+/// The answers to judge: those of `--answers FILE`, or the one command given.
+fn answers_of(args: &Args) -> anyhow::Result<Vec<Answer>> {
+    Ok(match &args.answers {
+        Some(path) => answers::read(path)?,
+        None => vec![Answer {
+            name: display(&args.command),
+            command: args.command.clone(),
+            input: args.input,
+            source: args.source.clone(),
+        }],
+    })
+}
+
+/// What runs each answer and what is known of it before a case runs, one entry an answer.
+struct Setup {
+    judges: Vec<Judge>,
+    sources: Vec<Option<Source>>,
+    /// The sandbox's report line and its JSON summary.
+    sandboxes: Vec<(String, serde_json::Value)>,
+}
+
+impl Setup {
+    fn new(args: &Args, answers: &[Answer], groups: &Groups) -> anyhow::Result<Setup> {
+        let workspace =
+            Arc::new(Workspace::new().context("cannot make a directory for the candidates")?);
+        let judges = answers
+            .iter()
+            .map(|a| judge_for(args, a, groups, &workspace))
+            .collect::<anyhow::Result<Vec<Judge>>>()?;
+        let sources = answers
+            .iter()
+            .map(source)
+            .collect::<anyhow::Result<Vec<Option<Source>>>>()?;
+        let sandboxes = judges
+            .iter()
+            .map(|j| sandbox_of(&j.runner.sandbox))
+            .collect::<anyhow::Result<_>>()?;
+        Ok(Setup {
+            judges,
+            sources,
+            sandboxes,
+        })
+    }
+}
+
+/// The first line of a shard's JSON: what `--merge` needs to check the shards belong
+/// together.
+fn shard_header(
+    args: &Args,
+    answers: &[Answer],
+    setup: &Setup,
+    all: &load::CaseList,
+    seed: Option<u64>,
+) -> anyhow::Result<String> {
+    let header = merge::Header {
+        shard: args.shard.map(|s| s.to_string()).unwrap_or_default(),
+        version: env!("CARGO_PKG_VERSION").to_string(),
+        seed,
+        cases: all.whole_len(),
+        fingerprint: all.fingerprint.clone(),
+        answers: answers
+            .iter()
+            .zip(&setup.sources)
+            .map(|(a, s)| merge::AnswerHeader {
+                name: a.name.clone(),
+                source: s.clone(),
+            })
+            .collect(),
+        sandbox: setup.sandboxes[0].0.clone(),
+        sandbox_summary: setup.sandboxes[0].1.clone(),
+        leaderboard: args.answers.is_some(),
+    };
+    Ok(format!(
+        "{}\n",
+        report::json_text(&serde_json::to_value(header)?)
+    ))
+}
+
+/// Diagnoses and shrinks each answer's run in turn. With one answer, a command that could
+/// not start is an error of the whole check; with `--answers` it is that answer's row.
+fn conclude_each(
+    args: &Args,
+    answers: &[Answer],
+    setup: Setup,
+    finished: Vec<pool::Finished>,
+    jobs: usize,
+    groups: &Groups,
+) -> Result<Vec<Judged>, super::Error> {
+    let many = args.answers.is_some();
     let mut judged = Vec::new();
     for (((answer, judge), finished), (source, sandbox)) in answers
         .iter()
-        .zip(&judges)
+        .zip(&setup.judges)
         .zip(finished)
-        .zip(sources.into_iter().zip(sandboxes))
+        .zip(setup.sources.into_iter().zip(setup.sandboxes))
     {
         let outcome = match finished.failure {
             Some(e) if !many => return Err(e.into()),
@@ -356,9 +418,9 @@ pub fn run(args: Args) -> super::Ended {
                 Some(judge),
                 finished.ran,
                 source.clone(),
-                &args,
+                args,
                 jobs,
-                html_dir(&args, many, &answer.name).as_deref(),
+                html_dir(args, many, &answer.name).as_deref(),
             )?),
         };
         judged.push(Judged {
@@ -368,12 +430,9 @@ pub fn run(args: Args) -> super::Ended {
             sandbox_line: sandbox.0,
             sandbox_json: sandbox.1,
         });
-        stop_if_interrupted(&groups)?;
+        stop_if_interrupted(groups)?;
     }
-    if let Some(bar) = &bar {
-        bar.finish_and_clear();
-    }
-    finish(&args, many, &judged, &mut out)
+    Ok(judged)
 }
 
 /// `--merge`: the report of the shards' cases, as one run of them all prints it.
@@ -886,23 +945,25 @@ fn show_groups(
     Ok(groups
         .iter()
         .zip(best)
-        .filter_map(|(group, shown)| {
-            let shown = shown?;
-            Some(GroupReport {
-                verdict: ran[group.smallest].1.verdict,
-                compare: match group.cause {
-                    diagnose::Cause::Reading(rules) => Some(report::ComparePage {
-                        flags: beast_engine::beast::variant::flags(rules),
-                        written: None,
-                    }),
-                    _ => None,
-                },
-                cause: diagnose::describe(&group.cause),
-                cases: group.cases.iter().map(|&i| ran[i].1.name.clone()).collect(),
-                shown,
-            })
-        })
+        .filter_map(|(group, shown)| Some(group_report(group, shown?, ran)))
         .collect())
+}
+
+/// The report of one group, showing `shown`.
+fn group_report(group: &Group, shown: report::Shown, ran: &[(Case, CaseReport)]) -> GroupReport {
+    GroupReport {
+        verdict: ran[group.smallest].1.verdict,
+        compare: match group.cause {
+            diagnose::Cause::Reading(rules) => Some(report::ComparePage {
+                flags: beast_engine::beast::variant::flags(rules),
+                written: None,
+            }),
+            _ => None,
+        },
+        cause: diagnose::describe(&group.cause),
+        cases: group.cases.iter().map(|&i| ran[i].1.name.clone()).collect(),
+        shown,
+    }
 }
 
 /// `--html-dir`: each explained group's smallest case and its compare page, written into

@@ -219,11 +219,16 @@ pub fn run_all(
     mut progress: impl FnMut(usize),
     mut report: impl FnMut(usize, usize, &CaseReport),
 ) -> Vec<Finished> {
-    let cases = all.len();
-    let total = cases * judges.len();
-    let next = AtomicUsize::new(0);
-    let stopped: Vec<AtomicBool> = judges.iter().map(|_| AtomicBool::new(false)).collect();
-    let stopped_count = AtomicUsize::new(0);
+    let cases = all.len().max(1);
+    let total = all.len() * judges.len();
+    let queue = Queue {
+        judges,
+        all,
+        fail_fast,
+        next: AtomicUsize::new(0),
+        stopped: judges.iter().map(|_| AtomicBool::new(false)).collect(),
+        stopped_count: AtomicUsize::new(0),
+    };
     let mut slots: Vec<Slot> = (0..total).map(|_| Slot::Pending).collect();
     let mut printed = 0;
     let mut failures: Vec<Option<anyhow::Error>> = judges.iter().map(|_| None).collect();
@@ -231,41 +236,13 @@ pub fn run_all(
         let (tx, rx) = mpsc::channel();
         for _ in 0..jobs.min(total.max(1)) {
             let tx = tx.clone();
-            let (next, stopped, stopped_count) = (&next, &stopped, &stopped_count);
-            scope.spawn(move || {
-                while stopped_count.load(Ordering::Relaxed) < judges.len()
-                    && judges
-                        .first()
-                        .is_some_and(|j| j.runner.groups.interrupted().is_none())
-                {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    let (a, c) = (i / cases.max(1), i % cases.max(1));
-                    let (Some(judge), Some(job)) = (judges.get(a), all.get(c)) else {
-                        break;
-                    };
-                    let result = if stopped[a].load(Ordering::Relaxed) {
-                        Ok(None)
-                    } else {
-                        judge.job(&job)
-                    };
-                    let failed = result
-                        .as_ref()
-                        .is_ok_and(|r| r.as_ref().is_some_and(|(_, r)| !r.passed));
-                    if (result.is_err() || (fail_fast && failed))
-                        && !stopped[a].swap(true, Ordering::Relaxed)
-                    {
-                        stopped_count.fetch_add(1, Ordering::Relaxed);
-                    }
-                    if tx.send((i, result)).is_err() {
-                        break;
-                    }
-                }
-            });
+            let queue = &queue;
+            scope.spawn(move || queue.work(&tx));
         }
         drop(tx);
         let mut failed = 0;
         for (i, result) in rx {
-            let a = i / cases.max(1);
+            let a = i / cases;
             slots[i] = match result {
                 Ok(Some(done)) => {
                     failed += usize::from(!done.1.passed);
@@ -281,9 +258,9 @@ pub fn run_all(
             };
             progress(failed);
             while printed < slots.len() && !matches!(slots[printed], Slot::Pending) {
-                let a = printed / cases.max(1);
+                let a = printed / cases;
                 if let (Slot::Done(done), None) = (&slots[printed], &failures[a]) {
-                    report(a, printed % cases.max(1), &done.1);
+                    report(a, printed % cases, &done.1);
                 }
                 printed += 1;
             }
@@ -291,11 +268,68 @@ pub fn run_all(
     });
     // With --fail-fast some cases never ran; report the rest that did, in order.
     for (i, slot) in slots.iter().enumerate().skip(printed) {
-        let a = i / cases.max(1);
-        if let (Slot::Done(done), None) = (slot, &failures[a]) {
-            report(a, i % cases.max(1), &done.1);
+        if let (Slot::Done(done), None) = (slot, &failures[i / cases]) {
+            report(i / cases, i % cases, &done.1);
         }
     }
+    gather(slots, failures, cases)
+}
+
+/// What one job ended with: its case and report, `None` when skipped, or the reason the
+/// answer could not start.
+type JobResult = anyhow::Result<Option<(Case, CaseReport)>>;
+
+/// The jobs of a run, every answer's cases in a row, taken by the workers in turn.
+struct Queue<'a> {
+    judges: &'a [Judge],
+    all: &'a CaseList,
+    fail_fast: bool,
+    /// The next job to take: answer `i / cases`, case `i % cases`.
+    next: AtomicUsize,
+    /// Answers whose remaining cases are skipped (cannot start, or failed under
+    /// `--fail-fast`).
+    stopped: Vec<AtomicBool>,
+    stopped_count: AtomicUsize,
+}
+
+impl Queue<'_> {
+    /// A worker: takes jobs until none is left, every answer has stopped, or the run is
+    /// interrupted, and sends each result with its job number.
+    fn work(&self, tx: &mpsc::Sender<(usize, JobResult)>) {
+        let cases = self.all.len().max(1);
+        let interrupted = || {
+            self.judges
+                .first()
+                .is_some_and(|j| j.runner.groups.interrupted().is_some())
+        };
+        while self.stopped_count.load(Ordering::Relaxed) < self.judges.len() && !interrupted() {
+            let i = self.next.fetch_add(1, Ordering::Relaxed);
+            let a = i / cases;
+            let (Some(judge), Some(job)) = (self.judges.get(a), self.all.get(i % cases)) else {
+                break;
+            };
+            let result = if self.stopped[a].load(Ordering::Relaxed) {
+                Ok(None)
+            } else {
+                judge.job(&job)
+            };
+            let failed = result
+                .as_ref()
+                .is_ok_and(|r| r.as_ref().is_some_and(|(_, r)| !r.passed));
+            if (result.is_err() || (self.fail_fast && failed))
+                && !self.stopped[a].swap(true, Ordering::Relaxed)
+            {
+                self.stopped_count.fetch_add(1, Ordering::Relaxed);
+            }
+            if tx.send((i, result)).is_err() {
+                break;
+            }
+        }
+    }
+}
+
+/// Each answer's finished cases, in order, with the reason it could not start if any.
+fn gather(slots: Vec<Slot>, failures: Vec<Option<anyhow::Error>>, cases: usize) -> Vec<Finished> {
     let mut finished: Vec<Finished> = failures
         .into_iter()
         .map(|failure| Finished {
@@ -305,7 +339,7 @@ pub fn run_all(
         .collect();
     for (i, slot) in slots.into_iter().enumerate() {
         if let Slot::Done(done) = slot {
-            finished[i / cases.max(1)].ran.push(*done);
+            finished[i / cases].ran.push(*done);
         }
     }
     finished
