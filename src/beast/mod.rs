@@ -10,8 +10,8 @@ pub mod variant;
 
 pub use game::{
     Action, Bump, Crush, Distance, Ending, Exhaust, Game, GameError, Order, Outcome, Rules,
-    Schedule, Status, Stay, Step, Taken, Target, Ties, WAIT_LIMIT, judge, judge_until, judge_with,
-    wait_limit,
+    Schedule, Status, Stay, Step, Taken, Target, Ties, WAIT_LIMIT, judge, judge_owned, judge_until,
+    judge_with, wait_limit,
 };
 pub use parse::{Cell, Move, ParseError, ParseErrorKind, Puzzle, move_string};
 pub use render::Style;

@@ -136,13 +136,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::from(2));
     }
     let bytes = super::read_source(args.file.as_deref(), "")?;
-    let puzzle = Puzzle::parse_bytes(&bytes)?;
-    drop(bytes);
+    let puzzle = Puzzle::parse_owned(bytes)?;
     let rules = args.rules.rules();
     let outcome = if args.trace {
         trace(&puzzle, rules, args.style.into())?
     } else {
-        beast::judge(&puzzle, rules)?
+        beast::judge_owned(puzzle, rules)?
     };
     let text = if args.json {
         format!("{}\n", outcome_json(&outcome))
