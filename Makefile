@@ -7,17 +7,19 @@ run: ## Judge the Wikipedia sample puzzle (prints 8)
 	$(CARGO) run --release --quiet -- examples/beast/wikipedia.txt
 
 test: ## Every unit, integration, property and example test
-	$(CARGO) test --lib --bins --tests --quiet
+	$(CARGO) test --workspace --lib --bins --tests --quiet
+	$(CARGO) test --workspace --doc --quiet
 
 lint: ## Formatting and clippy, warnings denied
 	$(CARGO) fmt --check
-	$(CARGO) clippy --all-targets -- -D warnings
+	$(CARGO) clippy --workspace --all-targets -- -D warnings
+	RUSTDOCFLAGS="-D warnings" $(CARGO) doc --workspace --no-deps --quiet
 
 e2e: ## Browser test of the Ring Collector page in headless Chromium (installs chromium if missing)
 	bash tests/e2e/run.sh
 
 bench: ## Benchmarks (divan); not part of `make test`
-	$(CARGO) bench
+	$(CARGO) bench --workspace
 
 build:
 	$(CARGO) build --release

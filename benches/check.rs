@@ -5,17 +5,17 @@
 //! 20 random cases with `beast` itself as the candidate; the difference between two levels,
 //! divided by 20, is the per-case overhead of the stronger one.
 
-use beast_judge::beast::{Puzzle, Rules, Target, judge};
-use beast_judge::judge::diagnose::{self, Observed};
-use beast_judge::judge::generate::{GenOptions, generate};
-use beast_judge::judge::{shrink, verdict};
+use beast_engine::beast::{Puzzle, Rules, Target, judge};
+use beast_engine::judge::diagnose::{self, Observed};
+use beast_engine::judge::generate::{GenOptions, generate};
+use beast_engine::judge::{shrink, verdict};
 
 fn main() {
     divan::main();
 }
 
 /// A candidate that aims at the player after his move: fails on some puzzles.
-fn after(p: &beast_judge::beast::Puzzle) -> String {
+fn after(p: &beast_engine::beast::Puzzle) -> String {
     let rules = Rules {
         target: Target::After,
         ..Rules::default()
@@ -23,12 +23,12 @@ fn after(p: &beast_judge::beast::Puzzle) -> String {
     judge(p, rules).map(|o| o.answer()).unwrap_or_default()
 }
 
-fn fails(p: &beast_judge::beast::Puzzle) -> bool {
+fn fails(p: &beast_engine::beast::Puzzle) -> bool {
     judge(p, Rules::default()).is_ok_and(|o| o.answer() != after(p))
 }
 
 /// The first default-size puzzle, from seed 0 on, that the `after` candidate fails.
-fn failing() -> beast_judge::beast::Puzzle {
+fn failing() -> beast_engine::beast::Puzzle {
     (0..)
         .filter_map(|s| generate(s, &GenOptions::default()).ok())
         .find(fails)

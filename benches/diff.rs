@@ -8,7 +8,7 @@
 //! - `late_difference`: 1 MiB of equal lines, then one differing line.
 //! - `one_long_line`: 1 MiB on one line with no newline.
 
-use beast_judge::judge::verdict::unified_diff;
+use beast_engine::judge::verdict::unified_diff;
 use divan::counter::BytesCount;
 use divan::{Bencher, black_box};
 

@@ -11,8 +11,8 @@
 //!   (the map of the comparison with the C answer, `benches/vs-c.sh`), from its bytes.
 //! - `play_key`: two keys and a frame of `beast play` on the 40x23 Wikipedia map.
 
-use beast_judge::beast::{Game, Move, Puzzle, Rules, judge, judge_owned};
-use beast_judge::grid::Dir;
+use beast_engine::beast::{Game, Move, Puzzle, Rules, judge, judge_owned};
+use beast_engine::grid::Dir;
 use divan::counter::{BytesCount, ItemsCount};
 use divan::{Bencher, black_box};
 
@@ -90,7 +90,7 @@ fn parse_owned(bencher: Bencher) {
 
 #[divan::bench(sample_count = 20)]
 fn judge_900(bencher: Bencher) {
-    use beast_judge::judge::generate::{GenOptions, generate};
+    use beast_engine::judge::generate::{GenOptions, generate};
     let opts = GenOptions {
         cols: 900,
         rows: 900,
@@ -137,9 +137,9 @@ fn whole_run(bencher: Bencher) {
 /// whole new frame (the terminal half then rewrites only the lines that changed).
 #[divan::bench(sample_count = 100)]
 fn play_key(bencher: Bencher) {
-    use beast_judge::beast::Style;
-    use beast_judge::beast::screen::BeastScreen;
-    use beast_judge::play::{Key, Screen};
+    use beast_engine::beast::Style;
+    use beast_engine::beast::screen::BeastScreen;
+    use beast_engine::play::{Key, Screen};
     let puzzle =
         Puzzle::parse(include_str!("../examples/beast/wikipedia.txt")).expect("the sample");
     let screen = BeastScreen::new(puzzle, Rules::default(), Style::Unicode);

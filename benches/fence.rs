@@ -2,7 +2,7 @@
 //! sides, on the default 4x4 field (target under 1 ms) and on 25x25 (1,300 fences, target
 //! under 1 s). Run with `cargo bench --bench fence`.
 
-use beast_judge::fence::{Field, Size};
+use beast_engine::fence::{Field, Size};
 
 fn main() {
     divan::main();

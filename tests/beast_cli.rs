@@ -2,17 +2,11 @@
 
 use std::fs;
 use std::io::Write;
-use std::path::PathBuf;
 use std::process::{Command, Stdio};
 
-use assert_cmd::cargo::cargo_bin_cmd;
 use predicates::prelude::*;
 
-fn example(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("examples/beast")
-        .join(name)
-}
+use crate::util::{BEAST, assert_has_keys, beast, example};
 
 /// The Wikipedia map with other moves.
 fn wikipedia_with(moves: &str) -> String {
@@ -23,7 +17,7 @@ fn wikipedia_with(moves: &str) -> String {
 
 #[test]
 fn a_file_argument_prints_exactly_the_answer() {
-    cargo_bin_cmd!("beast")
+    beast()
         .arg(example("wikipedia.txt"))
         .assert()
         .success()
@@ -35,7 +29,7 @@ fn a_file_argument_prints_exactly_the_answer() {
 fn stdin_and_dash_read_the_same_puzzle() {
     let text = fs::read_to_string(example("preference-death.txt")).expect("sample");
     for args in [vec![], vec!["-"]] {
-        cargo_bin_cmd!("beast")
+        beast()
             .args(&args)
             .write_stdin(text.clone())
             .assert()
@@ -46,14 +40,14 @@ fn stdin_and_dash_read_the_same_puzzle() {
 
 #[test]
 fn wikipedia_rrdddrrrww_is_alive_after_nine_moves_and_eaten_on_the_tenth() {
-    cargo_bin_cmd!("beast")
+    beast()
         .args(["--exhaust", "stop", "--json"])
         .write_stdin(wikipedia_with("RRDDDRRRW"))
         .assert()
         .success()
         .stdout(predicate::str::contains(r#""outcome":"alive""#))
         .stdout(predicate::str::contains(r#""turns":9"#));
-    cargo_bin_cmd!("beast")
+    beast()
         .arg("--json")
         .write_stdin(wikipedia_with("RRDDDRRRWW"))
         .assert()
@@ -65,23 +59,24 @@ fn wikipedia_rrdddrrrww_is_alive_after_nine_moves_and_eaten_on_the_tenth() {
 
 #[test]
 fn json_has_every_documented_key() {
-    let out = cargo_bin_cmd!("beast")
+    let out = beast()
         .args(["--json"])
         .arg(example("wikipedia.txt"))
         .output()
         .expect("runs");
     assert!(out.status.success());
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
-    for key in [
-        "outcome",
-        "score",
-        "turns",
-        "moves_used",
-        "beasts_left",
-        "crushed",
-    ] {
-        assert!(v.get(key).is_some(), "missing {key} in {v}");
-    }
+    assert_has_keys(
+        &v,
+        &[
+            "outcome",
+            "score",
+            "turns",
+            "moves_used",
+            "beasts_left",
+            "crushed",
+        ],
+    );
     assert_eq!(v["outcome"], "won");
     assert_eq!(v["beasts_left"], 0);
     assert_eq!(v["score"], 8);
@@ -97,7 +92,7 @@ fn json_has_every_documented_key() {
 
 #[test]
 fn trace_draws_every_turn_on_stderr_and_leaves_stdout_alone() {
-    cargo_bin_cmd!("beast")
+    beast()
         .arg("--trace")
         .arg(example("preference-win.txt"))
         .assert()
@@ -114,7 +109,7 @@ fn trace_draws_every_turn_on_stderr_and_leaves_stdout_alone() {
 
 #[test]
 fn trace_in_unicode_uses_the_double_width_glyphs() {
-    cargo_bin_cmd!("beast")
+    beast()
         .args(["--trace", "--style", "unicode"])
         .arg(example("simple-crush.txt"))
         .assert()
@@ -124,7 +119,7 @@ fn trace_in_unicode_uses_the_double_width_glyphs() {
 
 #[test]
 fn exhaust_stop_prints_the_score_when_the_moves_run_out() {
-    cargo_bin_cmd!("beast")
+    beast()
         .args(["--exhaust", "stop"])
         .arg(example("waiting-for-the-reaper.txt"))
         .assert()
@@ -134,7 +129,7 @@ fn exhaust_stop_prints_the_score_when_the_moves_run_out() {
 
 #[test]
 fn target_after_changes_sample_three() {
-    cargo_bin_cmd!("beast")
+    beast()
         .args(["--target", "after", "--exhaust", "stop"])
         .arg(example("preference-win.txt"))
         .assert()
@@ -144,7 +139,7 @@ fn target_after_changes_sample_three() {
 
 #[test]
 fn bad_input_exits_2_with_line_and_column() {
-    cargo_bin_cmd!("beast")
+    beast()
         .write_stdin("5 3\n#####\n#O~h#\n#####\nR\n")
         .assert()
         .code(2)
@@ -156,7 +151,7 @@ fn bad_input_exits_2_with_line_and_column() {
 
 #[test]
 fn a_missing_file_exits_2_and_names_it() {
-    cargo_bin_cmd!("beast")
+    beast()
         .arg("no/such/puzzle.txt")
         .assert()
         .code(2)
@@ -165,7 +160,7 @@ fn a_missing_file_exits_2_and_names_it() {
 
 #[test]
 fn an_unknown_switch_value_is_a_usage_error() {
-    cargo_bin_cmd!("beast")
+    beast()
         .args(["--order", "sideways"])
         .arg(example("simple-crush.txt"))
         .assert()
@@ -174,7 +169,7 @@ fn an_unknown_switch_value_is_a_usage_error() {
 
 #[test]
 fn help_explains_each_rule_switch() {
-    cargo_bin_cmd!("beast")
+    beast()
         .arg("--help")
         .assert()
         .success()
@@ -186,7 +181,7 @@ fn help_explains_each_rule_switch() {
 
 #[test]
 fn a_closed_stdout_pipe_exits_quietly() {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_beast"))
+    let mut child = Command::new(BEAST)
         .args(["--json", "-"])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -206,7 +201,7 @@ fn a_closed_stdout_pipe_exits_quietly() {
 
 #[test]
 fn completions_are_printed_for_bash() {
-    cargo_bin_cmd!("beast")
+    beast()
         .args(["completions", "bash"])
         .assert()
         .success()

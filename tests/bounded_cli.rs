@@ -2,15 +2,8 @@
 //! wrong answer, the `--random` count, and the waiting turns of a long chase.
 
 use std::fs;
-use std::path::{Path, PathBuf};
 
-use assert_cmd::cargo::cargo_bin_cmd;
-
-fn example(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("examples/beast")
-        .join(name)
-}
+use crate::util::{beast, example};
 
 /// A `--cases` directory holding the sample `name` (`name.txt` and `name.out`).
 fn cases_dir(name: &str) -> tempfile::TempDir {
@@ -27,7 +20,7 @@ fn cases_dir(name: &str) -> tempfile::TempDir {
 #[test]
 fn a_mebibyte_wrong_answer_gets_a_short_diff_with_a_note() {
     let dir = cases_dir("preference-death");
-    let out = cargo_bin_cmd!("beast")
+    let out = beast()
         .args(["check", "-v", "--no-builtin", "--cases"])
         .arg(dir.path())
         .args(["--", "sh", "-c", "yes 8 | head -c 1048576"])
@@ -51,7 +44,7 @@ fn a_mebibyte_wrong_answer_gets_a_short_diff_with_a_note() {
 #[test]
 fn a_random_count_over_ten_million_is_refused_with_exit_2() {
     for n in ["10000001", "100000000", "18446744073709551615"] {
-        let out = cargo_bin_cmd!("beast")
+        let out = beast()
             .args(["check", "--random", n, "--seed", "1", "--", "true"])
             .output()
             .expect("beast runs");
@@ -78,7 +71,7 @@ fn a_corridor_needing_over_two_million_waiting_turns_is_judged() {
     let dir = tempfile::tempdir().expect("temp dir");
     let file = dir.path().join("corridor.txt");
     fs::write(&file, puzzle).expect("write the corridor");
-    cargo_bin_cmd!("beast")
+    beast()
         .arg("--json")
         .arg(&file)
         .assert()

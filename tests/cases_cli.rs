@@ -4,15 +4,14 @@
 use std::collections::BTreeSet;
 use std::path::Path;
 
-use assert_cmd::cargo::cargo_bin_cmd;
-use beast_judge::beast::Rules;
-use beast_judge::beast::variant;
-use beast_judge::judge::cases::{builtin, random_specs};
-use beast_judge::judge::generate::GenOptions;
-use beast_judge::judge::pack::{self, SAMPLES};
+use beast_engine::beast::Rules;
+use beast_engine::beast::variant;
+use beast_engine::judge::cases::{builtin, random_specs};
+use beast_engine::judge::generate::GenOptions;
+use beast_engine::judge::pack::{self, SAMPLES};
 use predicates::prelude::*;
 
-const BEAST: &str = env!("CARGO_BIN_EXE_beast");
+use crate::util::{BEAST, beast};
 
 /// The stems of the files in `dir` ending in `.ext`.
 fn stems(dir: &Path, ext: &str) -> BTreeSet<String> {
@@ -27,7 +26,7 @@ fn stems(dir: &Path, ext: &str) -> BTreeSet<String> {
 
 /// The names of the cases a `beast check --format json` run failed.
 fn failed_names(args: &[&str]) -> BTreeSet<String> {
-    let out = cargo_bin_cmd!("beast")
+    let out = beast()
         .args(["check", "--sandbox", "none", "--format", "json"])
         .args(args)
         .output()
@@ -60,7 +59,7 @@ fn expected_names(seed: u64, n: usize) -> BTreeSet<String> {
 fn a_pack_round_trips_through_check_and_fails_what_check_random_fails() {
     let dir = tempfile::tempdir().expect("a temporary directory");
     let out = dir.path().join("pack");
-    cargo_bin_cmd!("beast")
+    beast()
         .args(["cases", "--random", "50", "--seed", "3", "--out"])
         .arg(&out)
         .assert()
@@ -70,7 +69,7 @@ fn a_pack_round_trips_through_check_and_fails_what_check_random_fails() {
     assert_eq!(stems(&out, "out"), written);
 
     let pack = out.to_string_lossy().into_owned();
-    cargo_bin_cmd!("beast")
+    beast()
         .args([
             "check",
             "--sandbox",
@@ -115,7 +114,7 @@ fn a_pack_round_trips_through_check_and_fails_what_check_random_fails() {
 fn discriminating_selection_over_500_cases_is_failed_by_every_other_switch_combination() {
     let dir = tempfile::tempdir().expect("a temporary directory");
     let out = dir.path().join("pack");
-    let run = cargo_bin_cmd!("beast")
+    let run = beast()
         .args([
             "cases",
             "--random",
@@ -147,7 +146,7 @@ fn discriminating_selection_over_500_cases_is_failed_by_every_other_switch_combi
         .iter()
         .map(|name| {
             let input = std::fs::read(out.join(format!("{name}.in"))).expect("the .in file");
-            beast_judge::beast::Puzzle::parse_bytes(&input).expect("a valid puzzle")
+            beast_engine::beast::Puzzle::parse_bytes(&input).expect("a valid puzzle")
         })
         .collect();
     for rules in pack::switch_combinations().into_iter().skip(1) {
@@ -162,7 +161,7 @@ fn discriminating_selection_over_500_cases_is_failed_by_every_other_switch_combi
 fn a_kattis_package_has_the_samples_the_secret_cases_and_a_problem_yaml() {
     let dir = tempfile::tempdir().expect("a temporary directory");
     let out = dir.path().join("problem");
-    cargo_bin_cmd!("beast")
+    beast()
         .args([
             "cases", "--random", "20", "--seed", "5", "--format", "kattis", "--out",
         ])
@@ -195,7 +194,7 @@ fn a_kattis_package_has_the_samples_the_secret_cases_and_a_problem_yaml() {
     let files = std::fs::read_dir(&secret).expect("data/secret").count();
     assert_eq!(files, 2 * rest.len());
 
-    cargo_bin_cmd!("beast")
+    beast()
         .args(["check", "--sandbox", "none", "--no-builtin", "--cases"])
         .arg(&secret)
         .args(["--", BEAST])
@@ -212,7 +211,7 @@ fn existing_files_are_kept_without_force_and_the_first_is_named() {
     let dir = tempfile::tempdir().expect("a temporary directory");
     let out = dir.path().join("pack");
     let write = |force: bool| {
-        let mut cmd = cargo_bin_cmd!("beast");
+        let mut cmd = beast();
         cmd.args([
             "cases",
             "--no-builtin",
@@ -250,7 +249,7 @@ fn existing_files_are_kept_without_force_and_the_first_is_named() {
 fn readings_files_list_the_sixteen_switch_combinations() {
     let dir = tempfile::tempdir().expect("a temporary directory");
     let out = dir.path().join("pack");
-    cargo_bin_cmd!("beast")
+    beast()
         .args(["cases", "--readings", "--out"])
         .arg(&out)
         .assert()
@@ -273,7 +272,7 @@ fn readings_files_list_the_sixteen_switch_combinations() {
 
 #[test]
 fn markdown_prints_a_test_cases_block_shortest_first_within_max_size() {
-    let run = cargo_bin_cmd!("beast")
+    let run = beast()
         .args(["cases", "--format", "markdown", "--max-size", "40"])
         .output()
         .expect("beast cases runs");
@@ -297,12 +296,12 @@ fn markdown_prints_a_test_cases_block_shortest_first_within_max_size() {
 
 #[test]
 fn files_and_kattis_formats_need_out() {
-    cargo_bin_cmd!("beast")
+    beast()
         .args(["cases"])
         .assert()
         .code(2)
         .stderr(predicate::str::contains("--out"));
-    cargo_bin_cmd!("beast")
+    beast()
         .args(["cases", "--format", "kattis"])
         .assert()
         .code(2)

@@ -2,25 +2,18 @@
 //! switches) and the small shell scripts in `tests/fixtures/`.
 
 use std::collections::BTreeSet;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::{Duration, Instant};
 
-use assert_cmd::cargo::cargo_bin_cmd;
-use beast_judge::beast::{Ending, Exhaust, Puzzle, Rules, judge};
+use beast_engine::beast::{Ending, Exhaust, Puzzle, Rules, judge};
 use predicates::prelude::*;
 
-const BEAST: &str = env!("CARGO_BIN_EXE_beast");
-
-fn fixture(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures")
-        .join(name)
-}
+use crate::util::{BEAST, assert_has_keys, beast, fixture};
 
 /// `beast check` with `BEAST` set and passed through the sandbox for the fixtures that
 /// wrap it.
 fn check() -> assert_cmd::Command {
-    let mut cmd = cargo_bin_cmd!("beast");
+    let mut cmd = beast();
     cmd.env("BEAST", BEAST).args(["check", "--env", "BEAST"]);
     cmd
 }
@@ -112,7 +105,7 @@ fn stopping_when_moves_run_out_fails_exactly_the_games_that_outlive_their_moves(
     // with the player alive (`stop` ends `alive`) and waiting on then gets him eaten.
     let mut puzzles = examples();
     let generated =
-        beast_judge::judge::cases::random(5, 40, &Default::default()).expect("valid options");
+        beast_engine::judge::cases::random(5, 40, &Default::default()).expect("valid options");
     puzzles.extend(generated.cases.into_iter().map(|c| (c.name, c.puzzle)));
     let stop = Rules {
         exhaust: Exhaust::Stop,
@@ -387,11 +380,12 @@ fn json_has_one_object_per_case_with_the_documented_keys() {
     assert_eq!(code, Some(1));
     assert_eq!(objects.len(), examples().len());
     for o in &objects {
-        for key in [
-            "name", "verdict", "time_ms", "expected", "got", "detail", "seed",
-        ] {
-            assert!(o.get(key).is_some(), "{key} missing in {o}");
-        }
+        assert_has_keys(
+            o,
+            &[
+                "name", "verdict", "time_ms", "expected", "got", "detail", "seed",
+            ],
+        );
         assert!(o["time_ms"].is_number());
         assert_eq!(o["puzzle"].is_string(), o["passed"] == false, "{o}");
     }
@@ -516,8 +510,10 @@ fn strict_turns_whitespace_differences_into_failures() {
 }
 
 #[test]
-fn an_interrupted_check_kills_the_running_candidate() {
+fn an_interrupted_check_kills_the_running_candidate_and_removes_its_files() {
     let dir = tempfile::tempdir().expect("temp dir");
+    let tmp = dir.path().join("tmp");
+    std::fs::create_dir(&tmp).expect("mkdir");
     let cases = dir.path().join("cases");
     std::fs::create_dir(&cases).expect("mkdir");
     std::fs::write(cases.join("one.in"), "5 3\n#####\n#O~H#\n#####\nR\n").expect("write");
@@ -525,8 +521,17 @@ fn an_interrupted_check_kills_the_running_candidate() {
     let pid_file = dir.path().join("pid");
     let mut child = std::process::Command::new(BEAST)
         .env("PIDFILE", &pid_file)
+        .env("TMPDIR", &tmp)
         // Unsandboxed: the candidate writes its pid where this test reads it.
-        .args(["check", "--sandbox", "none", "--env", "PIDFILE"])
+        .args([
+            "check",
+            "--sandbox",
+            "none",
+            "--env",
+            "PIDFILE",
+            "--input",
+            "file",
+        ])
         .args(["--no-builtin", "--timeout", "60", "--cases"])
         .arg(&cases)
         .arg("--")
@@ -560,6 +565,8 @@ fn an_interrupted_check_kills_the_running_candidate() {
         .rsplit_once(") ")
         .is_some_and(|(_, rest)| !rest.starts_with('Z'));
     assert!(!running, "candidate {pid} still runs: {state}");
+    let left: Vec<_> = std::fs::read_dir(&tmp).expect("tmp").flatten().collect();
+    assert!(left.is_empty(), "files left behind: {left:?}");
 }
 
 #[test]

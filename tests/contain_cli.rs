@@ -4,13 +4,11 @@
 //! fits, and the check ends in bounded time. Tests of the namespace level skip, saying
 //! why, where the kernel refuses namespaces.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
-use assert_cmd::cargo::cargo_bin_cmd;
-
-const BEAST: &str = env!("CARGO_BIN_EXE_beast");
+use crate::util::{BEAST, beast, fixture};
 
 /// The one case every hostile run gets; its answer is `2`.
 const PUZZLE: &str = "5 5\n#####\n#O  #\n# ~ #\n#  H#\n#####\nWRD\n";
@@ -19,11 +17,7 @@ const PUZZLE: &str = "5 5\n#####\n#O  #\n# ~ #\n#  H#\n#####\nWRD\n";
 const BOUND: Duration = Duration::from_secs(10);
 
 fn hostile(name: &str) -> String {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures/hostile")
-        .join(name)
-        .to_string_lossy()
-        .into_owned()
+    fixture("hostile").join(name).to_string_lossy().into_owned()
 }
 
 /// A case directory with the one case, in a directory the test owns.
@@ -59,7 +53,7 @@ struct Outcome {
 /// Runs `beast check --sandbox LEVEL` on the one case with `script ARGS` as the candidate.
 fn run(level: &str, cases: &Cases, script: &str, args: &[&str], env: &[(&str, &str)]) -> Outcome {
     let start = Instant::now();
-    let mut cmd = cargo_bin_cmd!("beast");
+    let mut cmd = beast();
     cmd.args([
         "check",
         "--sandbox",
@@ -130,7 +124,7 @@ fn with_marker(marker: &str) -> Vec<String> {
 fn namespaces(test: &str) -> bool {
     static AVAILABLE: OnceLock<Result<(), String>> = OnceLock::new();
     let available = AVAILABLE.get_or_init(|| {
-        let out = cargo_bin_cmd!("beast")
+        let out = beast()
             .args([
                 "check",
                 "--sandbox",
@@ -317,7 +311,7 @@ fn the_judges_secrets_stay_out_of_the_environment() {
     }
     // Passed on purpose with --env, it arrives.
     let cases = Cases::new();
-    let mut cmd = cargo_bin_cmd!("beast");
+    let mut cmd = beast();
     cmd.args(["check", "--env", "GITHUB_TOKEN", "--no-builtin", "--cases"])
         .arg(cases.dir())
         .arg("--")
@@ -422,7 +416,7 @@ fn four_gib_is_a_memory_limit_verdict() {
 #[test]
 fn the_report_starts_with_what_is_in_force() {
     let cases = Cases::new();
-    let out = cargo_bin_cmd!("beast")
+    let out = beast()
         .args([
             "check",
             "--sandbox",
@@ -442,7 +436,7 @@ fn the_report_starts_with_what_is_in_force() {
         "{text}"
     );
     if namespaces("the report line test") {
-        let out = cargo_bin_cmd!("beast")
+        let out = beast()
             .args(["check", "--no-builtin", "--cases"])
             .arg(cases.dir())
             .args(["--", BEAST])
@@ -475,7 +469,7 @@ fn a_puzzle_too_long_for_one_argument_fails_only_its_case() {
     big += "R\n";
     std::fs::write(cases.dir().join("big.in"), &big).expect("write");
     std::fs::write(cases.dir().join("big.out"), "2\n").expect("write");
-    let out = cargo_bin_cmd!("beast")
+    let out = beast()
         .args([
             "check",
             "--input",
@@ -533,7 +527,7 @@ fn files_under_tmp_that_the_answer_is_given_stay_visible() {
     let cases = Cases::new();
     // The script runs the copy; then the copy is both the command and the variable.
     for command in [&script, &copy] {
-        let out = cargo_bin_cmd!("beast")
+        let out = beast()
             .args(["check", "--sandbox", "strict", "--no-builtin"])
             .args(["--env", "JUDGE", "--cases"])
             .arg(cases.dir())
@@ -569,7 +563,7 @@ fn an_answer_closed_to_other_users_runs_as_root_and_says_so() {
     std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).expect("chmod");
     std::fs::set_permissions(&closed, std::fs::Permissions::from_mode(0o700)).expect("chmod");
     let cases = Cases::new();
-    let out = cargo_bin_cmd!("beast")
+    let out = beast()
         .args(["check", "--sandbox", "strict", "--no-builtin", "--cases"])
         .arg(cases.dir())
         .arg("--")

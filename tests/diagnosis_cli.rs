@@ -4,15 +4,14 @@
 use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
 
-use assert_cmd::cargo::cargo_bin_cmd;
-use beast_judge::beast::{CATALOGUE, Puzzle};
+use beast_engine::beast::{CATALOGUE, Puzzle};
 use predicates::prelude::*;
 
-const BEAST: &str = env!("CARGO_BIN_EXE_beast");
+use crate::util::{BEAST, beast};
 
 /// Runs `beast check ARGS --format json` and returns the summary object and the exit code.
 fn summary(args: &[&str]) -> (serde_json::Value, Option<i32>) {
-    let out = cargo_bin_cmd!("beast")
+    let out = beast()
         .arg("check")
         .args(["--format", "json"])
         .args(args)
@@ -92,7 +91,7 @@ fn a_mistake_outside_the_catalogue_is_not_explained() {
     // Adds a crushed beast's points twice when the player dies: no reading does that.
     let script =
         "\"$BEAST\" | awk 'NR==1 && /aHHHH/ {d=1; print; next} d {print $1 + 2; next} {print}'";
-    let out = cargo_bin_cmd!("beast")
+    let out = beast()
         .env("BEAST", BEAST)
         .args(["check", "--random", "60", "--seed", "3", "--format", "json"])
         .args(["--", "sh", "-c", script])
@@ -112,7 +111,7 @@ fn a_mistake_outside_the_catalogue_is_not_explained() {
 
 #[test]
 fn the_text_report_groups_failures_and_ends_with_the_diagnosis() {
-    cargo_bin_cmd!("beast")
+    beast()
         .args(["check", "--random", "200", "--seed", "4", "--"])
         .args([BEAST, "--exhaust", "stop"])
         .assert()
@@ -157,7 +156,7 @@ fn a_closed_pipe_keeps_the_verdicts_exit_status() {
 
 #[test]
 fn shards_of_random_cases_must_share_a_seed() {
-    cargo_bin_cmd!("beast")
+    beast()
         .args(["check", "--random", "10", "--shard", "1/2", "--", BEAST])
         .assert()
         .code(2)
@@ -168,7 +167,7 @@ fn shards_of_random_cases_must_share_a_seed() {
 
 #[test]
 fn only_runs_the_matching_cases_and_list_names_them() {
-    cargo_bin_cmd!("beast")
+    beast()
         .args(["check", "--only", "tie-*", "--list", "--", BEAST])
         .assert()
         .code(0)
@@ -187,7 +186,7 @@ fn kattis_answers_and_bare_inputs_are_cases() {
     std::fs::write(dir.path().join("a.ans"), "aHHHH!\n0\n").expect("write");
     std::fs::write(dir.path().join("b.in"), reaper).expect("write");
     let dir_arg = dir.path().to_str().expect("path");
-    cargo_bin_cmd!("beast")
+    beast()
         .args(["check", "--no-builtin", "--cases", dir_arg, "--", BEAST])
         .assert()
         .code(0)
@@ -204,7 +203,7 @@ fn the_golf_score_counts_the_scripts_bytes_and_characters() {
     let source = "#!/bin/sh\n# é\nexec \"$BEAST\"\n";
     std::fs::write(&script, source).expect("write");
     let script_arg = script.to_str().expect("path");
-    let out = cargo_bin_cmd!("beast")
+    let out = beast()
         .env("BEAST", BEAST)
         .args(["check", "--format", "json", "--", "sh", script_arg])
         .output()
@@ -232,7 +231,7 @@ fn shrinking_can_be_turned_off() {
 
 #[test]
 fn variants_lists_the_catalogue_and_judges_under_it() {
-    cargo_bin_cmd!("beast")
+    beast()
         .arg("variants")
         .assert()
         .code(0)
@@ -244,14 +243,14 @@ fn variants_lists_the_catalogue_and_judges_under_it() {
         (vec!["--variant", "exhaust-stop"], "0\n"),
         (vec!["--exhaust", "stop"], "0\n"),
     ] {
-        cargo_bin_cmd!("beast")
+        beast()
             .args(&flags)
             .write_stdin(reaper)
             .assert()
             .code(0)
             .stdout(answer);
     }
-    cargo_bin_cmd!("beast")
+    beast()
         .args(["--variant", "nonsense"])
         .write_stdin(reaper)
         .assert()
@@ -265,7 +264,7 @@ fn a_case_past_the_engines_budget_is_skipped_as_too_large() {
     std::fs::write(dir.path().join("long.in"), long).expect("write");
     std::fs::write(dir.path().join("short.in"), "5 3\n#####\n#O~H#\n#####\nR\n").expect("write");
     let dir_arg = dir.path().to_str().expect("path");
-    cargo_bin_cmd!("beast")
+    beast()
         .args(["check", "--no-builtin", "--engine-time", "0.000001"])
         .args(["--cases", dir_arg, "--", BEAST])
         .assert()

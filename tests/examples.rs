@@ -3,13 +3,12 @@
 //! Adding a case means adding files, with no code.
 
 use std::fs;
-use std::path::Path;
 
-use assert_cmd::cargo::cargo_bin_cmd;
+use crate::util::{beast, repo};
 
 #[test]
 fn every_beast_example_prints_its_expected_output() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/beast");
+    let dir = repo("examples/beast");
     let mut inputs: Vec<_> = fs::read_dir(&dir)
         .expect("examples/beast exists")
         .filter_map(|e| e.ok().map(|e| e.path()))
@@ -29,11 +28,7 @@ fn every_beast_example_prints_its_expected_output() {
                     .collect()
             })
             .unwrap_or_default();
-        let out = cargo_bin_cmd!("beast")
-            .args(&args)
-            .arg(input)
-            .output()
-            .expect("beast runs");
+        let out = beast().args(&args).arg(input).output().expect("beast runs");
         if out.stdout != expected || !out.status.success() {
             failures.push(format!(
                 "{} {:?}: expected {:?}, got {:?} (exit {:?}, stderr {:?})",

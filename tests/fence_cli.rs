@@ -1,12 +1,13 @@
 //! `beast fence` end to end: text art, JSON keys, refused moves and their exit code, bad
 //! usage, moves from stdin and from a file, `--list`, and replaying a picked seed.
 
-use assert_cmd::cargo::cargo_bin_cmd;
 use predicates::prelude::*;
 use serde_json::Value;
 
+use crate::util::{assert_exact_keys, beast, json};
+
 fn fence() -> assert_cmd::Command {
-    let mut cmd = cargo_bin_cmd!("beast");
+    let mut cmd = beast();
     cmd.arg("fence");
     cmd
 }
@@ -25,7 +26,7 @@ fn stdout_of(args: &[&str]) -> String {
 fn json_of(args: &[&str]) -> Value {
     let mut all = vec!["--json"];
     all.extend_from_slice(args);
-    serde_json::from_str(&stdout_of(&all)).expect("JSON")
+    json(stdout_of(&all).as_bytes())
 }
 
 #[test]
@@ -52,19 +53,12 @@ fn text_output_shows_built_fences_and_the_farmers_reply() {
 #[test]
 fn json_has_exactly_the_keys_of_the_issue() {
     let v = json_of(&["--seed", "3", "--size", "2x2", "a1-b1"]);
-    let mut keys: Vec<&str> = v
-        .as_object()
-        .expect("object")
-        .keys()
-        .map(String::as_str)
-        .collect();
-    keys.sort_unstable();
-    assert_eq!(
-        keys,
-        [
+    assert_exact_keys(
+        &v,
+        &[
             "built", "farmer", "log", "over", "owner", "result", "seed", "sheep", "size",
-            "to_move", "you"
-        ]
+            "to_move", "you",
+        ],
     );
     assert_eq!(v["seed"], 3);
     assert_eq!(v["size"], "2x2");

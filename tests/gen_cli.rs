@@ -1,15 +1,12 @@
 //! `beast gen`: seeded puzzles in the exact input format.
 
-use assert_cmd::cargo::cargo_bin_cmd;
-use beast_judge::beast::{Cell, Puzzle};
+use beast_engine::beast::{Cell, Puzzle};
 use predicates::prelude::*;
 
+use crate::util::beast;
+
 fn generate(args: &[&str]) -> String {
-    let out = cargo_bin_cmd!("beast")
-        .arg("gen")
-        .args(args)
-        .output()
-        .expect("beast runs");
+    let out = beast().arg("gen").args(args).output().expect("beast runs");
     assert!(
         out.status.success(),
         "{}",
@@ -45,7 +42,7 @@ fn output_is_a_valid_puzzle_with_the_options_asked_for() {
 #[test]
 fn generated_puzzles_are_judged_by_beast() {
     let text = generate(&["--seed", "3"]);
-    cargo_bin_cmd!("beast")
+    beast()
         .write_stdin(text)
         .assert()
         .success()
@@ -54,12 +51,12 @@ fn generated_puzzles_are_judged_by_beast() {
 
 #[test]
 fn bad_options_are_usage_errors() {
-    cargo_bin_cmd!("beast")
+    beast()
         .args(["gen", "--seed", "1", "--size", "2x9"])
         .assert()
         .code(2)
         .stderr(predicate::str::contains("3x3"));
-    cargo_bin_cmd!("beast")
+    beast()
         .args(["gen", "--seed", "1", "--size", "big"])
         .assert()
         .code(2)
@@ -68,7 +65,7 @@ fn bad_options_are_usage_errors() {
 
 #[test]
 fn gen_without_a_seed_picks_one_and_prints_it_on_stderr() {
-    let out = cargo_bin_cmd!("beast")
+    let out = beast()
         .args(["gen", "--moves", "7"])
         .output()
         .expect("beast runs");

@@ -8,15 +8,7 @@ use std::os::fd::OwnedFd;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-const BEAST: &str = env!("CARGO_BIN_EXE_beast");
-
-fn example(name: &str) -> String {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("examples/beast")
-        .join(name)
-        .display()
-        .to_string()
-}
+use crate::util::{BEAST, example};
 
 /// Where the child's stdout or stderr goes.
 #[derive(Clone, Copy, Debug)]
@@ -88,7 +80,7 @@ fn bad_puzzle(dir: &Path) -> PathBuf {
 
 /// Commands that print to stdout, each with its arguments.
 fn printing_commands() -> Vec<Vec<String>> {
-    let w = example("wikipedia.txt");
+    let w = example("wikipedia.txt").display().to_string();
     [
         vec!["completions", "bash"],
         vec!["completions", "zsh"],
@@ -139,7 +131,7 @@ fn a_full_stdout_is_an_error_not_a_panic() {
 
 #[test]
 fn a_closed_stderr_keeps_the_answer_and_the_exit_code() {
-    let w = example("wikipedia.txt");
+    let w = example("wikipedia.txt").display().to_string();
     let dir = tempfile::tempdir().expect("temp dir");
     let bad = bad_puzzle(dir.path());
     let bad = bad.to_str().expect("UTF-8 path");
@@ -172,7 +164,7 @@ fn a_full_stderr_loses_messages_but_never_panics() {
     if !has_dev_full() {
         return;
     }
-    let w = example("wikipedia.txt");
+    let w = example("wikipedia.txt").display().to_string();
     let dir = tempfile::tempdir().expect("temp dir");
     let bad = bad_puzzle(dir.path());
     let bad = bad.to_str().expect("UTF-8 path");

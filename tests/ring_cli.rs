@@ -1,20 +1,27 @@
 //! `beast ring` end to end: arguments, files and stdin in; board, trace, JSON and HTML out.
 //! Expected values come from RULES.md section 3.
 
-use assert_cmd::cargo::cargo_bin_cmd;
 use predicates::prelude::*;
 use serde_json::{Value, json};
 
+use crate::util::{assert_exact_keys, beast, json};
+
 fn ring() -> assert_cmd::Command {
-    let mut cmd = cargo_bin_cmd!("beast");
+    let mut cmd = beast();
     cmd.arg("ring");
     cmd
 }
 
 /// Runs `beast ring --json ARGS...` and parses stdout.
 fn json_of(args: &[&str]) -> Value {
-    let out = ring().arg("--json").args(args).output().expect("runs");
-    serde_json::from_slice(&out.stdout).expect("stdout is JSON")
+    json(
+        &ring()
+            .arg("--json")
+            .args(args)
+            .output()
+            .expect("runs")
+            .stdout,
+    )
 }
 
 #[test]
@@ -33,16 +40,9 @@ fn with_no_moves_it_prints_the_map_and_every_status_field() {
 #[test]
 fn json_has_exactly_the_issue_keys() {
     let v = json_of(&["R"]);
-    let mut keys: Vec<&str> = v
-        .as_object()
-        .expect("an object")
-        .keys()
-        .map(String::as_str)
-        .collect();
-    keys.sort_unstable();
-    assert_eq!(
-        keys,
-        [
+    assert_exact_keys(
+        &v,
+        &[
             "dots",
             "guard",
             "history",
@@ -52,8 +52,8 @@ fn json_has_exactly_the_issue_keys() {
             "remaining",
             "score",
             "state",
-            "turn"
-        ]
+            "turn",
+        ],
     );
 }
 

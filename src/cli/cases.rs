@@ -1,18 +1,17 @@
 //! `beast cases`: write a test-case pack for challenge authors (the built-in cases and
 //! seeded random ones, with their answers), a Markdown "Test cases" block, or a Kattis
 //! problem package. The choices (which cases discriminate, the texts) are made by
-//! `beast_judge::judge::pack`; this file generates the cases and writes the files.
+//! `beast_engine::judge::pack`; this file generates the cases and writes the files.
 
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
-use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
-use beast_judge::beast::variant;
-use beast_judge::judge::cases::{self, Case};
-use beast_judge::judge::diagnose;
-use beast_judge::judge::pack::{self, KattisGroup};
+use beast_engine::beast::variant;
+use beast_engine::judge::cases::{self, Case};
+use beast_engine::judge::diagnose;
+use beast_engine::judge::pack::{self, KattisGroup};
 
 use super::r#gen::GenArgs;
 
@@ -84,7 +83,7 @@ pub struct Args {
 }
 
 /// Runs `beast cases`.
-pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+pub fn run(args: Args) -> super::Ended {
     check_usage(&args)?;
     let mut all = Vec::new();
     if !args.no_builtin {
@@ -92,7 +91,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     if let Some(n) = args.random {
         let opts = args.gen_args.options()?;
-        let seed = args.seed.unwrap_or_else(clock_seed);
+        let seed = args.seed.unwrap_or_else(super::fresh_seed);
         if args.seed.is_none() {
             eprintln!("random cases from --seed {seed}");
         }
@@ -138,7 +137,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             );
         }
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(())
 }
 
 /// Refuses flag combinations that make no sense, before any work.
@@ -209,7 +208,7 @@ fn discriminating(all: Vec<Case>) -> Vec<Case> {
 }
 
 /// [`pack::separated`] for every case, on every core.
-fn separated_all(all: &[Case], readings: &[beast_judge::beast::Rules]) -> Vec<Vec<usize>> {
+fn separated_all(all: &[Case], readings: &[beast_engine::beast::Rules]) -> Vec<Vec<usize>> {
     let jobs = std::thread::available_parallelism().map_or(1, |n| n.get());
     let chunk = all.len().div_ceil(jobs).max(1);
     std::thread::scope(|scope| {
@@ -310,11 +309,4 @@ fn write_all(dir: &Path, files: &[(PathBuf, Vec<u8>)], force: bool) -> anyhow::R
 fn in_time(limit: Duration) -> impl FnMut() -> bool {
     let start = Instant::now();
     move || start.elapsed() < limit
-}
-
-/// A seed from the clock, for `--random` without `--seed` (as `beast check` picks one).
-fn clock_seed() -> u64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs() ^ u64::from(d.subsec_nanos()))
 }

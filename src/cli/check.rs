@@ -15,14 +15,15 @@ mod shrinking;
 use std::ffi::OsString;
 use std::io::{self, IsTerminal, Write};
 use std::path::{Path, PathBuf};
-use std::process::ExitCode;
 use std::thread;
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
-use beast_judge::judge::cases::{self, Case, Shard};
-use beast_judge::judge::diagnose::{self, Diagnosis, Group, Observed};
-use beast_judge::judge::report::{self, CaseReport, DiagnosisReport, GroupReport, Source, Summary};
+use beast_engine::judge::cases::{self, Case, Shard};
+use beast_engine::judge::diagnose::{self, Diagnosis, Group, Observed};
+use beast_engine::judge::report::{
+    self, CaseReport, DiagnosisReport, GroupReport, Source, Summary,
+};
 use indicatif::{ProgressBar, ProgressStyle};
 
 use self::pool::Judge;
@@ -60,10 +61,10 @@ pub struct Args {
     #[arg(long, value_enum, default_value_t = InputMode::Stdin)]
     pub input: InputMode,
     /// Time limit per run, in seconds (fractions allowed).
-    #[arg(long, value_name = "SECONDS", default_value = "5", value_parser = parse_seconds)]
+    #[arg(long, value_name = "SECONDS", default_value = "5", value_parser = super::values::seconds)]
     pub timeout: Duration,
     /// Output limit per run, in bytes (suffixes K and M allowed).
-    #[arg(long, value_name = "BYTES", default_value = "1M", value_parser = parse_bytes)]
+    #[arg(long, value_name = "BYTES", default_value = "1M", value_parser = super::values::bytes)]
     pub max_output: usize,
     /// Compare bytes exactly; whitespace differences (PE) then fail.
     #[arg(long)]
@@ -76,11 +77,11 @@ pub struct Args {
     #[arg(long)]
     pub no_shrink: bool,
     /// Time limit of shrinking, per group, in seconds.
-    #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = parse_seconds)]
+    #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = super::values::seconds)]
     pub shrink_time: Duration,
     /// Time limit of the engine's own work on one case (judging it), and of the whole
     /// diagnosis, in seconds; a case past it is skipped as too large to judge.
-    #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = parse_seconds)]
+    #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = super::values::seconds)]
     pub engine_time: Duration,
     /// Run only the cases whose name matches PATTERN (`*` and `?` globs; repeatable).
     #[arg(long, value_name = "PATTERN")]
@@ -152,45 +153,20 @@ pub enum Format {
     Json,
 }
 
-/// Seconds as a positive, finite decimal number.
-fn parse_seconds(s: &str) -> Result<Duration, String> {
-    let secs: f64 = s
-        .trim()
-        .parse()
-        .map_err(|_| format!("expected seconds such as 5 or 0.5, got {s:?}"))?;
-    if !(secs.is_finite() && secs > 0.0 && secs <= 86_400.0) {
-        return Err(format!(
-            "the timeout must be above 0 and at most a day, got {s}"
-        ));
-    }
-    Ok(Duration::from_secs_f64(secs))
-}
-
-/// A byte count such as `1048576`, `64K` or `1M` (binary units).
-fn parse_bytes(s: &str) -> Result<usize, String> {
-    let t = s.trim();
-    let (num, unit) = match t.find(|c: char| !c.is_ascii_digit()) {
-        Some(i) => t.split_at(i),
-        None => (t, ""),
-    };
-    let factor: usize = match unit.to_ascii_uppercase().as_str() {
-        "" | "B" => 1,
-        "K" | "KB" | "KIB" => 1 << 10,
-        "M" | "MB" | "MIB" => 1 << 20,
-        "G" | "GB" | "GIB" => 1 << 30,
-        _ => return Err(format!("expected a size such as 1M or 65536, got {s:?}")),
-    };
-    num.parse::<usize>()
-        .ok()
-        .and_then(|n| n.checked_mul(factor))
-        .ok_or_else(|| format!("expected a size such as 1M or 65536, got {s:?}"))
-}
-
 /// Standard output that stops printing, quietly, once the reader has gone (`| head -1`);
 /// the exit status is still the verdict's.
 struct Out {
     closed: bool,
     bar: Option<ProgressBar>,
+}
+
+impl Drop for Out {
+    /// Clears the progress bar however the run ends, an interrupt or an error included.
+    fn drop(&mut self) {
+        if let Some(bar) = &self.bar {
+            bar.finish_and_clear();
+        }
+    }
 }
 
 impl Out {
@@ -213,21 +189,23 @@ impl Out {
 }
 
 /// Runs `beast check`.
-pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+pub fn run(args: Args) -> super::Ended {
     if args.shard.is_some() && args.random.is_some() && args.seed.is_none() {
-        anyhow::bail!("shards must share a seed: add --seed");
+        return Err(super::error::usage("shards must share a seed: add --seed"));
     }
-    let seed = args.random.map(|_| args.seed.unwrap_or_else(clock_seed));
+    let seed = args
+        .random
+        .map(|_| args.seed.unwrap_or_else(super::fresh_seed));
     let all = load::jobs(&args, seed)?;
     if args.list {
         print_list(&all);
-        return Ok(ExitCode::SUCCESS);
+        return Ok(());
     }
     if all.is_empty() {
-        anyhow::bail!(
+        return Err(super::error::usage(
             "no case to run: every case source is empty, skipped or left out by --only (see \
-             the notes above); a check that runs nothing cannot pass"
-        );
+             the notes above); a check that runs nothing cannot pass",
+        ));
     }
     if let (Some(seed), None) = (seed, args.seed) {
         eprintln!("random cases from --seed {seed}");
@@ -246,12 +224,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         out.print(&format!("{}\n", judge.runner.sandbox.line()));
     }
     let ran = run_cases(&judge, &all, &args, jobs, &mut out)?;
+    stop_if_interrupted(&judge)?;
     if let Some(bar) = &bar {
         bar.set_message("diagnosing");
     }
-    let diagnosis = diagnose_run(&ran, jobs, args.engine_time);
+    let diagnosis = diagnose_run(&ran, &judge, jobs, args.engine_time);
     let groups = diagnose::group(&observed(&ran), &diagnosis);
     let shown = show_groups(&judge, &groups, &ran, &args, jobs)?;
+    stop_if_interrupted(&judge)?;
     if let Some(bar) = &bar {
         bar.finish_and_clear();
     }
@@ -260,11 +240,20 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut summary = Summary::of(&reports);
     summary.source = source(&args)?;
     finish(&args, &judge, &reports, &summary, &diagnosis, &mut out)?;
-    Ok(if summary.failed == 0 {
-        ExitCode::SUCCESS
+    if summary.failed == 0 {
+        Ok(())
     } else {
-        ExitCode::from(1)
-    })
+        Err(super::Error::Failed)
+    }
+}
+
+/// Ends the run once a signal has interrupted it; the report so far is not printed, since
+/// a cut-short run proves nothing.
+fn stop_if_interrupted(judge: &Judge) -> super::Ended {
+    match judge.runner.groups.interrupted() {
+        Some(sig) => Err(super::Error::Interrupted(sig)),
+        None => Ok(()),
+    }
 }
 
 /// `--list`: the names of the cases that would run.
@@ -417,10 +406,18 @@ fn observed(ran: &[(Case, CaseReport)]) -> Vec<Observed<'_>> {
         .collect()
 }
 
-/// The run's diagnosis on `jobs` threads, searched within `budget`.
-fn diagnose_run(ran: &[(Case, CaseReport)], jobs: usize, budget: Duration) -> Diagnosis {
+/// The run's diagnosis on `jobs` threads, searched within `budget` or until interrupted.
+fn diagnose_run(
+    ran: &[(Case, CaseReport)],
+    judge: &Judge,
+    jobs: usize,
+    budget: Duration,
+) -> Diagnosis {
     let deadline = Instant::now() + budget;
-    diagnose::diagnose(&observed(ran), jobs, || Instant::now() < deadline)
+    let groups = &judge.runner.groups;
+    diagnose::diagnose(&observed(ran), jobs, || {
+        Instant::now() < deadline && groups.interrupted().is_none()
+    })
 }
 
 /// The report of every group, each with the case it shows, shrunk as `--shrink` says; the
@@ -533,34 +530,4 @@ fn is_binary(path: &Path) -> bool {
     std::fs::File::open(path)
         .and_then(|mut f| f.read_exact(&mut head))
         .is_ok_and(|()| &head == b"\x7fELF")
-}
-
-/// A seed from the clock, for `--random` without `--seed`.
-fn clock_seed() -> u64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs() ^ u64::from(d.subsec_nanos()))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn timeouts_take_fractions_and_refuse_nonsense() {
-        assert_eq!(parse_seconds("0.5"), Ok(Duration::from_millis(500)));
-        assert_eq!(parse_seconds("5"), Ok(Duration::from_secs(5)));
-        for bad in ["0", "-1", "nan", "inf", "x"] {
-            assert!(parse_seconds(bad).is_err(), "{bad}");
-        }
-    }
-
-    #[test]
-    fn output_limits_take_binary_suffixes() {
-        assert_eq!(parse_bytes("1M"), Ok(1 << 20));
-        assert_eq!(parse_bytes("64k"), Ok(64 << 10));
-        assert_eq!(parse_bytes("100"), Ok(100));
-        assert!(parse_bytes("1T").is_err());
-        assert!(parse_bytes("99999999999999999999G").is_err());
-    }
 }

@@ -18,7 +18,7 @@ use std::os::unix::ffi::OsStringExt;
 use std::os::unix::fs::PermissionsExt;
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
-use std::process::{Command, ExitCode};
+use std::process::Command;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
@@ -110,16 +110,21 @@ impl<T, E: std::fmt::Display> Step<T> for Result<T, E> {
     }
 }
 
-/// Runs the helper. Returns only on failure (jail) or with the candidate's exit (keep).
-pub fn run(args: Args) -> ExitCode {
+/// Runs the helper. Returns only on failure (jail) or with the candidate's exit status
+/// (keep), which the judge reads back.
+pub fn run(args: Args) -> super::Ended {
     let result = match args.role {
-        Role::Jail => jail(&args).map(|()| ExitCode::from(SETUP_FAILED)),
+        Role::Jail => jail(&args).map(|()| SETUP_FAILED),
         Role::Keep => keep(&args),
     };
-    result.unwrap_or_else(|f| {
+    let code = result.unwrap_or_else(|f| {
         eprintln!("beast sandbox: cannot {}: {}", f.step, f.reason);
-        ExitCode::from(f.code)
-    })
+        f.code
+    });
+    match code {
+        0 => Ok(()),
+        code => Err(super::Error::Relayed(code)),
+    }
 }
 
 /// pid 1 of fresh namespaces: private mounts, limits, then `exec` of the candidate.
@@ -433,11 +438,11 @@ fn keeper_signals() -> SigSet {
 }
 
 /// A subreaper that starts the candidate, waits for it and kills every descendant.
-fn keep(args: &Args) -> Result<ExitCode, Failure> {
+fn keep(args: &Args) -> Result<u8, Failure> {
     prctl::set_child_subreaper(true).step("become a subreaper")?;
     confine(args)?;
     if getppid().as_raw() != args.judge_pid {
-        return Ok(ExitCode::from(SETUP_FAILED));
+        return Ok(SETUP_FAILED);
     }
     let waited = keeper_signals();
     waited.thread_block().step("block signals")?;
@@ -450,12 +455,12 @@ fn keep(args: &Args) -> Result<ExitCode, Failure> {
     let ended = wait_for(pid, &waited);
     kill_descendants();
     Ok(match ended {
-        Some(WaitStatus::Exited(_, code)) => ExitCode::from(u8::try_from(code).unwrap_or(1)),
+        Some(WaitStatus::Exited(_, code)) => u8::try_from(code).unwrap_or(1),
         Some(WaitStatus::Signaled(_, sig, _)) => {
             let _ = signal_hook::low_level::emulate_default_handler(sig as i32);
-            ExitCode::from(128u8.saturating_add(sig as u8))
+            128u8.saturating_add(sig as u8)
         }
-        _ => ExitCode::from(SETUP_FAILED),
+        _ => SETUP_FAILED,
     })
 }
 

@@ -3,13 +3,11 @@
 //! printed as text art (or JSON, or the list of unbuilt fences). `--play` opens the
 //! interactive screen.
 
-use std::hash::{BuildHasher, Hasher, RandomState};
 use std::io::{self, Write};
 use std::path::PathBuf;
-use std::process::ExitCode;
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::Duration;
 
-use beast_judge::fence::{FenceScreen, Field, Refusal, Score, Side, Size, art, notation};
+use beast_engine::fence::{FenceScreen, Field, Refusal, Score, Side, Size, art, notation};
 use serde_json::{Value, json};
 
 /// How long each of the farmer's fences stays on screen before the next in `--play`.
@@ -55,8 +53,8 @@ pub struct Args {
 }
 
 /// Runs `beast fence`.
-pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let seed = args.seed.unwrap_or_else(pick_seed);
+pub fn run(args: Args) -> super::Ended {
+    let seed = args.seed.unwrap_or_else(super::fresh_seed);
     let moves = read_moves(&args)?;
     let (field, refused) = play_moves(Field::start(seed, args.size), &moves);
 
@@ -78,7 +76,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             f.size(),
             yours.join(" ")
         )?;
-        return Ok(ExitCode::SUCCESS);
+        return Ok(());
     }
 
     let mut out = io::stdout().lock();
@@ -100,26 +98,16 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     out.flush()?;
 
     match refused {
-        None => Ok(ExitCode::SUCCESS),
+        None => Ok(()),
         Some((n, refusal)) => {
             eprintln!(
                 "refused move {n} ({}): {}",
                 moves[n - 1].trim(),
                 refusal.reason
             );
-            Ok(ExitCode::from(1))
+            Err(super::Error::Failed)
         }
     }
-}
-
-/// A seed from the clock and the OS's per-process randomness; only the CLI picks seeds.
-fn pick_seed() -> u64 {
-    let nanos = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_nanos());
-    let mut hasher = RandomState::new().build_hasher();
-    hasher.write_u128(nanos);
-    hasher.finish()
 }
 
 /// The move texts from the file, or the arguments with `-` standing for stdin.

@@ -1,11 +1,10 @@
 //! `beast gen`: print one seeded puzzle in the exact input format.
 
 use std::io::{self, Write};
-use std::process::ExitCode;
-use std::str::FromStr;
 
 use anyhow::Context;
-use beast_judge::judge::generate::{self, GenOptions};
+use beast_engine::grid::Dimensions;
+use beast_engine::judge::generate::{self, GenOptions};
 
 /// The generation options, shared by `beast gen` and `beast check --random`.
 #[derive(clap::Args, Debug, Clone, Copy)]
@@ -17,7 +16,7 @@ pub struct GenArgs {
         default_value = "16x10",
         help_heading = "Generation"
     )]
-    pub size: Size,
+    pub size: Dimensions,
     /// Number of beasts.
     #[arg(
         long,
@@ -74,27 +73,6 @@ impl GenArgs {
     }
 }
 
-/// A map size written `COLSxROWS`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Size {
-    /// Columns.
-    pub cols: usize,
-    /// Rows.
-    pub rows: usize,
-}
-
-impl FromStr for Size {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Size, String> {
-        let bad = || format!("expected COLSxROWS such as 16x10, got {s:?}");
-        let (c, r) = s.split_once(['x', 'X']).ok_or_else(bad)?;
-        Ok(Size {
-            cols: c.trim().parse().map_err(|_| bad())?,
-            rows: r.trim().parse().map_err(|_| bad())?,
-        })
-    }
-}
-
 /// Arguments of `beast gen`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -107,12 +85,12 @@ pub struct Args {
 }
 
 /// Runs `beast gen`.
-pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+pub fn run(args: Args) -> super::Ended {
     let opts = args.gen_args.options()?;
     let seed = match args.seed {
         Some(seed) => seed,
         None => {
-            let seed = clock_seed();
+            let seed = super::fresh_seed();
             eprintln!("beast gen --seed {seed}{}", args.gen_args.flags());
             seed
         }
@@ -122,14 +100,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     write!(out, "{puzzle}")
         .and_then(|()| out.flush())
         .context("cannot write the puzzle to standard output")?;
-    Ok(ExitCode::SUCCESS)
-}
-
-/// A seed from the clock, for `beast gen` without `--seed`.
-fn clock_seed() -> u64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs() ^ u64::from(d.subsec_nanos()))
+    Ok(())
 }
 
 #[cfg(test)]

@@ -2,10 +2,9 @@
 
 use std::io::{self, IsTerminal, Write};
 use std::path::PathBuf;
-use std::process::ExitCode;
 
 use anyhow::Context;
-use beast_judge::beast::{self, Outcome, Puzzle, Rules, Style, variant};
+use beast_engine::beast::{self, Outcome, Puzzle, Rules, Style, variant};
 use clap::builder::PossibleValuesParser;
 use clap::{Arg, ArgAction, ArgMatches, ValueEnum};
 
@@ -127,13 +126,12 @@ impl From<StyleArg> for Style {
 }
 
 /// Runs the default command.
-pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+pub fn run(args: Args) -> super::Ended {
     if args.file.is_none() && io::stdin().is_terminal() {
-        eprintln!(
-            "beast: give a puzzle file, or pipe one in: `beast puzzle.txt`, `beast < puzzle.txt`.\n\
-             Try `beast --help` for the options and subcommands."
-        );
-        return Ok(ExitCode::from(2));
+        return Err(super::error::usage(
+            "give a puzzle file, or pipe one in: `beast puzzle.txt`, `beast < puzzle.txt`.\n\
+             Try `beast --help` for the options and subcommands.",
+        ));
     }
     let bytes = super::read_source(args.file.as_deref(), "")?;
     let puzzle = Puzzle::parse_owned(bytes)?;
@@ -152,7 +150,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     out.write_all(text.as_bytes())
         .and_then(|()| out.flush())
         .context("cannot write the answer to standard output")?;
-    Ok(ExitCode::SUCCESS)
+    Ok(())
 }
 
 /// The `--json` object of an outcome.
@@ -174,7 +172,7 @@ fn trace(puzzle: &Puzzle, rules: Rules, style: Style) -> anyhow::Result<Outcome>
     let color = paint::use_color(&io::stderr());
     let mut err = io::stderr().lock();
     let draw =
-        |err: &mut io::StderrLock, map: &beast_judge::grid::Grid<beast::Cell>| -> io::Result<()> {
+        |err: &mut io::StderrLock, map: &beast_engine::grid::Grid<beast::Cell>| -> io::Result<()> {
             for line in beast::render::board(map, style) {
                 writeln!(err, "{}", paint::paint(&line, color))?;
             }

@@ -26,6 +26,7 @@ macro_rules! eprintln {
 mod cases;
 mod check;
 mod contain;
+mod error;
 mod fence;
 mod r#gen;
 mod judge;
@@ -33,6 +34,7 @@ mod paint;
 mod play;
 mod ring;
 mod tui;
+mod values;
 mod variants;
 
 use std::io::{self, Read, Write};
@@ -88,8 +90,13 @@ enum Command {
     },
 }
 
-/// Parses the arguments, runs the command and maps its result to an exit code:
-/// 0 ok, 1 a check failed or a move was refused, 2 bad input or usage.
+pub use error::Error;
+
+/// What every command returns: `Ok` for success, or how it ended otherwise.
+pub type Ended = Result<(), Error>;
+
+/// Parses the arguments, runs the command and applies its exit status, decided by
+/// [`Error::code`]: 0 ok, 1 a check failed or a move was refused, 2 bad input or usage.
 pub fn run() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
@@ -100,31 +107,31 @@ pub fn run() -> ExitCode {
         Some(Command::Gen(args)) => r#gen::run(args),
         Some(Command::Cases(args)) => cases::run(*args),
         Some(Command::Variants(args)) => variants::run(args),
-        Some(Command::Contain(args)) => return contain::run(args),
+        Some(Command::Contain(args)) => contain::run(args),
         Some(Command::Completions { shell }) => completions(shell),
         None => judge::run(cli.judge),
     };
     match result {
-        Ok(code) => code,
-        // A closed stdout or stderr pipe: the reader has all it wanted.
-        Err(err) if is_broken_pipe(&err) => ExitCode::SUCCESS,
+        Ok(()) => ExitCode::SUCCESS,
         Err(err) => {
-            eprintln!("error: {err:#}");
-            ExitCode::from(2)
+            if let Some(message) = err.message() {
+                eprintln!("{message}");
+            }
+            ExitCode::from(err.code())
         }
     }
 }
 
 /// Prints the completion script for `shell`. Written from a buffer, since
 /// `clap_complete::generate` panics when its writer fails (a closed or full stdout).
-fn completions(shell: clap_complete::Shell) -> anyhow::Result<ExitCode> {
+fn completions(shell: clap_complete::Shell) -> Ended {
     let mut script = Vec::new();
     clap_complete::generate(shell, &mut Cli::command(), "beast", &mut script);
     let mut out = io::stdout().lock();
     out.write_all(&script)
         .and_then(|()| out.flush())
         .context("cannot write the completion script to standard output")?;
-    Ok(ExitCode::SUCCESS)
+    Ok(())
 }
 
 /// All of `path`, or of standard input for `None` and `-`; `what` names the file in errors
@@ -156,11 +163,15 @@ pub fn read_source_text(path: Option<&Path>, what: &str) -> anyhow::Result<Strin
     String::from_utf8(bytes).with_context(|| format!("{from} is not UTF-8 text"))
 }
 
-/// True when the error chain ends in a closed pipe (stdout, or stderr under `--trace`),
-/// which exits quietly.
-fn is_broken_pipe(err: &anyhow::Error) -> bool {
-    err.chain().any(|e| {
-        e.downcast_ref::<io::Error>()
-            .is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe)
-    })
+/// A seed for a run given none: the clock mixed with the process's own randomness, so two
+/// runs in the same instant differ. Every command prints the seed it picked, so the run can
+/// be repeated; only the binary ever picks one.
+pub fn fresh_seed() -> u64 {
+    use std::hash::{BuildHasher, Hasher};
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos());
+    let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
+    hasher.write_u128(nanos);
+    hasher.finish()
 }

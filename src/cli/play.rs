@@ -2,12 +2,11 @@
 
 use std::io::{self, Write};
 use std::path::PathBuf;
-use std::process::ExitCode;
 use std::time::Duration;
 
-use beast_judge::beast::Puzzle;
-use beast_judge::beast::screen::BeastScreen;
-use beast_judge::judge::generate::{GenOptions, generate};
+use beast_engine::beast::Puzzle;
+use beast_engine::beast::screen::BeastScreen;
+use beast_engine::judge::generate::{GenOptions, generate};
 
 use super::judge::{RuleArgs, StyleArg};
 
@@ -40,7 +39,7 @@ pub struct Args {
 }
 
 /// Runs `beast play`.
-pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+pub fn run(args: Args) -> super::Ended {
     let puzzle = match (&args.file, args.seed) {
         (Some(path), _) => Puzzle::parse_bytes(&super::read_source(Some(path), "")?)?,
         (None, Some(seed)) => generate(seed, &GenOptions::default())?,
@@ -56,5 +55,5 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     super::tui::play_paced(&mut screen, pace)?;
     let mut out = io::stdout().lock();
     writeln!(out, "{}", screen.moves())?;
-    Ok(ExitCode::SUCCESS)
+    Ok(())
 }

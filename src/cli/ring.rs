@@ -3,13 +3,11 @@
 
 use std::io::{self, Write};
 use std::path::PathBuf;
-use std::process::ExitCode;
 
 use anyhow::{Context, bail};
-use beast_judge::grid::{Dir, Pos};
-use beast_judge::ring::screen::RingScreen;
-use beast_judge::ring::{Collector, PAGE_HTML, Scenario, parse_moves};
-use clap::builder::PossibleValuesParser;
+use beast_engine::grid::{Dir, Pos};
+use beast_engine::ring::screen::RingScreen;
+use beast_engine::ring::{Collector, PAGE_HTML, Scenario, parse_moves};
 use serde::Serialize;
 
 /// Arguments of `beast ring`.
@@ -26,9 +24,8 @@ Examples:
   beast ring --html > ring.html            the playable page")]
 pub struct Args {
     /// Start from a staged scenario instead of the original game.
-    #[arg(long, value_name = "NAME",
-          value_parser = PossibleValuesParser::new(Scenario::ALL.map(Scenario::name)))]
-    scenario: Option<String>,
+    #[arg(long, value_name = "NAME")]
+    scenario: Option<ScenarioArg>,
 
     /// Moves, letters U D L R: `RRDL` or `R R D L`; a lone `-` reads them from stdin.
     #[arg(value_name = "MOVES")]
@@ -92,17 +89,41 @@ impl JsonState {
     }
 }
 
+/// A `--scenario` value. The names come from the engine's [`Scenario`], so a new scenario
+/// needs no change here.
+#[derive(Clone, Copy, Debug)]
+struct ScenarioArg(Scenario);
+
+impl clap::ValueEnum for ScenarioArg {
+    fn value_variants<'a>() -> &'a [Self] {
+        const ALL: [ScenarioArg; Scenario::ALL.len()] = {
+            let mut all = [ScenarioArg(Scenario::ALL[0]); Scenario::ALL.len()];
+            let mut i = 1;
+            while i < all.len() {
+                all[i] = ScenarioArg(Scenario::ALL[i]);
+                i += 1;
+            }
+            all
+        };
+        &ALL
+    }
+
+    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
+        Some(clap::builder::PossibleValue::new(self.0.name()))
+    }
+}
+
 /// Runs `beast ring`.
-pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+pub fn run(args: Args) -> super::Ended {
     let mut out = io::stdout().lock();
     if args.html {
         out.write_all(PAGE_HTML.as_bytes())?;
         out.flush()?;
-        return Ok(ExitCode::SUCCESS);
+        return Ok(());
     }
     let moves = read_moves(&args)?;
     let mut game = match &args.scenario {
-        Some(name) => Collector::scenario(name.parse()?),
+        Some(ScenarioArg(scenario)) => Collector::scenario(*scenario),
         None => Collector::new(),
     };
     for (n, &dir) in moves.iter().enumerate() {
@@ -117,7 +138,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         drop(out);
         let mut screen = RingScreen::with_game(game);
         super::tui::play(&mut screen)?;
-        return Ok(ExitCode::SUCCESS);
+        return Ok(());
     }
     if args.json {
         serde_json::to_writer(&mut out, &JsonState::of(&game))?;
@@ -133,7 +154,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     out.flush()?;
     // Rejected and refused moves are part of a walkthrough, not a failure of the run.
-    Ok(ExitCode::SUCCESS)
+    Ok(())
 }
 
 /// The moves from the arguments, `--moves-file` or stdin, with errors that say where.

@@ -6,9 +6,9 @@ use std::io::{self, BufWriter, IsTerminal, Write};
 use std::time::Duration;
 
 use anyhow::bail;
-use beast_judge::play::{self, Flow, Key, Line, Screen};
+use beast_engine::play::{Flow, Key, Line, Screen};
 use crossterm::event::{self, Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
-use crossterm::style::{Color, Print, ResetColor, SetForegroundColor};
+use crossterm::style::{Print, ResetColor, SetForegroundColor};
 use crossterm::terminal::{self, ClearType};
 use crossterm::{cursor, execute, queue};
 
@@ -23,7 +23,7 @@ pub fn play_paced(screen: &mut dyn Screen, pace: Option<Duration>) -> anyhow::Re
     if !io::stdin().is_terminal() || !io::stdout().is_terminal() {
         bail!("interactive play needs a terminal: standard input and output must both be a tty");
     }
-    let color = std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
+    let color = super::paint::color_allowed();
     let _restore = Terminal::enter()?;
     let mut out = BufWriter::new(io::stdout());
     let mut shown: Vec<Line> = Vec::new();
@@ -108,20 +108,6 @@ fn key_of(k: &KeyEvent) -> Option<Key> {
     })
 }
 
-fn term_color(c: play::Color) -> Option<Color> {
-    Some(match c {
-        play::Color::Default => return None,
-        play::Color::Red => Color::Red,
-        play::Color::Green => Color::Green,
-        play::Color::Yellow => Color::Yellow,
-        play::Color::Blue => Color::Blue,
-        play::Color::Magenta => Color::Magenta,
-        play::Color::Cyan => Color::Cyan,
-        play::Color::White => Color::White,
-        play::Color::Grey => Color::DarkGrey,
-    })
-}
-
 /// Draws `frame`, rewriting only the lines that differ from `shown` (all of them if `full`).
 /// A terminal smaller than the frame gets a notice instead of a broken picture.
 fn draw(
@@ -155,7 +141,7 @@ fn draw(
         }
         queue!(out, cursor::MoveTo(0, i as u16))?;
         for span in &line.0 {
-            match term_color(span.color).filter(|_| color) {
+            match super::paint::term_color(span.color).filter(|_| color) {
                 Some(c) => queue!(out, SetForegroundColor(c), Print(&span.text), ResetColor)?,
                 None => queue!(out, Print(&span.text))?,
             }

@@ -1,9 +1,8 @@
 //! `beast variants`: the catalogue of known readings, one a line.
 
 use std::io::{self, Write};
-use std::process::ExitCode;
 
-use beast_judge::beast::variant::CATALOGUE;
+use beast_engine::beast::variant::CATALOGUE;
 
 /// Arguments of `beast variants`.
 #[derive(clap::Args, Debug)]
@@ -14,7 +13,7 @@ pub struct Args {
 }
 
 /// Prints the catalogue.
-pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+pub fn run(args: Args) -> super::Ended {
     let mut out = io::stdout().lock();
     if args.json {
         for v in CATALOGUE {
@@ -28,5 +27,5 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
     }
     out.flush()?;
-    Ok(ExitCode::SUCCESS)
+    Ok(())
 }

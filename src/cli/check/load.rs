@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use anyhow::Context;
-use beast_judge::judge::cases::{self, Case, Loaded, Origin, RandomSpec, RandomSpecs};
+use beast_engine::judge::cases::{self, Case, Loaded, Origin, RandomSpec, RandomSpecs};
 
 use super::Args;
 use super::pool::in_time;

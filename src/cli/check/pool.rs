@@ -6,13 +6,13 @@ use std::sync::mpsc;
 use std::thread;
 use std::time::{Duration, Instant};
 
-use beast_judge::beast::Puzzle;
-use beast_judge::beast::variant;
-use beast_judge::judge::cases::{Case, Origin};
-use beast_judge::judge::diagnose;
-use beast_judge::judge::generate::GenOptions;
-use beast_judge::judge::report::CaseReport;
-use beast_judge::judge::verdict::{self, Verdict};
+use beast_engine::beast::Puzzle;
+use beast_engine::beast::variant;
+use beast_engine::judge::cases::{Case, Origin};
+use beast_engine::judge::diagnose;
+use beast_engine::judge::generate::GenOptions;
+use beast_engine::judge::report::CaseReport;
+use beast_engine::judge::verdict::{self, Verdict};
 
 use super::load::{CaseList, Job};
 use super::runner::{Ended, Run, Runner};
@@ -218,7 +218,7 @@ pub fn run_all(
             let tx = tx.clone();
             let (next, stop) = (&next, &stop);
             scope.spawn(move || {
-                while !stop.load(Ordering::Relaxed) {
+                while !stop.load(Ordering::Relaxed) && judge.runner.groups.interrupted().is_none() {
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     let Some(job) = all.get(i) else { break };
                     let result = judge.job(&job);

@@ -9,6 +9,7 @@ use std::os::unix::ffi::OsStrExt;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::{Path, PathBuf};
 use std::process::{ChildStderr, ChildStdin, ChildStdout, Command, ExitStatus, Stdio};
+use std::sync::atomic::{AtomicI32, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError, Sender};
 use std::sync::{Arc, Mutex};
 use std::thread;
@@ -128,27 +129,48 @@ impl Stop {
     }
 }
 
-/// The candidates running now, and how to stop each.
+/// The candidates running now, and how to stop each; and the signal that interrupted the
+/// run, if one has.
 #[derive(Clone, Debug, Default)]
-pub struct Groups(Arc<Mutex<HashMap<i32, Stop>>>);
+pub struct Groups {
+    running: Arc<Mutex<HashMap<i32, Stop>>>,
+    /// The interrupting signal's number, or 0.
+    interrupted: Arc<AtomicI32>,
+}
 
 impl Groups {
+    /// Records a started candidate. One started after an interrupt is stopped at once: the
+    /// signal may have come between the check before the start and this call.
     fn add(&self, id: i32, stop: Stop) {
-        if let Ok(mut set) = self.0.lock() {
+        if let Ok(mut set) = self.running.lock() {
             set.insert(id, stop);
+            if self.interrupted().is_some() {
+                stop.send(id);
+            }
         }
     }
 
     fn remove(&self, id: i32) {
-        if let Ok(mut set) = self.0.lock() {
+        if let Ok(mut set) = self.running.lock() {
             set.remove(&id);
         }
     }
 
+    /// The signal that interrupted the run, if one has.
+    pub fn interrupted(&self) -> Option<i32> {
+        match self.interrupted.load(Ordering::SeqCst) {
+            0 => None,
+            sig => Some(sig),
+        }
+    }
+
     /// Blocks SIGINT, SIGTERM and SIGHUP in this thread and every thread started after it,
-    /// and starts a thread that waits for them: it stops every running candidate and exits
-    /// with 128 + the signal. Call it before starting other threads. Candidates start with
-    /// an empty signal mask (the standard library and the sandbox helper reset it).
+    /// and starts a thread that waits for them. The first stops every running candidate and
+    /// marks the run interrupted, so the command winds down through its destructors (temporary
+    /// files removed, progress bar cleared) and exits with 128 + the signal. A second one
+    /// ends the process at once, as the signal's default action would. Call it before
+    /// starting other threads. Candidates start with an empty signal mask (the standard
+    /// library and the sandbox helper reset it).
     pub fn kill_on_interrupt(&self) -> nix::Result<()> {
         let mut set = SigSet::empty();
         for s in [Signal::SIGINT, Signal::SIGTERM, Signal::SIGHUP] {
@@ -157,14 +179,21 @@ impl Groups {
         set.thread_block()?;
         let groups = self.clone();
         thread::spawn(move || {
-            if let Ok(sig) = set.wait() {
-                if let Ok(set) = groups.0.lock() {
+            while let Ok(sig) = set.wait() {
+                if groups.interrupted().is_some() {
+                    let _ = signal_hook::low_level::emulate_default_handler(sig as i32);
+                    return;
+                }
+                groups.interrupted.store(sig as i32, Ordering::SeqCst);
+                if let Ok(set) = groups.running.lock() {
                     for (&id, &stop) in set.iter() {
                         stop.send(id);
                     }
                 }
-                eprintln!("\nbeast check: interrupted by {}", sig.as_str());
-                std::process::exit(128 + sig as i32);
+                eprintln!(
+                    "\nbeast check: interrupted by {}; stopping (again to quit at once)",
+                    sig.as_str()
+                );
             }
         });
         Ok(())
@@ -378,11 +407,11 @@ impl Runner {
         let netns = self.sandbox.netns.clone();
         let (ptx, prx) = mpsc::channel();
         thread::spawn(move || {
-            if let Some(ns) = netns {
-                if let Err(e) = sandbox::enter_namespaces(&ns) {
-                    let _ = ptx.send(Err(io::Error::from(e)));
-                    return;
-                }
+            if let Some(ns) = netns
+                && let Err(e) = sandbox::enter_namespaces(&ns)
+            {
+                let _ = ptx.send(Err(io::Error::from(e)));
+                return;
             }
             let mut child = match cmd.spawn() {
                 Ok(child) => child,

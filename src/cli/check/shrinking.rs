@@ -8,12 +8,12 @@
 
 use std::time::{Duration, Instant};
 
-use beast_judge::beast::{Puzzle, Rules};
-use beast_judge::judge::cases::Case;
-use beast_judge::judge::diagnose::{self, Cause, Group};
-use beast_judge::judge::report::{CaseReport, Shown, Shrink};
-use beast_judge::judge::shrink;
-use beast_judge::judge::verdict::Verdict;
+use beast_engine::beast::{Puzzle, Rules};
+use beast_engine::judge::cases::Case;
+use beast_engine::judge::diagnose::{self, Cause, Group};
+use beast_engine::judge::report::{CaseReport, Shown, Shrink};
+use beast_engine::judge::shrink;
+use beast_engine::judge::verdict::Verdict;
 
 use super::pool::Judge;
 
@@ -80,7 +80,7 @@ pub fn shown(
 
 /// Runs the answer on `puzzle`; `None` if the engine cannot judge it.
 fn see(judge: &Judge, puzzle: &Puzzle) -> anyhow::Result<Option<Seen>> {
-    let Ok(outcome) = beast_judge::beast::judge(puzzle, Rules::OURS) else {
+    let Ok(outcome) = beast_engine::beast::judge(puzzle, Rules::OURS) else {
         return Ok(None);
     };
     let expected = outcome.answer();
@@ -104,7 +104,7 @@ fn by_engine(
     rules: Rules,
     deadline: Instant,
 ) -> anyhow::Result<(Option<Seen>, bool)> {
-    let in_time = || Instant::now() < deadline;
+    let in_time = || Instant::now() < deadline && judge.runner.groups.interrupted().is_none();
     let small = shrink::shrink_within(puzzle, ENGINE_TRIES, in_time, |p| {
         diagnose::readings_differ(p, rules, Rules::OURS)
     });
@@ -148,7 +148,7 @@ fn with_answer(
 ) -> anyhow::Result<(Option<Seen>, bool)> {
     let mut error = None;
     let mut best: Option<Seen> = None;
-    let in_time = || Instant::now() < deadline;
+    let in_time = || Instant::now() < deadline && judge.runner.groups.interrupted().is_none();
     let s = shrink::shrink_within(puzzle, shrink::DEFAULT_BUDGET, in_time, |p| {
         if error.is_some() || !worth(p) {
             return false;

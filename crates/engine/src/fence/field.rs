@@ -11,6 +11,7 @@ use rand_chacha::ChaCha8Rng;
 use rand_core::{Rng, SeedableRng};
 
 use super::notation::{self, Fence, NotationError, Orient, Post};
+use crate::grid::Dimensions;
 
 /// The size of a field in pens, from 1x1 to 25x25.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -159,10 +160,10 @@ impl fmt::Display for Size {
 impl std::str::FromStr for Size {
     type Err = SizeError;
     fn from_str(s: &str) -> Result<Size, SizeError> {
-        let malformed = || SizeError::Malformed(s.trim().to_string());
-        let (w, h) = s.trim().split_once(['x', 'X']).ok_or_else(malformed)?;
-        let num = |t: &str| t.trim().parse::<usize>().map_err(|_| malformed());
-        Size::new(num(w)?, num(h)?)
+        let d: Dimensions = s
+            .parse()
+            .map_err(|_| SizeError::Malformed(s.trim().to_string()))?;
+        Size::new(d.cols, d.rows)
     }
 }
 

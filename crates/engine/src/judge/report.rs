@@ -314,7 +314,7 @@ fn hidden(c: char) -> bool {
             | '\u{fff9}'..='\u{fffb}')
 }
 
-/// `line` with every [`hidden`] character (and newlines) written as an escape such as
+/// `line` with every `hidden` character (and newlines) written as an escape such as
 /// `\u{1b}` or `\u{202e}`, so a candidate's output cannot drive the terminal, or reorder
 /// the text, of whoever reads the report.
 pub fn visible(line: &str) -> String {
@@ -329,7 +329,7 @@ pub fn visible(line: &str) -> String {
         .collect()
 }
 
-/// JSON text with every [`hidden`] character inside its strings written as a `\uXXXX`
+/// JSON text with every `hidden` character inside its strings written as a `\uXXXX`
 /// escape (serde_json escapes only C0 controls). The value is unchanged.
 pub fn json_text(value: &serde_json::Value) -> String {
     let mut s = String::new();
@@ -520,7 +520,7 @@ pub fn json_summary(s: &Summary, d: &DiagnosisReport) -> serde_json::Value {
 }
 
 /// Escapes text for XML 1.0 content and attributes. Characters XML cannot hold at all
-/// (most control characters) become U+FFFD; the other [`hidden`] ones are written as
+/// (most control characters) become U+FFFD; the other `hidden` ones are written as
 /// visible escapes such as `\u{202e}`.
 pub fn xml_escape(text: &str) -> String {
     let mut s = String::with_capacity(text.len());

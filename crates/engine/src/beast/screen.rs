@@ -165,7 +165,7 @@ mod tests {
     use super::*;
     use crate::beast::{Ending, judge};
 
-    const WIKIPEDIA: &str = include_str!("../../examples/beast/wikipedia.txt");
+    const WIKIPEDIA: &str = include_str!("../../../../examples/beast/wikipedia.txt");
 
     fn screen(text: &str, style: Style) -> BeastScreen {
         BeastScreen::new(Puzzle::parse(text).expect("valid"), Rules::default(), style)

@@ -2,6 +2,7 @@
 //! dense row-major grid of cells.
 
 use std::fmt;
+use std::str::FromStr;
 
 /// A cell position, `(row, col)`, zero-based, row 0 at the top.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -190,6 +191,41 @@ impl<T> std::ops::IndexMut<Pos> for Grid<T> {
     }
 }
 
+/// A width and height as people write them on a command line: `COLSxROWS`, such as `16x10`
+/// (an upper-case `X` and spaces around the numbers are fine). Every game's size flag reads
+/// through this one parser; each game then checks its own limits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Dimensions {
+    /// Columns (width).
+    pub cols: usize,
+    /// Rows (height).
+    pub rows: usize,
+}
+
+/// Text that is not `COLSxROWS`.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("expected COLSxROWS such as 16x10, got {0:?}")]
+pub struct DimensionsError(pub String);
+
+impl FromStr for Dimensions {
+    type Err = DimensionsError;
+    fn from_str(s: &str) -> Result<Dimensions, DimensionsError> {
+        let bad = || DimensionsError(s.trim().to_string());
+        let (c, r) = s.trim().split_once(['x', 'X']).ok_or_else(bad)?;
+        let number = |t: &str| t.trim().parse::<usize>().map_err(|_| bad());
+        Ok(Dimensions {
+            cols: number(c)?,
+            rows: number(r)?,
+        })
+    }
+}
+
+impl fmt::Display for Dimensions {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}x{}", self.cols, self.rows)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -218,5 +254,20 @@ mod tests {
             assert_eq!(Dir::from_letter(d.letter()), Some(d));
         }
         assert_eq!(Dir::from_letter('u'), None);
+    }
+
+    #[test]
+    fn dimensions_read_cols_x_rows_and_nothing_else() {
+        let d = |cols, rows| Ok(Dimensions { cols, rows });
+        assert_eq!("16x10".parse(), d(16, 10));
+        assert_eq!(" 3 X 4 ".parse(), d(3, 4));
+        for bad in ["16", "x10", "16x", "ax3", "3x-1", "3x4x5"] {
+            assert_eq!(
+                bad.parse::<Dimensions>(),
+                Err(DimensionsError(bad.to_string())),
+                "{bad}"
+            );
+        }
+        assert_eq!(Dimensions { cols: 7, rows: 5 }.to_string(), "7x5");
     }
 }

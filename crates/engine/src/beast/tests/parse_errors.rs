@@ -1,6 +1,6 @@
 //! Every input-error class of RULES.md section 1, with the line and column it must name.
 
-use beast_judge::beast::{ParseErrorKind, Puzzle};
+use crate::beast::{ParseErrorKind, Puzzle};
 
 /// Parses `text` expecting a refusal at `line`:`col`; returns the reason.
 fn refused(text: &str, line: usize, col: usize) -> ParseErrorKind {
@@ -127,7 +127,7 @@ fn crlf_line_endings_are_accepted() {
 #[test]
 fn whitespace_and_newlines_between_moves_are_ignored() {
     let p = Puzzle::parse("5 3\n#####\n#O~H#\n#####\nR W\n\n D\tL\n").expect("moves");
-    assert_eq!(beast_judge::beast::move_string(p.moves()), "RWDL");
+    assert_eq!(crate::beast::move_string(p.moves()), "RWDL");
 }
 
 #[test]
@@ -159,7 +159,7 @@ fn a_move_string_where_a_map_row_should_be_is_called_missing_rows() {
 #[test]
 fn any_whitespace_between_moves_is_ignored() {
     let p = Puzzle::parse("5 3\n#####\n#O~H#\n#####\nR\u{c}W\u{a0}D\n").expect("moves");
-    assert_eq!(beast_judge::beast::move_string(p.moves()), "RWD");
+    assert_eq!(crate::beast::move_string(p.moves()), "RWD");
 }
 
 #[test]

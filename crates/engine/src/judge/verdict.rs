@@ -145,7 +145,7 @@ pub fn unified_diff(expected: &[u8], got: &[u8]) -> String {
 /// [`unified_diff`] on capped text, so its work is bounded whatever the outputs.
 ///
 /// The lines before the first difference are skipped in one linear scan; then at most
-/// `limits.lines` lines and `limits.bytes` bytes of each side, from [`CONTEXT`] lines
+/// `limits.lines` lines and `limits.bytes` bytes of each side, from `CONTEXT` lines
 /// before it, are diffed (a quadratic diff of a few KiB, never of the whole output). When a
 /// side is longer than that, a last line `\ diff cut: output differs at line N; B bytes
 /// got, E bytes expected` says so. Line numbers in the hunk headers are those of the whole
@@ -296,7 +296,7 @@ fn thousands(n: usize) -> String {
     let digits = n.to_string();
     let mut out = String::new();
     for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
             out.push(',');
         }
         out.push(c);

@@ -113,7 +113,7 @@ impl Schedule {
     /// True if the beasts move on `turn` (from 1).
     pub fn beasts_move(self, turn: u64) -> bool {
         match self {
-            Schedule::Even => turn % 2 == 0,
+            Schedule::Even => turn.is_multiple_of(2),
             Schedule::Odd => turn % 2 == 1,
             Schedule::Every => true,
         }
@@ -892,7 +892,7 @@ fn play(
         let Some(step) = game.step(m) else { break };
         moves_used += 1;
         observe(&game, &step);
-        if game.turn % BUDGET_TURNS == 0 && !keep_going() {
+        if game.turn.is_multiple_of(BUDGET_TURNS) && !keep_going() {
             return Err(GameError::OutOfBudget { turn: game.turn });
         }
     }

@@ -3,6 +3,9 @@
 use super::*;
 use crate::grid::Pos;
 
+mod parse_errors;
+mod props;
+
 /// A puzzle from a drawn map (rows separated by newlines, no size line) and moves.
 fn puzzle(map: &str, moves: &str) -> Puzzle {
     let rows: Vec<&str> = map

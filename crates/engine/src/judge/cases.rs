@@ -95,6 +95,12 @@ pub enum CaseError {
         /// The count asked for, as written.
         asked: String,
     },
+    /// A count of random cases that is not a whole number.
+    #[error("expected a number of cases such as 1000, got {written:?}")]
+    NotACount {
+        /// What was written.
+        written: String,
+    },
 }
 
 /// Reads rule flags as `beast` takes them: `--order turn`, `--exhaust=stop`,
@@ -353,19 +359,18 @@ pub fn random_specs(seed: u64, n: usize) -> RandomSpecs {
 }
 
 /// Reads `--random N`: a whole number up to [`MAX_RANDOM`].
-pub fn random_count(s: &str) -> Result<usize, String> {
+pub fn random_count(s: &str) -> Result<usize, CaseError> {
     let digits = s.trim();
     if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
-        return Err(format!(
-            "expected a number of cases such as 1000, got {s:?}"
-        ));
+        return Err(CaseError::NotACount {
+            written: s.to_string(),
+        });
     }
     match digits.parse::<usize>() {
         Ok(n) if n <= MAX_RANDOM => Ok(n),
         _ => Err(CaseError::TooManyRandom {
             asked: digits.to_string(),
-        }
-        .to_string()),
+        }),
     }
 }
 
@@ -414,10 +419,20 @@ impl Shard {
     }
 }
 
+/// A `--shard` value that is not `K/N` with 1 <= K <= N.
+#[derive(Clone, Debug, Error, PartialEq, Eq)]
+#[error("expected K/N with 1 <= K <= N, such as 2/4, got {written:?}")]
+pub struct ShardError {
+    /// What was written.
+    pub written: String,
+}
+
 impl FromStr for Shard {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Shard, String> {
-        let bad = || format!("expected K/N with 1 <= K <= N, such as 2/4, got {s:?}");
+    type Err = ShardError;
+    fn from_str(s: &str) -> Result<Shard, ShardError> {
+        let bad = || ShardError {
+            written: s.to_string(),
+        };
         let (k, n) = s.split_once('/').ok_or_else(bad)?;
         let index: usize = k.trim().parse().map_err(|_| bad())?;
         let count: usize = n.trim().parse().map_err(|_| bad())?;
@@ -577,12 +592,18 @@ mod tests {
             "18446744073709551615",
             "99999999999999999999999999999999999999999999",
         ] {
-            let err = random_count(big).expect_err(big);
+            let err = random_count(big).expect_err(big).to_string();
             assert!(err.contains("at most 10,000,000"), "{err}");
             assert!(err.starts_with(big), "{err}");
         }
-        assert!(random_count("-1").is_err());
-        assert!(random_count("ten").is_err());
+        for not_a_count in ["-1", "ten", ""] {
+            assert_eq!(
+                random_count(not_a_count),
+                Err(CaseError::NotACount {
+                    written: not_a_count.to_string()
+                })
+            );
+        }
         let err = random(1, MAX_RANDOM + 1, &GenOptions::default());
         assert!(
             matches!(err, Err(CaseError::TooManyRandom { .. })),

@@ -1,8 +1,8 @@
 //! Properties over generated maps: the score, the map's consistency, determinism, and a
 //! parser that never panics.
 
-use beast_judge::beast::variant::SWITCHES;
-use beast_judge::beast::{
+use crate::beast::variant::SWITCHES;
+use crate::beast::{
     CATALOGUE, Cell, Game, Puzzle, Rules, Status, judge, judge_owned, judge_with,
 };
 use proptest::prelude::*;

@@ -8,8 +8,8 @@ use std::{env, fs};
 
 fn main() {
     let manifest = env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR");
-    let dir = Path::new(&manifest).join("examples/beast");
-    println!("cargo::rerun-if-changed=examples/beast");
+    let dir = Path::new(&manifest).join("../../examples/beast");
+    println!("cargo::rerun-if-changed=../../examples/beast");
     let mut names: Vec<(String, String)> = Vec::new();
     if let Ok(entries) = fs::read_dir(&dir) {
         for entry in entries.flatten() {

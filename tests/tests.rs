@@ -1,0 +1,17 @@
+//! The integration tests of `beast`: one crate, one module a command or concern, the shared
+//! helpers in `util`. Engine-only tests are unit tests of `crates/engine`.
+
+mod util;
+
+mod beast_cli;
+mod bounded_cli;
+mod cases_cli;
+mod check_cli;
+mod contain_cli;
+mod diagnosis_cli;
+mod examples;
+mod fence_cli;
+mod gen_cli;
+mod pipes_cli;
+mod play_tty;
+mod ring_cli;
