@@ -2,9 +2,7 @@
 //! parser that never panics.
 
 use crate::beast::variant::SWITCHES;
-use crate::beast::{
-    CATALOGUE, Cell, Game, Puzzle, Rules, Status, judge, judge_owned, judge_with,
-};
+use crate::beast::{CATALOGUE, Cell, Game, Puzzle, Rules, Status, judge, judge_owned, judge_with};
 use proptest::prelude::*;
 
 /// A valid puzzle: a solid border, random interior, one player, a random move string.
