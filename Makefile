@@ -15,7 +15,7 @@ lint: ## Formatting and clippy, warnings denied
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
 	RUSTDOCFLAGS="-D warnings" $(CARGO) doc --workspace --no-deps --quiet
 
-e2e: ## Browser test of the Ring Collector page in headless Chromium (installs chromium if missing)
+e2e: ## Browser tests of the Ring Collector and replay pages in headless Chromium (installs chromium if missing)
 	bash tests/e2e/run.sh
 
 bench: ## Benchmarks (divan); not part of `make test`

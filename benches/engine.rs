@@ -10,6 +10,8 @@
 //! - `judge_900`: a whole judge of `beast gen --seed 1 --size 900x900 --beasts 99 --moves 98`
 //!   (the map of the comparison with the C answer, `benches/vs-c.sh`), from its bytes.
 //! - `play_key`: two keys and a frame of `beast play` on the 40x23 Wikipedia map.
+//! - `play_key_1000`: two keys and a frame of `beast play` in an 80x24 window on the
+//!   1000x1000 map with 1,000 beasts (target: under 16 ms a key).
 
 use beast_engine::beast::{Game, Move, Puzzle, Rules, judge, judge_owned};
 use beast_engine::grid::Dir;
@@ -143,6 +145,25 @@ fn play_key(bencher: Bencher) {
     let puzzle =
         Puzzle::parse(include_str!("../examples/beast/wikipedia.txt")).expect("the sample");
     let screen = BeastScreen::new(puzzle, Rules::default(), Style::Unicode);
+    bencher
+        .with_inputs(|| screen.clone())
+        .bench_local_refs(|s| {
+            s.key(Key::Char('.'));
+            s.key(Key::Char('.'));
+            black_box(s.frame())
+        });
+}
+
+/// One key in `beast play` in an 80x24 window on the 1000x1000 map with 1,000 beasts: the
+/// move through the engine plus the frame of the view (only the window is drawn).
+#[divan::bench(sample_count = 50)]
+fn play_key_1000(bencher: Bencher) {
+    use beast_engine::beast::Style;
+    use beast_engine::beast::screen::BeastScreen;
+    use beast_engine::play::{Key, Screen, Window};
+    let puzzle = Puzzle::parse(&big_map(1000, 1000, 0)).expect("valid");
+    let mut screen = BeastScreen::new(puzzle, Rules::default(), Style::Unicode);
+    screen.resize(Window { cols: 80, rows: 24 });
     bencher
         .with_inputs(|| screen.clone())
         .bench_local_refs(|s| {

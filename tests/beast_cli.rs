@@ -207,3 +207,146 @@ fn completions_are_printed_for_bash() {
         .success()
         .stdout(predicate::str::contains("_beast"));
 }
+
+/// The JSON data of a replay page.
+fn page_data(page: &str) -> serde_json::Value {
+    let start = page.find(r#"id="replay-data">"#).expect("the data") + r#"id="replay-data">"#.len();
+    let end = start
+        + page[start..]
+            .find("</script>")
+            .expect("the end of the data");
+    serde_json::from_str(&page[start..end]).expect("valid JSON")
+}
+
+fn html(args: &[&str], stdin: Option<String>) -> String {
+    let mut cmd = beast();
+    cmd.arg("--html").args(args);
+    if let Some(text) = stdin {
+        cmd.write_stdin(text);
+    }
+    let out = cmd.assert().success().get_output().stdout.clone();
+    String::from_utf8(out).expect("UTF-8")
+}
+
+/// A `cols` x `rows` map with `beasts` beasts spread out and the player sealed in solid
+/// wall, so that every one of the `moves` moves is played.
+fn sealed_map(cols: usize, rows: usize, beasts: usize, moves: usize) -> String {
+    let mut cells = vec![vec![' '; cols]; rows];
+    for (r, row) in cells.iter_mut().enumerate() {
+        for (c, cell) in row.iter_mut().enumerate() {
+            if r == 0 || c == 0 || r == rows - 1 || c == cols - 1 {
+                *cell = '#';
+            } else if (r * 7 + c * 13) % 29 == 0 {
+                *cell = '~';
+            }
+        }
+    }
+    let (mr, mc) = (rows / 2, cols / 2);
+    for row in &mut cells[mr - 1..=mr + 1] {
+        row[mc - 1..=mc + 1].fill('#');
+    }
+    cells[mr][mc] = 'O';
+    let side = (beasts as f64).sqrt().ceil() as usize;
+    let mut placed = 0;
+    for i in 1..=side {
+        for j in 1..=side {
+            let (r, c) = (i * (rows - 2) / (side + 1), j * (cols - 2) / (side + 1));
+            if placed < beasts && (r.abs_diff(mr) > 2 || c.abs_diff(mc) > 2) {
+                cells[r][c] = 'H';
+                placed += 1;
+            }
+        }
+    }
+    let mut text = format!("{cols} {rows}\n");
+    for row in cells {
+        text.extend(row);
+        text.push('\n');
+    }
+    text.extend((0..moves).map(|i| ['U', 'R', 'D', 'L', 'W'][i % 5]));
+    text.push('\n');
+    text
+}
+
+#[test]
+fn html_writes_one_self_contained_page_with_a_frame_for_every_turn() {
+    let page = html(&[example("wikipedia.txt").to_str().expect("path")], None);
+    assert!(page.starts_with("<!doctype html>"));
+    assert!(page.contains("Content-Security-Policy\" content=\"default-src 'none'"));
+    for outside in ["http://", "https://", " src=", "<link"] {
+        assert!(!page.contains(outside), "the page loads nothing: {outside}");
+    }
+    let data = page_data(&page);
+    let game = &data["games"][0];
+    assert_eq!(game["frames"].as_array().expect("frames").len(), 29);
+    assert_eq!(game["ending"], "won");
+    assert_eq!(data["result"], "won: score 8 after 29 turns");
+    assert_eq!(data["cut"], serde_json::Value::Null);
+    assert_eq!(data["moves"], "RRRUWWWRRRURWWWWRDRRWWRDWWWWD");
+}
+
+#[test]
+fn html_compare_marks_the_first_turn_where_the_traces_differ() {
+    let file = example("wikipedia.txt");
+    let trace = |flags: &[&str]| -> Vec<String> {
+        let out = beast()
+            .arg("--trace")
+            .args(flags)
+            .arg(&file)
+            .output()
+            .expect("runs");
+        let text = String::from_utf8(out.stderr).expect("UTF-8");
+        text.split("\n\n").map(str::to_string).collect()
+    };
+    let (ours, other) = (trace(&[]), trace(&["--target", "after"]));
+    let first = ours
+        .iter()
+        .zip(&other)
+        .position(|(a, b)| a != b)
+        .expect("the readings differ on this map");
+    let page = html(
+        &["--compare", "--target after", file.to_str().expect("path")],
+        None,
+    );
+    let data = page_data(&page);
+    assert_eq!(
+        data["first_difference"], first as u64,
+        "trace block {first} is turn {first}"
+    );
+    assert_eq!(data["games"][1]["label"], "--target after");
+}
+
+#[test]
+fn html_compare_with_an_unknown_flag_says_which_and_exits_2() {
+    beast()
+        .args(["--html", "--compare", "--target sideways"])
+        .arg(example("wikipedia.txt"))
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--compare \"--target sideways\""));
+}
+
+#[test]
+fn html_of_a_200x100_map_with_20_beasts_and_2000_moves_is_under_5_mb_and_whole() {
+    let page = html(&["-"], Some(sealed_map(200, 100, 20, 2000)));
+    assert!(page.len() < 5_000_000, "{} bytes", page.len());
+    let data = page_data(&page);
+    assert_eq!(data["cut"], serde_json::Value::Null);
+    assert_eq!(
+        data["games"][0]["frames"].as_array().expect("frames").len(),
+        2000
+    );
+}
+
+#[test]
+fn html_of_a_game_too_long_for_a_page_is_cut_at_a_stated_turn() {
+    let page = html(&["-"], Some(sealed_map(600, 600, 1000, 1000)));
+    assert!(page.len() < 5_000_000, "{} bytes", page.len());
+    let data = page_data(&page);
+    let frames = data["games"][0]["frames"].as_array().expect("frames").len();
+    let cut = data["cut"].as_str().expect("a cut");
+    assert!(frames < 1000);
+    assert!(
+        cut.contains(&format!("stops at turn {frames} of a longer game")),
+        "{cut}"
+    );
+}

@@ -274,3 +274,40 @@ fn a_case_past_the_engines_budget_is_skipped_as_too_large() {
             "note: skipped long: case too large to judge",
         ));
 }
+
+#[test]
+fn each_group_a_reading_explains_links_its_compare_page_and_html_dir_writes_it() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let pages = dir.path().join("pages");
+    let out = beast()
+        .arg("check")
+        .args(["--random", "100", "--seed", "1", "--html-dir"])
+        .arg(&pages)
+        .args(["--", BEAST, "--target", "after"])
+        .output()
+        .expect("beast runs");
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8(out.stdout).expect("UTF-8");
+    let page = pages.join("group-1.html");
+    let puzzle = pages.join("group-1.txt");
+    let want = format!(
+        "  compare page: {} (beast --html --compare \"--target after\" {} > {})",
+        page.display(),
+        puzzle.display(),
+        page.display()
+    );
+    assert!(text.contains(&want), "{text}");
+    let html = std::fs::read_to_string(&page).expect("the page is written");
+    assert!(html.contains(r#""label":"--target after""#));
+    assert!(
+        !html.contains(r#""first_difference":null"#),
+        "the readings differ on it"
+    );
+    // The command printed makes the same page.
+    let again = beast()
+        .args(["--html", "--compare", "--target after"])
+        .arg(&puzzle)
+        .output()
+        .expect("beast runs");
+    assert_eq!(String::from_utf8(again.stdout).expect("UTF-8"), html);
+}

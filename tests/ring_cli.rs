@@ -48,6 +48,7 @@ fn json_has_exactly_the_issue_keys() {
             "history",
             "message",
             "next_guard",
+            "patrol",
             "player",
             "remaining",
             "score",

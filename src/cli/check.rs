@@ -76,6 +76,11 @@ pub struct Args {
     /// The same as `--shrink none`.
     #[arg(long)]
     pub no_shrink: bool,
+    /// Write, for every failure group a reading explains, its smallest case (`group-N.txt`)
+    /// and the page comparing our reading with it (`group-N.html`, as `beast --html
+    /// --compare` makes it) into DIR.
+    #[arg(long, value_name = "DIR")]
+    pub html_dir: Option<PathBuf>,
     /// Time limit of shrinking, per group, in seconds.
     #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = super::values::seconds)]
     pub shrink_time: Duration,
@@ -230,8 +235,11 @@ pub fn run(args: Args) -> super::Ended {
     }
     let diagnosis = diagnose_run(&ran, &judge, jobs, args.engine_time);
     let groups = diagnose::group(&observed(&ran), &diagnosis);
-    let shown = show_groups(&judge, &groups, &ran, &args, jobs)?;
+    let mut shown = show_groups(&judge, &groups, &ran, &args, jobs)?;
     stop_if_interrupted(&judge)?;
+    if let Some(dir) = &args.html_dir {
+        write_compare_pages(dir, &mut shown)?;
+    }
     if let Some(bar) = &bar {
         bar.finish_and_clear();
     }
@@ -491,12 +499,50 @@ fn show_groups(
             let shown = shown?;
             Some(GroupReport {
                 verdict: ran[group.smallest].1.verdict,
+                compare: match group.cause {
+                    diagnose::Cause::Reading(rules) => Some(report::ComparePage {
+                        flags: beast_engine::beast::variant::flags(rules),
+                        written: None,
+                    }),
+                    _ => None,
+                },
                 cause: diagnose::describe(&group.cause),
                 cases: group.cases.iter().map(|&i| ran[i].1.name.clone()).collect(),
                 shown,
             })
         })
         .collect())
+}
+
+/// `--html-dir`: each explained group's smallest case and its compare page, written into
+/// `dir` as `group-N.txt` and `group-N.html`.
+fn write_compare_pages(dir: &std::path::Path, groups: &mut [GroupReport]) -> anyhow::Result<()> {
+    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    for (n, g) in groups.iter_mut().enumerate() {
+        let Some(compare) = &mut g.compare else {
+            continue;
+        };
+        let puzzle_file = dir.join(format!("group-{}.txt", n + 1));
+        let page_file = dir.join(format!("group-{}.html", n + 1));
+        let puzzle = beast_engine::beast::Puzzle::parse(&g.shown.puzzle)
+            .with_context(|| format!("the smallest case of group {} does not parse", n + 1))?;
+        let name = format!("group-{}.txt", n + 1);
+        let page = super::replay::page_for(
+            &puzzle,
+            beast_engine::beast::Rules::OURS,
+            Some(&compare.flags),
+            &name,
+        )?;
+        std::fs::write(&puzzle_file, &g.shown.puzzle)
+            .with_context(|| format!("cannot write {}", puzzle_file.display()))?;
+        std::fs::write(&page_file, page)
+            .with_context(|| format!("cannot write {}", page_file.display()))?;
+        compare.written = Some((
+            puzzle_file.display().to_string(),
+            page_file.display().to_string(),
+        ));
+    }
+    Ok(())
 }
 
 /// The golf score's source: `--source FILE`, or the script the command names.

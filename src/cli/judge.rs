@@ -24,6 +24,18 @@ pub struct Args {
     /// Glyphs for --trace.
     #[arg(long, value_enum, default_value_t = StyleArg::Ascii)]
     pub style: StyleArg,
+    /// Write a self-contained HTML replay page of the game to stdout instead of the answer.
+    #[arg(long, conflicts_with_all = ["json", "trace"])]
+    pub html: bool,
+    /// With --html: show the game under these reading flags beside ours, with the first
+    /// turn where they differ, e.g. --compare "--target after" or "--variant ties-reversed".
+    #[arg(
+        long,
+        value_name = "FLAGS",
+        requires = "html",
+        allow_hyphen_values = true
+    )]
+    pub compare: Option<String>,
     #[command(flatten)]
     pub rules: RuleArgs,
 }
@@ -86,24 +98,56 @@ impl clap::FromArgMatches for RuleArgs {
                 format!("unknown rule reading {what:?}\n"),
             )
         };
-        let mut rules = Rules::OURS;
-        for s in variant::SWITCHES {
-            if let Some(value) = m.get_one::<String>(s.flag) {
-                rules = s.change(value).ok_or_else(|| unknown(value))?.apply(rules);
-            }
-        }
-        for name in m.get_many::<String>(VARIANT).into_iter().flatten() {
-            rules = variant::find(name)
-                .ok_or_else(|| unknown(name))?
-                .apply(rules);
-        }
-        Ok(RuleArgs(rules))
+        Ok(RuleArgs(
+            apply_matches(Rules::OURS, m, false).map_err(|what| unknown(&what))?,
+        ))
     }
 
     fn update_from_arg_matches(&mut self, m: &ArgMatches) -> Result<(), clap::Error> {
         *self = Self::from_arg_matches(m)?;
         Ok(())
     }
+}
+
+/// `base` with the readings of `m` made; with `explicit_only`, only those typed, not the
+/// switches' defaults. The error is the unknown value.
+fn apply_matches(base: Rules, m: &ArgMatches, explicit_only: bool) -> Result<Rules, String> {
+    let mut rules = base;
+    for s in variant::SWITCHES {
+        let typed = m.value_source(s.flag) == Some(clap::parser::ValueSource::CommandLine);
+        if explicit_only && !typed {
+            continue;
+        }
+        if let Some(value) = m.get_one::<String>(s.flag) {
+            rules = s.change(value).ok_or_else(|| value.clone())?.apply(rules);
+        }
+    }
+    for name in m.get_many::<String>(VARIANT).into_iter().flatten() {
+        rules = variant::find(name)
+            .ok_or_else(|| name.clone())?
+            .apply(rules);
+    }
+    Ok(rules)
+}
+
+/// `base` with the reading flags of `flags` (as `beast` takes them, such as
+/// `--target after --variant ties-reversed`) made on top.
+pub fn rules_with_flags(base: Rules, flags: &str) -> anyhow::Result<Rules> {
+    let cmd = <RuleArgs as clap::Args>::augment_args(
+        clap::Command::new("--compare").no_binary_name(true),
+    );
+    let m = cmd
+        .try_get_matches_from(flags.split_whitespace())
+        .map_err(|e| {
+            let text = e.to_string();
+            let first = text
+                .lines()
+                .next()
+                .unwrap_or("")
+                .trim_start_matches("error: ");
+            anyhow::anyhow!("--compare {flags:?}: {first}")
+        })?;
+    apply_matches(base, &m, true).map_err(|what| anyhow::anyhow!("unknown rule reading {what:?}"))
 }
 
 /// `--style`.
@@ -136,6 +180,22 @@ pub fn run(args: Args) -> super::Ended {
     let bytes = super::read_source(args.file.as_deref(), "")?;
     let puzzle = Puzzle::parse_owned(bytes)?;
     let rules = args.rules.rules();
+    if args.html {
+        let title = args
+            .file
+            .as_deref()
+            .filter(|p| p.as_os_str() != "-")
+            .and_then(|p| p.file_name())
+            .map_or("standard input".to_string(), |n| {
+                n.to_string_lossy().into_owned()
+            });
+        let page = super::replay::page_for(&puzzle, rules, args.compare.as_deref(), &title)?;
+        let mut out = io::stdout().lock();
+        out.write_all(page.as_bytes())
+            .and_then(|()| out.flush())
+            .context("cannot write the page to standard output")?;
+        return Ok(());
+    }
     let outcome = if args.trace {
         trace(&puzzle, rules, args.style.into())?
     } else {

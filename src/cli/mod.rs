@@ -32,6 +32,7 @@ mod r#gen;
 mod judge;
 mod paint;
 mod play;
+mod replay;
 mod ring;
 mod tui;
 mod values;

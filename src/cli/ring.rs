@@ -59,6 +59,8 @@ struct JsonState {
     player: [usize; 2],
     guard: [usize; 2],
     next_guard: [usize; 2],
+    /// The guard's whole loop, in order, as the page marks it.
+    patrol: Vec<[usize; 2]>,
     turn: u32,
     score: u32,
     remaining: usize,
@@ -78,6 +80,11 @@ impl JsonState {
             player: pair(game.player()),
             guard: pair(game.guard()),
             next_guard: pair(game.next_guard()),
+            patrol: beast_engine::ring::PATROL
+                .iter()
+                .copied()
+                .map(pair)
+                .collect(),
             turn: game.turn(),
             score: game.score(),
             remaining: game.remaining(),

@@ -1,12 +1,13 @@
 //! The terminal half of interactive play: raw mode, the alternate screen, a hidden cursor,
 //! drawing the frames of a [`Screen`] line by line (only the lines that changed), and
-//! restoring the terminal on every way out: quit, error, panic and Ctrl-C.
+//! restoring the terminal on every way out: quit, error, panic and Ctrl-C. The screen is
+//! told the window's size before every frame, so a resize re-fits the view at once.
 
 use std::io::{self, BufWriter, IsTerminal, Write};
 use std::time::Duration;
 
 use anyhow::bail;
-use beast_engine::play::{Flow, Key, Line, Screen};
+use beast_engine::play::{Flow, Key, Line, Screen, Window};
 use crossterm::event::{self, Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use crossterm::style::{Print, ResetColor, SetForegroundColor};
 use crossterm::terminal::{self, ClearType};
@@ -29,6 +30,11 @@ pub fn play_paced(screen: &mut dyn Screen, pace: Option<Duration>) -> anyhow::Re
     let mut shown: Vec<Line> = Vec::new();
     let mut full = true;
     loop {
+        let (cols, rows) = terminal::size()?;
+        screen.resize(Window {
+            cols: cols.into(),
+            rows: rows.into(),
+        });
         draw(&mut out, &screen.frame(), &mut shown, full, color)?;
         full = false;
         let event = match pace {

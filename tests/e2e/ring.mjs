@@ -39,6 +39,8 @@ async function pageStatus(page) {
       turn: f('turn'), score: f('score'), remaining: f('remaining'),
       state: f('state'), message: f('message'), history: f('history'), mode: f('mode'),
       dots: [...document.querySelectorAll('#board [data-dot]')].map((c) => c.dataset.pos),
+      marked_next: [...document.querySelectorAll('#board [data-next]')].map((c) => c.dataset.pos),
+      route: [...document.querySelectorAll('#board [data-route]')].map((c) => c.dataset.pos).sort(),
     };
   });
 }
@@ -52,6 +54,9 @@ function expected(json, scenario) {
     state: json.state, message: json.message, history: json.history,
     mode: scenario ? `STAGED scenario: ${scenario}` : 'Original game',
     dots: json.dots.map(([r, c]) => `${r},${c}`),
+    // The board marks the next cell (unless the guard stands still on it) and the route.
+    marked_next: json.next_guard.join(',') === json.guard.join(',') ? [] : [json.next_guard.join(',')],
+    route: json.patrol.map(([r, c]) => `${r},${c}`).sort(),
   };
 }
 

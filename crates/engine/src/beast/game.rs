@@ -878,6 +878,22 @@ pub fn judge_with(
     play(Game::new(puzzle, rules), puzzle.moves(), observe, || true)
 }
 
+/// [`judge_with`] within the caller's budget, as [`judge_until`]: `observe` sees every turn,
+/// and once `keep_going` says `false` the game ends with [`GameError::OutOfBudget`].
+pub fn judge_until_with(
+    puzzle: &Puzzle,
+    rules: Rules,
+    observe: impl FnMut(&Game, &Step),
+    keep_going: impl FnMut() -> bool,
+) -> Result<Outcome, GameError> {
+    play(
+        Game::new(puzzle, rules),
+        puzzle.moves(),
+        observe,
+        keep_going,
+    )
+}
+
 /// Plays `moves` and what follows them from a new `game`, showing `observe` every turn and
 /// asking `keep_going` every [`BUDGET_TURNS`] turns.
 fn play(

@@ -5,13 +5,14 @@
 pub mod game;
 pub mod parse;
 pub mod render;
+pub mod replay;
 pub mod screen;
 pub mod variant;
 
 pub use game::{
     Action, Bump, Crush, Distance, Ending, Exhaust, Game, GameError, Order, Outcome, Rules,
     Schedule, Status, Stay, Step, Taken, Target, Ties, WAIT_LIMIT, judge, judge_owned, judge_until,
-    judge_with, wait_limit,
+    judge_until_with, judge_with, wait_limit,
 };
 pub use parse::{Cell, Move, ParseError, ParseErrorKind, Puzzle, move_string};
 pub use render::Style;

@@ -3,7 +3,7 @@
 use crate::beast::game::{Action, Game, Status, Step};
 use crate::beast::parse::Cell;
 use crate::grid::Grid;
-use crate::play::{Color, Line};
+use crate::play::{Color, Line, Viewport};
 
 /// How cells are drawn.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -41,11 +41,27 @@ pub fn glyph(cell: Cell, style: Style) -> (&'static str, Color) {
 
 /// The map as lines of coloured spans, one line a row; runs of one cell kind share a span.
 pub fn board(map: &Grid<Cell>, style: Style) -> Vec<Line> {
-    (0..map.rows())
+    board_window(
+        map,
+        style,
+        &Viewport {
+            left: 0,
+            top: 0,
+            cols: map.cols(),
+            rows: map.rows(),
+        },
+    )
+}
+
+/// The cells of the map inside `view` only, as [`board`] draws them: the cost is the
+/// window's, not the map's.
+pub fn board_window(map: &Grid<Cell>, style: Style, view: &Viewport) -> Vec<Line> {
+    let cols = view.left.min(map.cols())..(view.left + view.cols).min(map.cols());
+    (view.top..(view.top + view.rows).min(map.rows()))
         .map(|r| {
             let mut line = Line::default();
             let mut run: Option<(Cell, String)> = None;
-            for &cell in map.row(r) {
+            for &cell in &map.row(r)[cols.clone()] {
                 match &mut run {
                     Some((kind, text)) if *kind == cell => text.push_str(glyph(cell, style).0),
                     _ => {
@@ -62,6 +78,14 @@ pub fn board(map: &Grid<Cell>, style: Style) -> Vec<Line> {
             line
         })
         .collect()
+}
+
+/// Columns a cell takes on screen in a style.
+pub fn cell_width(style: Style) -> usize {
+    match style {
+        Style::Ascii => 1,
+        Style::Unicode => 2,
+    }
 }
 
 /// One sentence on what a turn did: the player's action, the beasts' moves, a death or a win.

@@ -5,7 +5,11 @@ use crate::beast::game::{Game, Rules, Status};
 use crate::beast::parse::{Move, Puzzle, move_string};
 use crate::beast::render::{self, Style};
 use crate::grid::Dir;
-use crate::play::{Color, Flow, Key, Line, Screen};
+use crate::play::{self, Color, Flow, Key, Line, Screen, Viewport, Window};
+
+/// Lines of a frame that are not the board: the title, the status, the outcome and two of
+/// message.
+const CHROME_ROWS: usize = 5;
 
 /// A beast puzzle being played by a person, with undo and restart.
 #[derive(Clone, Debug)]
@@ -18,6 +22,10 @@ pub struct BeastScreen {
     /// Moves still to play back in a replay, in order.
     script: Vec<Move>,
     message: String,
+    /// The window, once the terminal has told it; until then the frame shows the whole map.
+    size: Option<Window>,
+    /// The part of the map shown in the window.
+    view: Viewport,
 }
 
 impl BeastScreen {
@@ -33,7 +41,51 @@ impl BeastScreen {
             game,
             typed: Vec::new(),
             script: Vec::new(),
+            size: None,
+            view: Viewport::default(),
         }
+    }
+
+    /// The part of the map the frame shows.
+    pub fn view(&self) -> Viewport {
+        self.view
+    }
+
+    /// Scrolls the view so that the player stays in it with a margin.
+    fn follow(&mut self) {
+        let Some(size) = self.size else { return };
+        let map = self.game.map();
+        let p = self.game.player();
+        self.view.follow(
+            (p.col, p.row),
+            (map.cols(), map.rows()),
+            (
+                size.cols / render::cell_width(self.style),
+                size.rows.saturating_sub(CHROME_ROWS).max(1),
+            ),
+        );
+    }
+
+    /// The title, with the part of the map shown when it is not all of it.
+    fn title(&self) -> Line {
+        let title = Line::default().with("aHHHH! The Beasts are HHHHere!", Color::White);
+        let map = self.game.map();
+        let v = &self.view;
+        if self.size.is_none() || v.shows_all((map.cols(), map.rows())) {
+            return title;
+        }
+        title.with(
+            format!(
+                "  view ({},{})-({},{}) of {}x{}",
+                v.top,
+                v.left,
+                v.top + v.rows - 1,
+                v.left + v.cols - 1,
+                map.cols(),
+                map.rows()
+            ),
+            Color::Grey,
+        )
     }
 
     /// The same screen set to play the puzzle's own moves back, one per [`Screen::tick`].
@@ -114,7 +166,13 @@ impl Screen for BeastScreen {
                 None => {}
             },
         }
+        self.follow();
         Flow::Continue
+    }
+
+    fn resize(&mut self, size: Window) {
+        self.size = Some(size);
+        self.follow();
     }
 
     fn tick(&mut self) -> bool {
@@ -124,6 +182,7 @@ impl Screen for BeastScreen {
                 if self.game.status() != Status::Playing {
                     self.script.clear();
                 }
+                self.follow();
                 true
             }
             None => false,
@@ -132,8 +191,11 @@ impl Screen for BeastScreen {
 
     fn frame(&self) -> Vec<Line> {
         let g = &self.game;
-        let mut lines = vec![Line::default().with("aHHHH! The Beasts are HHHHere!", Color::White)];
-        lines.extend(render::board(g.map(), self.style));
+        let mut lines = vec![self.title()];
+        match self.size {
+            Some(_) => lines.extend(render::board_window(g.map(), self.style, &self.view)),
+            None => lines.extend(render::board(g.map(), self.style)),
+        }
         let next = if g.beasts_move_next() {
             "beasts move next turn"
         } else {
@@ -155,7 +217,18 @@ impl Screen for BeastScreen {
             ),
             Status::Playing => Line::plain(""),
         });
-        lines.push(Line::plain(self.message.clone()));
+        match self.size {
+            Some(size) => {
+                let cols = size.cols;
+                for line in &mut lines {
+                    *line = line.fit(cols);
+                }
+                let mut message = play::wrap(&self.message, cols, 2);
+                message.resize(2, String::new());
+                lines.extend(message.into_iter().map(Line::plain));
+            }
+            None => lines.push(Line::plain(self.message.clone())),
+        }
         lines
     }
 }
@@ -283,6 +356,103 @@ mod tests {
             status(&s),
             "turn 1  score 0  beasts 1  beasts move next turn"
         );
+    }
+
+    /// An open `cols` x `rows` field in a solid border, the player at `(row, col)`, one
+    /// beast walled into the far corner.
+    fn open_map(cols: usize, rows: usize, player: (usize, usize)) -> String {
+        let mut text = format!("{cols} {rows}\n");
+        for r in 0..rows {
+            for c in 0..cols {
+                text.push(match (r, c) {
+                    _ if r == 0 || c == 0 || r == rows - 1 || c == cols - 1 => '#',
+                    _ if (r, c) == player => 'O',
+                    _ if (r, c) == (rows - 2, cols - 2) => 'H',
+                    _ if r + 3 >= rows && c + 3 >= cols => '#',
+                    _ => ' ',
+                });
+            }
+            text.push('\n');
+        }
+        text
+    }
+
+    fn fits(frame: &[Line], size: Window) -> bool {
+        frame.len() <= size.rows && frame.iter().all(|l| l.width() <= size.cols)
+    }
+
+    const TERMINAL: Window = Window { cols: 80, rows: 24 };
+
+    #[test]
+    fn the_wikipedia_map_fits_80x24_in_both_styles_as_far_as_it_can() {
+        for style in [Style::Ascii, Style::Unicode] {
+            let mut s = screen(WIKIPEDIA, style);
+            s.resize(TERMINAL);
+            let frame = s.frame();
+            assert!(fits(&frame, TERMINAL), "{style:?}: {frame:#?}");
+            assert_eq!(frame.len(), 24, "{style:?}: every row is used");
+            let title = frame[0].text();
+            assert!(title.contains("view (0,0)-("), "{style:?}: {title}");
+            let player_row = frame
+                .iter()
+                .any(|l| l.text().contains(glyph_of_player(style)));
+            assert!(player_row, "{style:?}: the player is in view");
+        }
+    }
+
+    fn glyph_of_player(style: Style) -> &'static str {
+        render::glyph(crate::beast::Cell::Player, style).0
+    }
+
+    #[test]
+    fn the_view_follows_the_player_across_a_map_larger_than_the_window() {
+        let mut s = screen(&open_map(300, 200, (100, 1)), Style::Ascii);
+        s.resize(TERMINAL);
+        let start = s.view();
+        for _ in 0..250 {
+            s.key(Key::Right);
+            let frame = s.frame();
+            assert!(fits(&frame, TERMINAL));
+            let p = s.game().player();
+            let v = s.view();
+            let clear_left = v.left == 0 || p.col >= v.left + play::MARGIN;
+            let clear_right = v.left + v.cols == 300 || p.col + play::MARGIN < v.left + v.cols;
+            assert!(clear_left && clear_right, "player {p} in view {v:?}");
+            let row = &frame[1 + p.row - v.top];
+            assert_eq!(row.text().chars().nth(p.col - v.left), Some('O'), "{row:?}");
+        }
+        assert_eq!(start.left, 0);
+        assert_eq!(s.game().player().col, 251);
+        assert_eq!(
+            s.view().left,
+            251 + play::MARGIN + 1 - 80,
+            "scrolled just enough"
+        );
+        assert!(s.frame()[0].text().contains("of 300x200"));
+    }
+
+    #[test]
+    fn a_resize_refits_the_view_at_once() {
+        let mut s = screen(&open_map(300, 200, (100, 150)), Style::Unicode);
+        s.resize(TERMINAL);
+        assert_eq!(s.view().cols, 40, "80 columns hold 40 double-width cells");
+        let small = Window { cols: 40, rows: 12 };
+        s.resize(small);
+        assert_eq!((s.view().cols, s.view().rows), (20, 7));
+        assert!(fits(&s.frame(), small));
+    }
+
+    #[test]
+    fn a_long_message_wraps_to_the_window_instead_of_widening_it() {
+        let mut s = screen(WIKIPEDIA, Style::Ascii);
+        s.resize(Window { cols: 30, rows: 24 });
+        for k in keys_for("RRDDDRRRWW") {
+            s.key(k);
+        }
+        let frame = s.frame();
+        assert!(frame.iter().all(|l| l.width() <= 30), "{frame:#?}");
+        let tail: Vec<String> = frame[frame.len() - 2..].iter().map(Line::text).collect();
+        assert!(tail[0].starts_with("turn 10: W waits"), "{tail:?}");
     }
 
     #[test]

@@ -7,7 +7,7 @@
 //! kind; down goes from a horizontal fence to the vertical fence below its left post, and
 //! from a vertical fence to the horizontal fence below its top post; up goes back.
 
-use crate::play::{Color, Flow, Key, Line, Screen};
+use crate::play::{self, Color, Flow, Key, Line, Screen, Viewport, Window};
 
 use super::art::{self, Options};
 use super::field::{Field, Move, Side};
@@ -22,6 +22,10 @@ pub struct FenceScreen {
     field: Field,
     cursor: Fence,
     message: String,
+    /// The window, once the terminal has told it; until then the frame shows the whole art.
+    size: Option<Window>,
+    /// The part of the art (without its labels) shown in the window.
+    view: Viewport,
 }
 
 impl FenceScreen {
@@ -36,7 +40,33 @@ impl FenceScreen {
             field,
             cursor: Fence::across(Post::new(0, 0)),
             message: message.to_string(),
+            size: None,
+            view: Viewport::default(),
         }
+    }
+
+    /// The part of the art the frame shows, in art columns and rows without the labels.
+    pub fn view(&self) -> Viewport {
+        self.view
+    }
+
+    /// Scrolls the art so that the cursor stays in view with a margin.
+    fn follow(&mut self) {
+        let Some(size) = self.size else { return };
+        let Post { col, row } = self.cursor.post;
+        let (col, row) = (usize::from(col), usize::from(row));
+        let focus = match self.cursor.orient {
+            Orient::Across => (4 * col + 2, 2 * row),
+            Orient::Down => (4 * col, 2 * row + 1),
+        };
+        self.view.follow(
+            focus,
+            art_body(&self.field),
+            (
+                size.cols.saturating_sub(ART_LABEL).max(1),
+                size.rows.saturating_sub(CHROME_ROWS).max(1),
+            ),
+        );
     }
 
     /// The game as it stands.
@@ -143,6 +173,7 @@ impl Screen for FenceScreen {
             Key::Up | Key::Down | Key::Left | Key::Right => self.move_cursor(key),
             Key::Char(_) => {}
         }
+        self.follow();
         Flow::Continue
     }
 
@@ -160,7 +191,7 @@ impl Screen for FenceScreen {
     fn frame(&self) -> Vec<Line> {
         let f = &self.field;
         let (you, farmer) = (f.score(Side::You), f.score(Side::Farmer));
-        let mut lines = vec![
+        let head = vec![
             Line::plain(format!("Fence Posts {} - seed {}", f.size(), f.seed())),
             Line::default()
                 .with(
@@ -173,7 +204,6 @@ impl Screen for FenceScreen {
                     Color::Red,
                 )
                 .with(format!("   {} fences left", f.fences().len()), Color::Grey),
-            Line::default(),
         ];
         let farmer_last = f
             .log()
@@ -185,16 +215,13 @@ impl Screen for FenceScreen {
             highlight: farmer_last,
             dots: true,
         };
-        lines.extend(art::render(f, &opts));
-        lines.push(Line::default());
-        lines.push(Line::default().with(art::LEGEND, Color::Grey));
+        let art = art::render(f, &opts);
         let status_color = if f.is_over() {
             Color::Yellow
         } else {
             Color::White
         };
-        lines.push(Line::default().with(f.status_line(), status_color));
-        lines.push(Line::plain(self.message.clone()));
+        let status = Line::default().with(f.status_line(), status_color);
         let recent: Vec<String> = f
             .log()
             .iter()
@@ -206,23 +233,86 @@ impl Screen for FenceScreen {
                 format!("{} {step}", m.fence)
             })
             .collect();
-        if !recent.is_empty() {
-            lines.push(Line::default().with(
+        let recent = (!recent.is_empty()).then(|| {
+            Line::default().with(
                 format!("Farmer's latest fences: {}", recent.join(", ")),
                 Color::Grey,
-            ));
-        }
+            )
+        });
         let cursor = if f.to_move() == Some(Side::You) {
             format!("Cursor on {}. ", self.cursor)
         } else {
             String::new()
         };
-        lines.push(Line::default().with(
+        let help = Line::default().with(
             format!("{cursor}Arrows or hjkl move, Enter or space builds, q quits."),
             Color::Grey,
-        ));
-        lines
+        );
+        let legend = Line::default().with(art::LEGEND, Color::Grey);
+        let Some(size) = self.size else {
+            let mut lines = head;
+            lines.push(Line::default());
+            lines.extend(art);
+            lines.push(Line::default());
+            lines.extend([legend, status, Line::plain(self.message.clone())]);
+            lines.extend(recent);
+            lines.push(help);
+            return lines;
+        };
+        // In a window: no blank lines, the art scrolled to the cursor with its labels
+        // pinned, every line cut to the width and the message wrapped.
+        let mut lines = head;
+        let v = &self.view;
+        let view = |line: &Line| {
+            let mut out = line.slice(0, ART_LABEL);
+            out.0.extend(line.slice(ART_LABEL + v.left, v.cols).0);
+            out
+        };
+        if let Some(letters) = art.first() {
+            lines.push(view(letters));
+        }
+        lines.extend(art.iter().skip(1 + v.top).take(v.rows).map(view));
+        lines.extend([legend, status]);
+        lines.extend(
+            play::wrap(&self.message, size.cols, 2)
+                .into_iter()
+                .map(Line::plain),
+        );
+        lines.extend(recent);
+        lines.push(help);
+        if !v.shows_all(art_body(f)) {
+            lines[0] = lines[0].clone().with(
+                format!(
+                    "  view cols {}-{}/{} rows {}-{}/{}",
+                    v.left,
+                    v.left + v.cols - 1,
+                    art_body(f).0,
+                    v.top,
+                    v.top + v.rows - 1,
+                    art_body(f).1
+                ),
+                Color::Grey,
+            );
+        }
+        lines.iter().map(|l| l.fit(size.cols)).collect()
     }
+
+    fn resize(&mut self, size: Window) {
+        self.size = Some(size);
+        self.follow();
+    }
+}
+
+/// Columns of row labels at the left of the art, kept in view when it scrolls.
+const ART_LABEL: usize = 4;
+
+/// Lines of a windowed frame that are not the art's body: title, score, column letters,
+/// legend, status, two of message, the farmer's latest fences and the help.
+const CHROME_ROWS: usize = 9;
+
+/// Columns and rows of the art without its labels.
+fn art_body(f: &Field) -> (usize, usize) {
+    (4 * f.size().cols() + 1, 2 * f.size().rows() + 1)
 }
 
 #[cfg(test)]
@@ -381,6 +471,45 @@ mod tests {
             .filter(|m| m.by == Side::Farmer)
             .count();
         assert_eq!(s.your_moves().len() + farmer_moves, 4);
+    }
+
+    const TERMINAL: Window = Window { cols: 80, rows: 24 };
+
+    /// True if the frame fits the window and shows the cursor (drawn in yellow).
+    fn fits_with_cursor(s: &FenceScreen, size: Window) -> bool {
+        let frame = s.frame();
+        let fits = frame.len() <= size.rows && frame.iter().all(|l| l.width() <= size.cols);
+        let cursor = frame
+            .iter()
+            .any(|l| l.0.iter().any(|span| span.color == Color::Yellow));
+        fits && cursor
+    }
+
+    #[test]
+    fn a_25x25_field_fits_80x24_and_the_view_follows_the_cursor() {
+        let mut s = screen(4, 25, 25);
+        s.resize(TERMINAL);
+        assert!(fits_with_cursor(&s, TERMINAL), "{:#?}", text(&s));
+        assert!(
+            text(&s)[0].contains("view cols 0-75/101 rows 0-14/51"),
+            "{}",
+            text(&s)[0]
+        );
+        for key in [Key::Right; 24].into_iter().chain([Key::Down; 50]) {
+            s.key(key);
+            assert!(
+                fits_with_cursor(&s, TERMINAL),
+                "after {key:?}: {:#?}",
+                text(&s)
+            );
+        }
+        assert_eq!(s.cursor(), fence("y26-z26"), "the far corner");
+        assert_eq!((s.view().left, s.view().top), (101 - 76, 51 - 15));
+        let letters = &text(&s)[2];
+        assert!(
+            letters.starts_with("    ") && letters.trim_end().ends_with('z'),
+            "{letters}"
+        );
     }
 
     #[test]

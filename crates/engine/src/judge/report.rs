@@ -77,6 +77,17 @@ pub struct GroupReport {
     pub cases: Vec<String>,
     /// The case shown.
     pub shown: Shown,
+    /// For a group a reading explains: the page that shows its smallest case under both.
+    pub compare: Option<ComparePage>,
+}
+
+/// The `beast --html --compare` page of a group's smallest case.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ComparePage {
+    /// The reading's `beast` flags, as `--compare` takes them.
+    pub flags: String,
+    /// With `--html-dir`: the files written, `(puzzle, page)`.
+    pub written: Option<(String, String)>,
 }
 
 /// One reading named by the diagnosis.
@@ -451,6 +462,23 @@ pub fn group_text(g: &GroupReport) -> String {
             "  shrinking stopped after {secs} s; the smallest case found so far"
         );
     }
+    if let Some(c) = &g.compare {
+        let flags = visible(&c.flags);
+        let _ = match &c.written {
+            Some((puzzle, page)) => writeln!(
+                s,
+                "  compare page: {} (beast --html --compare \"{flags}\" {} > {})",
+                visible(page),
+                visible(puzzle),
+                visible(page)
+            ),
+            None => writeln!(
+                s,
+                "  compare page: save the puzzle above as case.txt, then \
+                 beast --html --compare \"{flags}\" case.txt > case.html"
+            ),
+        };
+    }
     s
 }
 
@@ -748,8 +776,16 @@ mod tests {
                 stopped_early: Some(10.0),
                 reproduce: Some("beast gen --seed 99".to_string()),
             },
+            compare: Some(ComparePage {
+                flags: "--exhaust stop".to_string(),
+                written: None,
+            }),
         };
         let t = group_text(&g);
+        assert!(
+            t.contains("beast --html --compare \"--exhaust stop\" case.txt > case.html"),
+            "{t}"
+        );
         assert!(t.starts_with("WA x12: the game stops"), "{t}");
         assert!(t.contains("random-1-9, and 2 more\n"), "{t}");
         assert!(
