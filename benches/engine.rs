@@ -1,15 +1,19 @@
 //! `make bench`: the beast engine's speed on generated maps.
 //!
-//! - `parse`: parse throughput (bytes per second) of a 1000x1000 puzzle.
+//! - `parse`: parse throughput (bytes per second) of a 1000x1000 puzzle, from a `&str`.
+//! - `parse_owned`: the same, reading in place from the bytes as `beast` does
+//!   (`Puzzle::parse_owned`), plus setting up the game on that map (`Game::from_map`).
 //! - `beast_moves`: one beast turn on a 1000x1000 map with 1,000 beasts; divan's item
 //!   count is the number of beast moves, so time / items is the cost of one beast move.
 //! - `whole_run`: a whole default-rules judge of the 1000x1000 map with 1,000 beasts and
 //!   100,000 moves, with the player walled in so that every move is played.
+//! - `judge_900`: a whole judge of `beast gen --seed 1 --size 900x900 --beasts 99 --moves 98`
+//!   (the map of the comparison with the C answer, `benches/vs-c.sh`), from its bytes.
 //! - `play_key`: two keys and a frame of `beast play` on the 40x23 Wikipedia map.
 //! - `play_key_1000`: two keys and a frame of `beast play` in an 80x24 window on the
 //!   1000x1000 map with 1,000 beasts (target: under 16 ms a key).
 
-use beast_engine::beast::{Game, Move, Puzzle, Rules, judge};
+use beast_engine::beast::{Game, Move, Puzzle, Rules, judge, judge_owned};
 use beast_engine::grid::Dir;
 use divan::counter::{BytesCount, ItemsCount};
 use divan::{Bencher, black_box};
@@ -72,6 +76,38 @@ fn parse(bencher: Bencher) {
     bencher
         .counter(BytesCount::new(text.len()))
         .bench(|| Puzzle::parse(black_box(&text)).expect("valid"));
+}
+
+#[divan::bench(sample_count = 20)]
+fn parse_owned(bencher: Bencher) {
+    let text = big_map(1000, 1000, 100_000);
+    bencher
+        .counter(BytesCount::new(text.len()))
+        .with_inputs(|| text.clone().into_bytes())
+        .bench_local_values(|bytes| {
+            let (map, _moves) = Puzzle::parse_owned(bytes).expect("valid").into_parts();
+            Game::from_map(map, Rules::default())
+        });
+}
+
+#[divan::bench(sample_count = 20)]
+fn judge_900(bencher: Bencher) {
+    use beast_engine::judge::generate::{GenOptions, generate};
+    let opts = GenOptions {
+        cols: 900,
+        rows: 900,
+        beasts: 99,
+        moves: 98,
+        ..GenOptions::default()
+    };
+    let text = generate(1, &opts).expect("generated").to_string();
+    bencher
+        .counter(BytesCount::new(text.len()))
+        .with_inputs(|| text.clone().into_bytes())
+        .bench_local_values(|bytes| {
+            judge_owned(Puzzle::parse_owned(bytes).expect("valid"), Rules::default())
+                .expect("judged")
+        });
 }
 
 #[divan::bench(sample_count = 50)]

@@ -178,8 +178,7 @@ pub fn run(args: Args) -> super::Ended {
         ));
     }
     let bytes = super::read_source(args.file.as_deref(), "")?;
-    let puzzle = Puzzle::parse_bytes(&bytes)?;
-    drop(bytes);
+    let puzzle = Puzzle::parse_owned(bytes)?;
     let rules = args.rules.rules();
     if args.html {
         let title = args
@@ -200,7 +199,7 @@ pub fn run(args: Args) -> super::Ended {
     let outcome = if args.trace {
         trace(&puzzle, rules, args.style.into())?
     } else {
-        beast::judge(&puzzle, rules)?
+        beast::judge_owned(puzzle, rules)?
     };
     let text = if args.json {
         format!(

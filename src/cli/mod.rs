@@ -39,6 +39,7 @@ mod values;
 mod variants;
 
 use std::io::{self, Read, Write};
+use std::os::fd::AsFd;
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -142,11 +143,15 @@ pub fn read_source(path: Option<&Path>, what: &str) -> anyhow::Result<Vec<u8>> {
             std::fs::read(p).with_context(|| format!("cannot read {what}{}", p.display()))
         }
         _ => {
+            // Read through a `File` of the same descriptor: when standard input is a
+            // redirected file its length sizes the buffer at once, with no regrowing.
+            let mut stdin = io::stdin().lock();
             let mut bytes = Vec::new();
-            io::stdin()
-                .lock()
-                .read_to_end(&mut bytes)
-                .context("cannot read standard input")?;
+            let read = match stdin.as_fd().try_clone_to_owned() {
+                Ok(fd) => std::fs::File::from(fd).read_to_end(&mut bytes),
+                Err(_) => stdin.read_to_end(&mut bytes),
+            };
+            read.context("cannot read standard input")?;
             Ok(bytes)
         }
     }

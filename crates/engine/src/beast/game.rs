@@ -379,6 +379,63 @@ const NEIGHBOURS: [(isize, isize); 8] = [
     (1, 0),   // 8 down
 ];
 
+/// A beast's eight neighbours in reading order, as the branch-free beast turn sees them.
+const AROUND: [(isize, isize); 8] = [
+    (-1, -1),
+    (-1, 0),
+    (-1, 1),
+    (0, -1),
+    (0, 1),
+    (1, -1),
+    (1, 0),
+    (1, 1),
+];
+
+/// The tie rank of each cell of [`AROUND`] under the priority order `neighbours`, if that
+/// order ranks each neighbour exactly once.
+fn around_ranks(neighbours: &[(isize, isize); 8]) -> Option<[u64; 8]> {
+    let mut ranks = [0; 8];
+    for (j, cell) in AROUND.iter().enumerate() {
+        let mut ranked = neighbours.iter().enumerate().filter(|(_, n)| *n == cell);
+        let (k, _) = ranked.next()?;
+        if ranked.next().is_some() {
+            return None;
+        }
+        ranks[j] = k as u64;
+    }
+    Some(ranks)
+}
+
+/// The three cells from flat index `start`, if on the map.
+fn three(cells: &[Cell], start: usize) -> Option<&[Cell; 3]> {
+    cells.get(start..start.checked_add(3)?)?.try_into().ok()
+}
+
+/// The player's cell and the beasts' cells in reading order. The map is looked at in blocks
+/// of 64 cells and only a block holding a beast or the player is looked at cell by cell: the
+/// test of a whole block is a few vector instructions.
+fn player_and_beasts(map: &Grid<Cell>) -> (Pos, Vec<Pos>) {
+    const BLOCK: usize = 64;
+    let mut player = Pos::new(1, 1);
+    let mut beasts = Vec::new();
+    for (b, block) in map.cells().chunks(BLOCK).enumerate() {
+        let marked = block
+            .iter()
+            .fold(false, |m, &c| m | (c == Cell::Beast) | (c == Cell::Player));
+        if !marked {
+            continue;
+        }
+        for (j, &c) in block.iter().enumerate() {
+            match c {
+                Cell::Player => player = map.pos(b * BLOCK + j),
+                Cell::Beast => beasts.push(map.pos(b * BLOCK + j)),
+                _ => {}
+            }
+        }
+    }
+    (player, beasts)
+}
+
 /// A game in progress.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Game {
@@ -400,16 +457,13 @@ pub struct Game {
 impl Game {
     /// A game at turn 0 on the puzzle's map. A map with no beasts is won at once.
     pub fn new(puzzle: &Puzzle, rules: Rules) -> Game {
-        let map = puzzle.map().clone();
-        let mut player = Pos::new(1, 1);
-        let mut beasts = Vec::new();
-        for (pos, cell) in map.iter() {
-            match cell {
-                Cell::Player => player = pos,
-                Cell::Beast => beasts.push(pos),
-                _ => {}
-            }
-        }
+        Game::from_map(puzzle.map().clone(), rules)
+    }
+
+    /// A game at turn 0 on `map`, which must be a valid puzzle's map (a solid `#` border,
+    /// one player): [`Puzzle::into_parts`] gives one without a copy.
+    pub fn from_map(map: Grid<Cell>, rules: Rules) -> Game {
+        let (player, beasts) = player_and_beasts(&map);
         let status = if beasts.is_empty() {
             Status::Won
         } else {
@@ -593,23 +647,36 @@ impl Game {
 
     /// The beasts' half of an even turn. Returns the cell where the player was eaten.
     fn beasts_act(&mut self, target: Pos) -> Option<Pos> {
-        let plain = self.rules.stay == Stay::Never && self.rules.taken == Taken::NextBest;
+        // The branch-free path packs a distance and a rank into a `u64`: squared distances
+        // stay below 2^61 on any map narrower and shorter than 2^30 cells.
+        let small = self.map.cols() < 1 << 30 && self.map.rows() < 1 << 30;
+        let ranks = around_ranks(&self.neighbours);
+        let plain = small
+            && ranks.is_some()
+            && self.rules.stay == Stay::Never
+            && self.rules.taken == Taken::NextBest;
+        let ranks = ranks.unwrap_or_default();
         match (self.rules.distance, plain) {
-            (Distance::Euclidean, true) => self.beasts_act_by::<Euclidean, true>(target),
-            (Distance::Euclidean, false) => self.beasts_act_by::<Euclidean, false>(target),
-            (Distance::Manhattan, _) => self.beasts_act_by::<Manhattan, false>(target),
-            (Distance::Chebyshev, _) => self.beasts_act_by::<Chebyshev, false>(target),
-            (Distance::Truncated, _) => self.beasts_act_by::<Truncated, false>(target),
+            (Distance::Euclidean, true) => self.beasts_act_by::<Euclidean, true>(target, ranks),
+            (Distance::Euclidean, false) => self.beasts_act_by::<Euclidean, false>(target, ranks),
+            (Distance::Manhattan, _) => self.beasts_act_by::<Manhattan, false>(target, ranks),
+            (Distance::Chebyshev, _) => self.beasts_act_by::<Chebyshev, false>(target, ranks),
+            (Distance::Truncated, _) => self.beasts_act_by::<Truncated, false>(target, ranks),
         }
     }
 
     /// [`Game::beasts_act`] under the distance measure `M`, one copy per measure so that
-    /// ours pays nothing for the others; `PLAIN` (our [`Stay`] and [`Taken`]) leaves out
-    /// their checks.
+    /// ours pays nothing for the others; `PLAIN` (our [`Stay`] and [`Taken`], tie orders
+    /// that rank each neighbour once) leaves out their checks and uses `ranks`, the tie rank
+    /// of each cell of [`AROUND`].
     ///
     /// The border is solid wall (the parser guarantees it), so a beast is never on it and
     /// its eight neighbours are always on the map: their flat indices are `index + offset`.
-    fn beasts_act_by<M: Measure, const PLAIN: bool>(&mut self, target: Pos) -> Option<Pos> {
+    fn beasts_act_by<M: Measure, const PLAIN: bool>(
+        &mut self,
+        target: Pos,
+        ranks: [u64; 8],
+    ) -> Option<Pos> {
         if self.rules.order == Order::Turn {
             self.beasts.sort_unstable();
         }
@@ -618,6 +685,7 @@ impl Game {
         let neighbours = self.neighbours;
         let deltas = neighbours.map(|(dr, dc)| (dr as i64, dc as i64));
         let offsets = neighbours.map(|(dr, dc)| dr * cols + dc);
+        let stride = self.map.cols();
         let (tr, tc) = (target.row as i64, target.col as i64);
         let stays_when_taken = !PLAIN && self.rules.taken == Taken::Stays;
         for i in 0..self.beasts.len() {
@@ -625,24 +693,70 @@ impl Game {
             let at = self.map.index(from);
             let (dr, dc) = (from.row as i64 - tr, from.col as i64 - tc);
             let cells = self.map.cells();
-            let mut best = u64::MAX;
-            let mut choice = usize::MAX;
-            for (k, &(nr, nc)) in deltas.iter().enumerate() {
-                let n = at.wrapping_add_signed(offsets[k]);
-                match cells.get(n) {
-                    Some(Cell::Space | Cell::Player) => {}
-                    Some(Cell::Beast) if stays_when_taken && self.taken_this_turn(n) => {}
-                    _ => continue,
+            let (best, choice) = if PLAIN {
+                // Branch-free: each neighbour's key is its distance times 8 plus its rank,
+                // or `u64::MAX` when it is not open, so the smallest key is the nearest
+                // open cell with ties going to the higher priority. The three rows of the
+                // 3x3 block around the beast are three slices, in the order of `AROUND`.
+                let block = (
+                    three(cells, at.wrapping_sub(stride + 1)),
+                    three(cells, at.wrapping_sub(1)),
+                    three(cells, at + stride - 1),
+                );
+                let (Some(up), Some(mid), Some(down)) = block else {
+                    continue;
+                };
+                let around = [
+                    up[0], up[1], up[2], mid[0], mid[2], down[0], down[1], down[2],
+                ];
+                let (r, c) = (
+                    [M::part(dr - 1), M::part(dr), M::part(dr + 1)],
+                    [M::part(dc - 1), M::part(dc), M::part(dc + 1)],
+                );
+                let distance = [
+                    M::join(r[0], c[0]),
+                    M::join(r[0], c[1]),
+                    M::join(r[0], c[2]),
+                    M::join(r[1], c[0]),
+                    M::join(r[1], c[2]),
+                    M::join(r[2], c[0]),
+                    M::join(r[2], c[1]),
+                    M::join(r[2], c[2]),
+                ];
+                let keys: [u64; 8] = std::array::from_fn(|j| {
+                    let open = (around[j] == Cell::Space) | (around[j] == Cell::Player);
+                    let closed = u64::from(!open).wrapping_neg();
+                    (distance[j] << 3 | ranks[j]) | closed
+                });
+                // A tree of minimums, not a chain: short enough that the compiler keeps
+                // conditional moves instead of turning them into guessed branches.
+                let key = (keys[0].min(keys[1]).min(keys[2].min(keys[3])))
+                    .min(keys[4].min(keys[5]).min(keys[6].min(keys[7])));
+                if key == u64::MAX {
+                    continue;
                 }
-                let d = M::of(dr + nr, dc + nc);
-                if d < best {
-                    best = d;
-                    choice = k;
+                (key >> 3, (key & 7) as usize)
+            } else {
+                let mut best = u64::MAX;
+                let mut choice = usize::MAX;
+                for (k, &(nr, nc)) in deltas.iter().enumerate() {
+                    let n = at.wrapping_add_signed(offsets[k]);
+                    match cells.get(n) {
+                        Some(Cell::Space | Cell::Player) => {}
+                        Some(Cell::Beast) if stays_when_taken && self.taken_this_turn(n) => {}
+                        _ => continue,
+                    }
+                    let d = M::of(dr + nr, dc + nc);
+                    if d < best {
+                        best = d;
+                        choice = k;
+                    }
                 }
-            }
-            if choice == usize::MAX {
-                continue;
-            }
+                if choice == usize::MAX {
+                    continue;
+                }
+                (best, choice)
+            };
             let to_index = at.wrapping_add_signed(offsets[choice]);
             if !PLAIN && cells[to_index] == Cell::Beast {
                 // Under `Taken::Stays`: its best cell was taken this turn.
@@ -678,10 +792,18 @@ impl Game {
     }
 }
 
-/// A distance measure, as a number that orders cells the way the measure does.
+/// A distance measure, as a number that orders cells the way the measure does. Each one is
+/// a join of one part for the rows and one for the columns, so that a beast works out three
+/// parts a direction and joins them for its eight neighbours.
 trait Measure {
+    /// The part of one axis's offset.
+    fn part(d: i64) -> u64;
+    /// The distance from the parts of the row and the column offsets.
+    fn join(row: u64, col: u64) -> u64;
     /// The distance of the offset `(dy, dx)`.
-    fn of(dy: i64, dx: i64) -> u64;
+    fn of(dy: i64, dx: i64) -> u64 {
+        Self::join(Self::part(dy), Self::part(dx))
+    }
 }
 
 /// Squared Euclidean distance (the square keeps it exact and orders the same).
@@ -694,32 +816,50 @@ struct Chebyshev;
 struct Truncated;
 
 impl Measure for Euclidean {
-    fn of(dy: i64, dx: i64) -> u64 {
-        (dy * dy + dx * dx) as u64
+    fn part(d: i64) -> u64 {
+        (d * d) as u64
+    }
+    fn join(row: u64, col: u64) -> u64 {
+        row + col
     }
 }
 
 impl Measure for Manhattan {
-    fn of(dy: i64, dx: i64) -> u64 {
-        dy.unsigned_abs() + dx.unsigned_abs()
+    fn part(d: i64) -> u64 {
+        d.unsigned_abs()
+    }
+    fn join(row: u64, col: u64) -> u64 {
+        row + col
     }
 }
 
 impl Measure for Chebyshev {
-    fn of(dy: i64, dx: i64) -> u64 {
-        dy.unsigned_abs().max(dx.unsigned_abs())
+    fn part(d: i64) -> u64 {
+        d.unsigned_abs()
+    }
+    fn join(row: u64, col: u64) -> u64 {
+        row.max(col)
     }
 }
 
 impl Measure for Truncated {
-    fn of(dy: i64, dx: i64) -> u64 {
-        Euclidean::of(dy, dx).isqrt()
+    fn part(d: i64) -> u64 {
+        Euclidean::part(d)
+    }
+    fn join(row: u64, col: u64) -> u64 {
+        Euclidean::join(row, col).isqrt()
     }
 }
 
 /// Plays a whole puzzle under `rules`.
 pub fn judge(puzzle: &Puzzle, rules: Rules) -> Result<Outcome, GameError> {
-    play(puzzle, rules, |_, _| {}, || true)
+    play(Game::new(puzzle, rules), puzzle.moves(), |_, _| {}, || true)
+}
+
+/// [`judge`], taking the puzzle: the game plays on the parsed map itself instead of a copy.
+pub fn judge_owned(puzzle: Puzzle, rules: Rules) -> Result<Outcome, GameError> {
+    let (map, moves) = puzzle.into_parts();
+    play(Game::from_map(map, rules), &moves, |_, _| {}, || true)
 }
 
 /// [`judge`] within the caller's budget: `keep_going` is asked every few thousand turns, and
@@ -730,7 +870,12 @@ pub fn judge_until(
     rules: Rules,
     keep_going: impl FnMut() -> bool,
 ) -> Result<Outcome, GameError> {
-    play(puzzle, rules, |_, _| {}, keep_going)
+    play(
+        Game::new(puzzle, rules),
+        puzzle.moves(),
+        |_, _| {},
+        keep_going,
+    )
 }
 
 /// Plays a whole puzzle under `rules`, showing `observe` the game after every turn,
@@ -740,7 +885,7 @@ pub fn judge_with(
     rules: Rules,
     observe: impl FnMut(&Game, &Step),
 ) -> Result<Outcome, GameError> {
-    play(puzzle, rules, observe, || true)
+    play(Game::new(puzzle, rules), puzzle.moves(), observe, || true)
 }
 
 /// [`judge_with`] within the caller's budget, as [`judge_until`]: `observe` sees every turn,
@@ -751,20 +896,25 @@ pub fn judge_until_with(
     observe: impl FnMut(&Game, &Step),
     keep_going: impl FnMut() -> bool,
 ) -> Result<Outcome, GameError> {
-    play(puzzle, rules, observe, keep_going)
+    play(
+        Game::new(puzzle, rules),
+        puzzle.moves(),
+        observe,
+        keep_going,
+    )
 }
 
-/// Plays a whole puzzle, showing `observe` every turn and asking `keep_going` every
-/// [`BUDGET_TURNS`] turns.
+/// Plays `moves` and what follows them from a new `game`, showing `observe` every turn and
+/// asking `keep_going` every [`BUDGET_TURNS`] turns.
 fn play(
-    puzzle: &Puzzle,
-    rules: Rules,
+    mut game: Game,
+    moves: &[Move],
     mut observe: impl FnMut(&Game, &Step),
     mut keep_going: impl FnMut() -> bool,
 ) -> Result<Outcome, GameError> {
-    let mut game = Game::new(puzzle, rules);
+    let rules = game.rules;
     let mut moves_used = 0;
-    for &m in puzzle.moves() {
+    for &m in moves {
         let Ok(step) = game.apply(m) else { break };
         moves_used += 1;
         observe(&game, &step);
@@ -883,36 +1033,118 @@ impl CellSet {
         self.0[i / 64] & (1 << (i % 64)) != 0
     }
 
-    /// Adds `i`; true if it was not there yet.
-    fn insert(&mut self, i: usize) -> bool {
-        let fresh = !self.contains(i);
-        self.0[i / 64] |= 1 << (i % 64);
-        fresh
+    /// Adds the cells `first..=last`, a word at a time.
+    fn insert_run(&mut self, first: usize, last: usize) {
+        let (a, b) = (first / 64, last / 64);
+        let low = u64::MAX << (first % 64);
+        let high = u64::MAX >> (63 - last % 64);
+        for (w, word) in self.0.iter_mut().enumerate().take(b + 1).skip(a) {
+            let lo = if w == a { low } else { u64::MAX };
+            let hi = if w == b { high } else { u64::MAX };
+            *word |= lo & hi;
+        }
     }
 }
 
 impl Game {
     /// The player's region: the cells reachable from his cell by king steps through cells
     /// that are not walls (spaces, beasts, the player), as beasts travel while he waits.
+    ///
+    /// A scanline fill: each seed grows into the longest run of open cells along its row,
+    /// and the cells beside the run in the rows above and below (one more at each end, for
+    /// the diagonals) give the next seeds, one a run. The solid border stops every run and
+    /// keeps every row above or below a run on the map.
     fn player_region(&self) -> CellSet {
-        let map = &self.map;
-        let mut seen = CellSet::new(map.cells().len());
-        let mut frontier = std::collections::VecDeque::new();
-        seen.insert(map.index(self.player));
-        frontier.push_back(self.player);
-        while let Some(p) = frontier.pop_front() {
-            for (dr, dc) in NEIGHBOURS {
-                let Some(n) = p.offset(dr, dc).filter(|&n| map.contains(n)) else {
+        let cells = self.map.cells();
+        let cols = self.map.cols();
+        let open = |c: &Cell| !matches!(c, Cell::Wall | Cell::Movable);
+        let mut seen = CellSet::new(cells.len());
+        // Seeds are taken first in, first out: the waiting ones then stay along the edge of
+        // the part filled so far, not along the whole path there as with a stack.
+        let mut seeds = std::collections::VecDeque::from([self.map.index(self.player)]);
+        while let Some(seed) = seeds.pop_front() {
+            if seen.contains(seed) || !cells.get(seed).is_some_and(open) {
+                continue;
+            }
+            let left = cells[..seed].iter().rev().take_while(|c| open(c)).count();
+            let right = cells[seed + 1..].iter().take_while(|c| open(c)).count();
+            let (first, last) = (seed - left, seed + right);
+            seen.insert_run(first, last);
+            let above = (first.checked_sub(cols + 1), last.checked_sub(cols - 1));
+            let below = (Some(first + cols - 1), Some(last + cols + 1));
+            for (lo, hi) in [above, below] {
+                let Some(row) = lo.zip(hi).and_then(|(lo, hi)| cells.get(lo..=hi)) else {
                     continue;
                 };
-                if matches!(map[n], Cell::Wall | Cell::Movable) {
-                    continue;
-                }
-                if seen.insert(map.index(n)) {
-                    frontier.push_back(n);
+                let lo = lo.unwrap_or(0);
+                let mut in_run = false;
+                for (i, c) in (lo..).zip(row) {
+                    let fresh = open(c) && !seen.contains(i);
+                    if fresh && !in_run {
+                        seeds.push_back(i);
+                    }
+                    in_run = fresh;
                 }
             }
         }
         seen
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand_chacha::ChaCha8Rng;
+    use rand_core::{Rng, SeedableRng};
+
+    /// The region by the definition: a breadth-first search by king steps through cells
+    /// that are not walls.
+    fn region_by_search(game: &Game) -> Vec<usize> {
+        let map = game.map();
+        let mut seen = vec![false; map.cells().len()];
+        let mut queue = std::collections::VecDeque::from([game.player()]);
+        seen[map.index(game.player())] = true;
+        while let Some(p) = queue.pop_front() {
+            for (dr, dc) in NEIGHBOURS {
+                let Some(n) = p.offset(dr, dc).filter(|&n| map.contains(n)) else {
+                    continue;
+                };
+                if !matches!(map[n], Cell::Wall | Cell::Movable) && !seen[map.index(n)] {
+                    seen[map.index(n)] = true;
+                    queue.push_back(n);
+                }
+            }
+        }
+        (0..seen.len()).filter(|&i| seen[i]).collect()
+    }
+
+    #[test]
+    fn the_scanline_region_is_the_region_of_king_steps_through_open_cells() {
+        let mut rng = ChaCha8Rng::seed_from_u64(13);
+        for case in 0..500 {
+            let (cols, rows) = (3 + case % 17, 3 + case % 11);
+            let mut text = format!("{cols} {rows}\n");
+            let player = (1 + case % (rows - 2), 1 + case % (cols - 2));
+            for r in 0..rows {
+                for c in 0..cols {
+                    let border = r == 0 || c == 0 || r == rows - 1 || c == cols - 1;
+                    text.push(match rng.next_u32() % 10 {
+                        _ if border => '#',
+                        _ if (r, c) == player => 'O',
+                        0..=3 => '~',
+                        4 => '#',
+                        5 => 'H',
+                        _ => ' ',
+                    });
+                }
+                text.push('\n');
+            }
+            let game = Game::new(&Puzzle::parse(&text).expect("valid"), Rules::OURS);
+            let region = game.player_region();
+            let cells: Vec<usize> = (0..game.map().cells().len())
+                .filter(|&i| region.contains(i))
+                .collect();
+            assert_eq!(cells, region_by_search(&game), "{text}");
+        }
     }
 }

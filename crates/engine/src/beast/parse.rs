@@ -400,69 +400,204 @@ fn check_row(
     Ok(())
 }
 
+/// Where the parts of valid puzzle text lie, found by [`layout`].
+struct Layout {
+    cols: usize,
+    rows: usize,
+    /// Byte offset of the first map row.
+    map_start: usize,
+    /// The moves, parsed.
+    moves: Vec<Move>,
+}
+
+/// The map character of every byte, `#` for the bytes that are none (never read for them:
+/// the text has been validated first).
+const CELL_OF_BYTE: [Cell; 256] = {
+    let mut table = [Cell::Wall; 256];
+    let mut b = 0;
+    while b < 128 {
+        if let Some(cell) = Cell::from_char(b as u8 as char) {
+            table[b] = cell;
+        }
+        b += 1;
+    }
+    table
+};
+
+/// For a row of exactly the right length whose border is solid: the number of players in it,
+/// if every byte is a map character. `None` for any other row, which [`check_row`] then
+/// looks at for the exact error. The tests are folded over the whole row without early exits
+/// so that they compile to vector instructions.
+fn plain_row(row: &[u8], edge_row: bool) -> Option<usize> {
+    if row.first() != Some(&b'#') || row.last() != Some(&b'#') {
+        return None;
+    }
+    if edge_row {
+        return row.iter().all(|&b| b == b'#').then_some(0);
+    }
+    let bad = row.iter().fold(false, |bad, &b| {
+        bad | !((b == b' ') | (b == b'#') | (b == b'~') | (b == b'H') | (b == b'O'))
+    });
+    (!bad).then(|| row.iter().filter(|&&b| b == b'O').count())
+}
+
+/// Takes the next map row off `lines` when it is exactly `cols` plain map characters followed
+/// by the end of a line: the row is then `cols` bytes long, with no search for the newline.
+/// Returns the row's line number, the row and its number of players.
+fn next_plain_row<'a>(
+    lines: &mut Lines<'a>,
+    cols: usize,
+    edge_row: bool,
+) -> Option<(usize, &'a [u8], usize)> {
+    let rest = lines.rest?;
+    let bytes = rest.as_bytes();
+    let ending = match bytes.get(cols..) {
+        Some([]) => 0,
+        Some([b'\n', ..]) => 1,
+        Some([b'\r', b'\n', ..]) => 2,
+        _ => return None,
+    };
+    let row = bytes.get(..cols)?;
+    let players = plain_row(row, edge_row)?;
+    // The row ends on an ASCII byte, so the rest starts on a character boundary.
+    lines.rest = Some(rest.get(cols + ending..)?);
+    lines.number += 1;
+    Some((lines.number, row, players))
+}
+
+/// Validates puzzle text (with any byte-order mark already removed) and parses its moves.
+/// The map rows are validated in one pass before anything is allocated for the map.
+fn layout(text: &str) -> Result<Layout, ParseError> {
+    let mut lines = Lines::new(text);
+    let Some((size_line_no, size_line)) = lines.next_line() else {
+        return Err(ParseError::at(1, 1, ParseErrorKind::MissingSize));
+    };
+    let (cols, rows) = parse_size(size_line_no, size_line)?;
+    let map_start = text.len() - lines.rest.map_or(0, str::len);
+    let mut player = None;
+    for r in 0..rows {
+        let edge_row = r == 0 || r == rows - 1;
+        let before = (lines.rest, lines.number);
+        if let Some((line_no, row, players)) = next_plain_row(&mut lines, cols, edge_row) {
+            match (players, player) {
+                (0, _) => continue,
+                (1, None) => {
+                    let j = row.iter().position(|&b| b == b'O').unwrap_or(0);
+                    player = Some((line_no, j + 1));
+                    continue;
+                }
+                // A second player: read the row again, cell by cell, for the error.
+                _ => (lines.rest, lines.number) = before,
+            }
+        }
+        let Some((line_no, line)) = lines.next_line() else {
+            return Err(ParseError::at(
+                lines.number + 1,
+                1,
+                ParseErrorKind::MissingRows { rows, found: r },
+            ));
+        };
+        if let Err(e) = check_row(line_no, line, cols, edge_row, &mut player) {
+            // Only a refused row is worth a second look: is it the move string?
+            let kind = ParseErrorKind::MovesInsteadOfRow { rows, found: r };
+            return Err(if looks_like_moves(line) {
+                ParseError::at(line_no, 1, kind)
+            } else {
+                e
+            });
+        }
+    }
+    if player.is_none() {
+        return Err(ParseError::at(
+            size_line_no + 1,
+            1,
+            ParseErrorKind::NoPlayer,
+        ));
+    }
+    let moves = parse_moves(lines.number + 1, lines.rest.unwrap_or(""))?;
+    Ok(Layout {
+        cols,
+        rows,
+        map_start,
+        moves,
+    })
+}
+
+/// The byte offset of the map row after the one at `row` in validated text: a row is
+/// `cols` bytes followed by `\n`, `\r\n` or the end of the text.
+fn next_row(text: &[u8], row: usize, cols: usize) -> usize {
+    let end = row + cols;
+    end + if text.get(end) == Some(&b'\r') { 2 } else { 1 }
+}
+
 impl Puzzle {
     /// Reads puzzle text, accepting and refusing exactly what RULES.md section 1 says. A
     /// leading byte-order mark is skipped, as editors write one.
     pub fn parse(text: &str) -> Result<Puzzle, ParseError> {
         // A byte-order mark, as some editors write, is not part of the size line.
         let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-        let mut lines = Lines::new(text);
-        let Some((size_line_no, size_line)) = lines.next_line() else {
-            return Err(ParseError::at(1, 1, ParseErrorKind::MissingSize));
-        };
-        let (cols, rows) = parse_size(size_line_no, size_line)?;
-
-        // First pass: validate every row without allocating for the map.
-        let after_size = lines.rest;
-        let mut player = None;
-        for r in 0..rows {
-            let Some((line_no, line)) = lines.next_line() else {
-                return Err(ParseError::at(
-                    lines.number + 1,
-                    1,
-                    ParseErrorKind::MissingRows { rows, found: r },
-                ));
-            };
-            if let Err(e) = check_row(line_no, line, cols, r == 0 || r == rows - 1, &mut player) {
-                // Only a refused row is worth a second look: is it the move string?
-                let kind = ParseErrorKind::MovesInsteadOfRow { rows, found: r };
-                return Err(if looks_like_moves(line) {
-                    ParseError::at(line_no, 1, kind)
-                } else {
-                    e
-                });
-            }
-        }
-        if player.is_none() {
-            return Err(ParseError::at(
-                size_line_no + 1,
-                1,
-                ParseErrorKind::NoPlayer,
-            ));
-        }
-        let moves_start = lines.number + 1;
-        let moves_text = lines.rest.unwrap_or("");
-
-        // Second pass: every row is exactly `cols` valid characters now.
+        let Layout {
+            cols,
+            rows,
+            map_start,
+            moves,
+        } = layout(text)?;
+        let bytes = text.as_bytes();
         let mut cells = Vec::with_capacity(cols * rows);
-        let mut again = Lines {
-            rest: after_size,
-            number: size_line_no,
-        };
+        let mut at = map_start;
         for _ in 0..rows {
-            if let Some((_, line)) = again.next_line() {
-                cells.extend(
-                    line.bytes()
-                        .map(|b| Cell::from_char(b as char).unwrap_or(Cell::Wall)),
-                );
-            }
+            let row = bytes.get(at..at + cols).unwrap_or_default();
+            cells.extend(row.iter().map(|&b| CELL_OF_BYTE[usize::from(b)]));
+            at = next_row(bytes, at, cols);
         }
+        Puzzle::from_parts(cols, rows, cells, moves)
+    }
+
+    /// [`Puzzle::parse_bytes`] taking the bytes: the map is made in the same buffer, row by
+    /// row moved over the size line and the newlines, so that the largest puzzles need no
+    /// second copy of their map.
+    pub fn parse_owned(mut bytes: Vec<u8>) -> Result<Puzzle, ParseError> {
+        let Ok(text) = std::str::from_utf8(&bytes) else {
+            return Puzzle::parse_bytes(&bytes);
+        };
+        let bom = if text.starts_with('\u{feff}') { 3 } else { 0 };
+        let Layout {
+            cols,
+            rows,
+            map_start,
+            moves,
+        } = layout(&text[bom..])?;
+        // Row `r` starts after byte `r * (cols + 1)` (the size line comes first): moving it
+        // to `r * cols` only writes over bytes already moved or not needed any more.
+        let mut at = bom + map_start;
+        for r in 0..rows {
+            if at + cols > bytes.len() {
+                break;
+            }
+            bytes.copy_within(at..at + cols, r * cols);
+            at = next_row(&bytes, at, cols);
+        }
+        bytes.truncate(cols * rows);
+        // Same size, same alignment: `collect` reuses the buffer.
+        let cells = bytes
+            .into_iter()
+            .map(|b| CELL_OF_BYTE[usize::from(b)])
+            .collect();
+        Puzzle::from_parts(cols, rows, cells, moves)
+    }
+
+    /// A puzzle from validated parts.
+    fn from_parts(
+        cols: usize,
+        rows: usize,
+        cells: Vec<Cell>,
+        moves: Vec<Move>,
+    ) -> Result<Puzzle, ParseError> {
         let map = Grid::from_cells(cols, rows, cells).ok_or(ParseError::at(
-            size_line_no,
+            1,
             1,
             ParseErrorKind::MissingSize,
         ))?;
-        let moves = parse_moves(moves_start, moves_text)?;
         Ok(Puzzle { map, moves })
     }
 
@@ -486,6 +621,11 @@ impl Puzzle {
     pub fn new(map: Grid<Cell>, moves: Vec<Move>) -> Result<Puzzle, ParseError> {
         check_map(&map)?;
         Ok(Puzzle { map, moves })
+    }
+
+    /// The starting map and the moves, taken apart.
+    pub fn into_parts(self) -> (Grid<Cell>, Vec<Move>) {
+        (self.map, self.moves)
     }
 
     /// The starting map.
@@ -559,9 +699,32 @@ fn check_map(map: &Grid<Cell>) -> Result<(), ParseError> {
     }
 }
 
+/// The move of every byte that is a move letter.
+const MOVE_OF_BYTE: [Option<Move>; 256] = {
+    let mut table = [None; 256];
+    let mut b = 0;
+    while b < 128 {
+        table[b] = Move::from_letter(b as u8 as char);
+        b += 1;
+    }
+    table
+};
+
 /// Reads the move string; whitespace between moves is ignored.
 fn parse_moves(first_line: usize, text: &str) -> Result<Vec<Move>, ParseError> {
+    // Most move strings are letters and ASCII line ends only: one table look-up a byte.
     let mut moves = Vec::with_capacity(text.len());
+    let plain = text.bytes().all(|b| match MOVE_OF_BYTE[usize::from(b)] {
+        Some(m) => {
+            moves.push(m);
+            true
+        }
+        None => matches!(b, b'\n' | b'\r' | b' ' | b'\t'),
+    });
+    if plain {
+        return Ok(moves);
+    }
+    moves.clear();
     let mut line = first_line;
     let mut col = 1;
     for c in text.chars() {

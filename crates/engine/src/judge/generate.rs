@@ -23,7 +23,7 @@ use crate::beast::{Action, Cell, Game, Move, Puzzle, Rules, Status};
 use crate::grid::{Dir, Grid, Pos};
 
 /// The largest map side `generate` accepts.
-pub const MAX_SIDE: usize = 500;
+pub const MAX_SIDE: usize = 1000;
 
 /// The most moves `generate` accepts.
 pub const MAX_MOVES: usize = 100_000;

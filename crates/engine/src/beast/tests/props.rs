@@ -2,7 +2,7 @@
 //! parser that never panics.
 
 use crate::beast::variant::SWITCHES;
-use crate::beast::{CATALOGUE, Cell, Game, Puzzle, Rules, Status, judge, judge_with};
+use crate::beast::{CATALOGUE, Cell, Game, Puzzle, Rules, Status, judge, judge_owned, judge_with};
 use proptest::prelude::*;
 
 /// A valid puzzle: a solid border, random interior, one player, a random move string.
@@ -115,5 +115,27 @@ proptest! {
         if let Err(e) = Puzzle::parse_bytes(&bytes) {
             prop_assert!(e.line >= 1 && e.col >= 1);
         }
+    }
+
+    #[test]
+    fn reading_in_place_agrees_with_reading_a_copy(
+        text in puzzle_text(),
+        crlf in any::<bool>(),
+        bom in any::<bool>(),
+        damage in proptest::option::of((any::<prop::sample::Index>(), any::<u8>())),
+    ) {
+        let text = if crlf { text.replace('\n', "\r\n") } else { text };
+        let mut bytes = if bom { "\u{feff}".to_string() + &text } else { text }.into_bytes();
+        if let Some((at, b)) = damage {
+            let i = at.index(bytes.len());
+            bytes[i] = b;
+        }
+        prop_assert_eq!(Puzzle::parse_owned(bytes.clone()), Puzzle::parse_bytes(&bytes));
+    }
+
+    #[test]
+    fn judging_a_taken_puzzle_agrees_with_judging_a_borrowed_one(text in puzzle_text(), rules in rules()) {
+        let p = Puzzle::parse(&text).expect("valid");
+        prop_assert_eq!(judge_owned(p.clone(), rules), judge(&p, rules));
     }
 }
