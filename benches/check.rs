@@ -5,7 +5,7 @@
 //! 20 random cases with `beast` itself as the candidate; the difference between two levels,
 //! divided by 20, is the per-case overhead of the stronger one.
 
-use beast_engine::beast::{Puzzle, Rules, Target, judge};
+use beast_engine::beast::{Puzzle, Rules, Target, play_out};
 use beast_engine::judge::diagnose::{self, Observed};
 use beast_engine::judge::generate::{GenOptions, generate};
 use beast_engine::judge::{shrink, verdict};
@@ -20,11 +20,11 @@ fn after(p: &beast_engine::beast::Puzzle) -> String {
         target: Target::After,
         ..Rules::default()
     };
-    judge(p, rules).map(|o| o.answer()).unwrap_or_default()
+    play_out(p, rules).map(|o| o.answer()).unwrap_or_default()
 }
 
 fn fails(p: &beast_engine::beast::Puzzle) -> bool {
-    judge(p, Rules::default()).is_ok_and(|o| o.answer() != after(p))
+    play_out(p, Rules::default()).is_ok_and(|o| o.answer() != after(p))
 }
 
 /// The first default-size puzzle, from seed 0 on, that the `after` candidate fails.
@@ -57,7 +57,7 @@ fn compare_outputs() -> verdict::Verdict {
 fn thousand() -> Vec<(Puzzle, String)> {
     (0..1000)
         .filter_map(|s| generate(s, &GenOptions::default()).ok())
-        .filter_map(|p| judge(&p, Rules::default()).ok().map(|o| (p, o.answer())))
+        .filter_map(|p| play_out(&p, Rules::default()).ok().map(|o| (p, o.answer())))
         .collect()
 }
 
@@ -96,7 +96,7 @@ fn diagnose_1000_cases_one_mistake(b: divan::Bencher) {
 #[divan::bench(sample_count = 5)]
 fn diagnose_1000_cases_all_failing(b: divan::Bencher) {
     diagnose_thousand(b, |p| {
-        let o = judge(p, Rules::default()).expect("judged");
+        let o = play_out(p, Rules::default()).expect("judged");
         format!("{}\n", o.score + 2)
     });
 }

@@ -13,7 +13,7 @@
 //! - `play_key_1000`: two keys and a frame of `beast play` in an 80x24 window on the
 //!   1000x1000 map with 1,000 beasts (target: under 16 ms a key).
 
-use beast_engine::beast::{Game, Move, Puzzle, Rules, judge, judge_owned};
+use beast_engine::beast::{Game, Move, Puzzle, Rules, play_out, play_out_owned};
 use beast_engine::grid::Dir;
 use divan::counter::{BytesCount, ItemsCount};
 use divan::{Bencher, black_box};
@@ -105,7 +105,7 @@ fn judge_900(bencher: Bencher) {
         .counter(BytesCount::new(text.len()))
         .with_inputs(|| text.clone().into_bytes())
         .bench_local_values(|bytes| {
-            judge_owned(Puzzle::parse_owned(bytes).expect("valid"), Rules::default())
+            play_out_owned(Puzzle::parse_owned(bytes).expect("valid"), Rules::default())
                 .expect("judged")
         });
 }
@@ -132,7 +132,7 @@ fn beast_moves(bencher: Bencher) {
 #[divan::bench(sample_count = 3)]
 fn whole_run(bencher: Bencher) {
     let puzzle = Puzzle::parse(&big_map(1000, 1000, 100_000)).expect("valid");
-    bencher.bench(|| judge(black_box(&puzzle), Rules::default()).expect("judged"));
+    bencher.bench(|| play_out(black_box(&puzzle), Rules::default()).expect("judged"));
 }
 
 /// One key in `beast play` on the 40x23 Wikipedia map: the move through the engine plus a

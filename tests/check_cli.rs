@@ -5,7 +5,7 @@ use std::collections::BTreeSet;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use beast_engine::beast::{Ending, Exhaust, Puzzle, Rules, judge};
+use beast_engine::beast::{Ending, Exhaust, Puzzle, Rules, play_out};
 use predicates::prelude::*;
 
 use crate::util::{BEAST, assert_has_keys, beast, fixture};
@@ -120,8 +120,9 @@ fn stopping_when_moves_run_out_fails_exactly_the_games_that_outlive_their_moves(
     let expected: BTreeSet<String> = puzzles
         .iter()
         .filter(|(_, p)| {
-            let outlives = judge(p, stop).is_ok_and(|o| o.ending == Ending::Alive);
-            let eaten_later = judge(p, Rules::default()).is_ok_and(|o| o.ending == Ending::Eaten);
+            let outlives = play_out(p, stop).is_ok_and(|o| o.ending == Ending::Alive);
+            let eaten_later =
+                play_out(p, Rules::default()).is_ok_and(|o| o.ending == Ending::Eaten);
             outlives && eaten_later
         })
         .map(|(n, _)| n.clone())
@@ -305,7 +306,7 @@ fn a_planted_bug_is_caught_by_random_cases_and_shrunk_small() {
         let p = shown_puzzle(g);
         let (cols, rows, moves) = (p.map().cols(), p.map().rows(), p.moves().len());
         assert!(cols <= 8 && rows <= 8 && moves <= 10, "{p}");
-        let answer = judge(&p, Rules::default()).expect("decided").answer();
+        let answer = play_out(&p, Rules::default()).expect("decided").answer();
         std::fs::write(dir.path().join(format!("g{i}.in")), p.to_string()).expect("write");
         std::fs::write(dir.path().join(format!("g{i}.out")), answer).expect("write");
     }

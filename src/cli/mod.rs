@@ -23,13 +23,13 @@ macro_rules! eprintln {
     }};
 }
 
+mod answer;
 mod cases;
 mod check;
 mod contain;
 mod error;
 mod fence;
 mod r#gen;
-mod judge;
 mod paint;
 mod play;
 mod replay;
@@ -62,7 +62,7 @@ pub struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
     #[command(flatten)]
-    judge: judge::Args,
+    answer: answer::Args,
 }
 
 #[derive(Subcommand, Debug)]
@@ -110,7 +110,7 @@ pub fn run() -> ExitCode {
         Some(Command::Variants(args)) => variants::run(args),
         Some(Command::Contain(args)) => contain::run(args),
         Some(Command::Completions { shell }) => completions(shell),
-        None => judge::run(cli.judge),
+        None => answer::run(cli.answer),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

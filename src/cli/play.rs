@@ -8,7 +8,7 @@ use beast_engine::beast::Puzzle;
 use beast_engine::beast::screen::BeastScreen;
 use beast_engine::judge::generate::{GenOptions, generate};
 
-use super::judge::{RuleArgs, StyleArg};
+use super::answer::{RuleArgs, StyleArg};
 
 /// The map played when no file is given: the Wikipedia map of the source text.
 const WIKIPEDIA: &str = include_str!("../../examples/beast/wikipedia.txt");

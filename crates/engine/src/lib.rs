@@ -10,11 +10,11 @@
 //! Judging a puzzle from another program takes a parse and one call:
 //!
 //! ```
-//! use beast_engine::beast::{Ending, Puzzle, Rules, judge};
+//! use beast_engine::beast::{Ending, Puzzle, Rules, play_out};
 //!
 //! let text = "5 4\n#####\n#O H#\n#~  #\n#####\nRW\n";
 //! let puzzle = Puzzle::parse(text)?;
-//! let outcome = judge(&puzzle, Rules::default())?;
+//! let outcome = play_out(&puzzle, Rules::default())?;
 //! assert_eq!(outcome.ending, Ending::Eaten);
 //! assert_eq!(outcome.answer(), "aHHHH!\n0\n");
 //! # Ok::<(), Box<dyn std::error::Error>>(())

@@ -79,7 +79,7 @@ pub fn shown(
 
 /// Runs the answer on `puzzle`; `None` if the engine cannot judge it.
 fn see(judge: &Judge, puzzle: &Puzzle) -> anyhow::Result<Option<Seen>> {
-    let Ok(outcome) = beast_engine::beast::judge(puzzle, Rules::OURS) else {
+    let Ok(outcome) = beast_engine::beast::play_out(puzzle, Rules::OURS) else {
         return Ok(None);
     };
     let expected = outcome.answer();

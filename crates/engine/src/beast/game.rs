@@ -2,7 +2,7 @@
 //! check, the beasts' moves on even turns, and what happens when the moves run out.
 //!
 //! A [`Game`] is played one move at a time with [`Game::apply`], which says what happened
-//! or refuses a move after the end; [`judge`] plays a whole puzzle. The map is one byte a
+//! or refuses a move after the end; [`play_out`] plays a whole puzzle. The map is one byte a
 //! cell and nothing is allocated per turn once the first beast turn has run.
 
 use thiserror::Error;
@@ -329,7 +329,7 @@ pub enum GameError {
         /// Beasts in the player's region.
         beasts: u64,
     },
-    /// The caller's budget ran out (see [`judge_until`]) before the game was decided.
+    /// The caller's budget ran out (see [`play_out_until`]) before the game was decided.
     #[error("the game was not decided by turn {turn}, when the judge's time budget ran out")]
     OutOfBudget {
         /// The turn reached.
@@ -337,7 +337,7 @@ pub enum GameError {
     },
 }
 
-/// How many turns are played between two asks of a [`judge_until`] budget.
+/// How many turns are played between two asks of a [`play_out_until`] budget.
 const BUDGET_TURNS: u64 = 4096;
 
 /// The fewest waiting turns played after the moves run out before giving up, whatever the
@@ -852,20 +852,20 @@ impl Measure for Truncated {
 }
 
 /// Plays a whole puzzle under `rules`.
-pub fn judge(puzzle: &Puzzle, rules: Rules) -> Result<Outcome, GameError> {
+pub fn play_out(puzzle: &Puzzle, rules: Rules) -> Result<Outcome, GameError> {
     play(Game::new(puzzle, rules), puzzle.moves(), |_, _| {}, || true)
 }
 
-/// [`judge`], taking the puzzle: the game plays on the parsed map itself instead of a copy.
-pub fn judge_owned(puzzle: Puzzle, rules: Rules) -> Result<Outcome, GameError> {
+/// [`play_out`], taking the puzzle: the game plays on the parsed map itself instead of a copy.
+pub fn play_out_owned(puzzle: Puzzle, rules: Rules) -> Result<Outcome, GameError> {
     let (map, moves) = puzzle.into_parts();
     play(Game::from_map(map, rules), &moves, |_, _| {}, || true)
 }
 
-/// [`judge`] within the caller's budget: `keep_going` is asked every few thousand turns, and
+/// [`play_out`] within the caller's budget: `keep_going` is asked every few thousand turns, and
 /// once it says `false` the game ends with [`GameError::OutOfBudget`]. The engine has no
 /// clock; the caller's closure may read one.
-pub fn judge_until(
+pub fn play_out_until(
     puzzle: &Puzzle,
     rules: Rules,
     keep_going: impl FnMut() -> bool,
@@ -880,7 +880,7 @@ pub fn judge_until(
 
 /// Plays a whole puzzle under `rules`, showing `observe` the game after every turn,
 /// waiting turns included.
-pub fn judge_with(
+pub fn play_out_with(
     puzzle: &Puzzle,
     rules: Rules,
     observe: impl FnMut(&Game, &Step),
@@ -888,9 +888,9 @@ pub fn judge_with(
     play(Game::new(puzzle, rules), puzzle.moves(), observe, || true)
 }
 
-/// [`judge_with`] within the caller's budget, as [`judge_until`]: `observe` sees every turn,
+/// [`play_out_with`] within the caller's budget, as [`play_out_until`]: `observe` sees every turn,
 /// and once `keep_going` says `false` the game ends with [`GameError::OutOfBudget`].
-pub fn judge_until_with(
+pub fn play_out_until_with(
     puzzle: &Puzzle,
     rules: Rules,
     observe: impl FnMut(&Game, &Step),

@@ -11,8 +11,8 @@ pub mod variant;
 
 pub use game::{
     Action, Bump, Crush, Distance, Ending, Exhaust, Game, GameError, GameOver, Order, Outcome,
-    Rules, Schedule, Status, Stay, Step, Taken, Target, Ties, WAIT_LIMIT, judge, judge_owned,
-    judge_until, judge_until_with, judge_with, wait_limit,
+    Rules, Schedule, Status, Stay, Step, Taken, Target, Ties, WAIT_LIMIT, play_out, play_out_owned,
+    play_out_until, play_out_until_with, play_out_with, wait_limit,
 };
 pub use parse::{Cell, Move, ParseError, ParseErrorKind, Puzzle, move_string};
 pub use render::Style;

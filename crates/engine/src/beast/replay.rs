@@ -1,12 +1,12 @@
 //! The frames of a replay: a judged game as data for a page to show, turn by turn. The
-//! engine plays the game through the same game loop the judge uses ([`judge_until_with`]) and records, for every
+//! engine plays the game through the same game loop the judge uses ([`play_out_until_with`]) and records, for every
 //! turn, only the cells that changed, the beasts' moves, the crush and the death, the score,
 //! and the words of `--trace`; a page holds these frames and no rule of the game.
 //!
 //! A game too long for a page is cut: frames are kept until their estimated size reaches
 //! [`Limits::max_bytes`], and [`Replay::cut`] says at which turn the frames stop.
 
-use crate::beast::game::{Action, Ending, Game, GameError, Rules, Step, judge_until_with};
+use crate::beast::game::{Action, Ending, Game, GameError, Rules, Step, play_out_until_with};
 use crate::beast::parse::{Cell, Move, Puzzle};
 use crate::beast::render;
 use crate::grid::{Grid, Pos};
@@ -98,7 +98,7 @@ pub fn replay(puzzle: &Puzzle, rules: Rules, limits: Limits) -> Result<Replay, G
     // Read by the budget closure while the observer sets it.
     let cut: std::cell::Cell<Option<Cut>> = std::cell::Cell::new(None);
     let moves = puzzle.moves().len();
-    let result = judge_until_with(
+    let result = play_out_until_with(
         puzzle,
         rules,
         |game: &Game, step: &Step| {
@@ -232,7 +232,7 @@ pub fn board_after(replay: &Replay, turns: usize) -> Grid<Cell> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::beast::game::{Status, judge_with};
+    use crate::beast::game::{Status, play_out_with};
     use crate::beast::variant::CATALOGUE;
     use crate::judge::generate::{GenOptions, generate};
 
@@ -242,7 +242,7 @@ mod tests {
     fn assert_frames_rebuild_every_board(puzzle: &Puzzle, rules: Rules) {
         let r = replay(puzzle, rules, Limits::default()).expect("judged");
         let mut boards = vec![];
-        judge_with(puzzle, rules, |g, _| boards.push(g.map().clone())).expect("judged");
+        play_out_with(puzzle, rules, |g, _| boards.push(g.map().clone())).expect("judged");
         assert_eq!(r.frames.len(), boards.len());
         for (t, want) in boards.iter().enumerate() {
             assert_eq!(

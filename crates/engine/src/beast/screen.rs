@@ -233,7 +233,7 @@ impl Screen for BeastScreen {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::beast::{Ending, judge};
+    use crate::beast::{Ending, play_out};
 
     const WIKIPEDIA: &str = include_str!("../../../../examples/beast/wikipedia.txt");
 
@@ -320,7 +320,7 @@ mod tests {
         let replayed =
             Puzzle::parse(&format!("{}{}", map.with_moves(Vec::new()), s.moves())).expect("valid");
         assert_eq!(move_string(replayed.moves()), s.moves());
-        let o = judge(&replayed, Rules::default()).expect("judged");
+        let o = play_out(&replayed, Rules::default()).expect("judged");
         assert_eq!((o.ending, o.score), (Ending::Won, s.game().score()));
         assert_eq!(o.answer(), "8\n");
     }

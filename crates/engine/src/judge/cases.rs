@@ -15,7 +15,7 @@ use rand_chacha::ChaCha8Rng;
 use rand_core::{Rng, SeedableRng};
 use thiserror::Error;
 
-use crate::beast::{GameError, Puzzle, Rules, judge_until};
+use crate::beast::{GameError, Puzzle, Rules, play_out_until};
 use crate::judge::generate::{GenError, GenOptions, generate};
 use crate::judge::verdict;
 
@@ -138,7 +138,7 @@ impl Loaded {
     }
 
     /// [`Loaded::add`] within the caller's budget for judging the case (see
-    /// [`judge_until`]): a case past it is skipped as too large to judge.
+    /// [`play_out_until`]): a case past it is skipped as too large to judge.
     pub fn add_within(
         &mut self,
         name: &str,
@@ -170,7 +170,7 @@ impl Loaded {
             }
         };
         let expected = if let (Some(output), true) = (output, rules == Rules::default()) {
-            if let Ok(o) = judge_until(&puzzle, rules, &mut *keep_going)
+            if let Ok(o) = play_out_until(&puzzle, rules, &mut *keep_going)
                 && !verdict::matches(o.answer().as_bytes(), output)
             {
                 self.disputed.push(skip(format!(
@@ -180,7 +180,7 @@ impl Loaded {
             }
             String::from_utf8_lossy(output).into_owned()
         } else {
-            match judge_until(&puzzle, Rules::OURS, &mut *keep_going) {
+            match play_out_until(&puzzle, Rules::OURS, &mut *keep_going) {
                 Ok(o) => {
                     if output.is_none() {
                         self.engine_judged.push(name.to_string());
@@ -243,7 +243,7 @@ impl RandomSpec {
     }
 
     /// [`RandomSpec::case`] within the caller's budget for judging it (see
-    /// [`judge_until`]): a case past it is skipped as too large to judge.
+    /// [`play_out_until`]): a case past it is skipped as too large to judge.
     pub fn case_within(
         &self,
         opts: &GenOptions,
@@ -255,7 +255,7 @@ impl RandomSpec {
         };
         let puzzle = generate(self.seed, opts).map_err(|e| skip(e.to_string()))?;
         let outcome =
-            judge_until(&puzzle, Rules::OURS, keep_going).map_err(|e| skip(unjudged(&e)))?;
+            play_out_until(&puzzle, Rules::OURS, keep_going).map_err(|e| skip(unjudged(&e)))?;
         Ok(Case {
             name: self.name.clone(),
             input: puzzle.to_string().into_bytes(),

@@ -9,7 +9,7 @@
 //! ([`crate::beast::variant`]).
 
 use crate::beast::variant::{self, SWITCHES};
-use crate::beast::{Ending, Puzzle, Rules, judge_until};
+use crate::beast::{Ending, Puzzle, Rules, play_out_until};
 use crate::judge::verdict::Verdict;
 
 /// What the answer did on one case, as the diagnosis sees it.
@@ -64,10 +64,12 @@ impl Answer {
 
     /// [`Answer::of`] within the caller's budget; `None` past it.
     fn within(puzzle: &Puzzle, rules: Rules, keep_going: impl FnMut() -> bool) -> Option<Answer> {
-        judge_until(puzzle, rules, keep_going).ok().map(|o| Answer {
-            eaten: o.ending == Ending::Eaten,
-            score: o.score,
-        })
+        play_out_until(puzzle, rules, keep_going)
+            .ok()
+            .map(|o| Answer {
+                eaten: o.ending == Ending::Eaten,
+                score: o.score,
+            })
     }
 }
 

@@ -282,7 +282,7 @@ fn survives_next_turn(game: &Game) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::beast::judge;
+    use crate::beast::play_out;
 
     fn count(p: &Puzzle, cell: Cell) -> usize {
         p.map().cells().iter().filter(|&&c| c == cell).count()
@@ -305,7 +305,7 @@ mod tests {
         let (mut eaten, mut stalemate, mut crushes) = (0, 0, 0);
         for seed in 1..=200 {
             let p = generate(seed, &GenOptions::default()).expect("valid");
-            let o = judge(&p, Rules::default()).expect("judged");
+            let o = play_out(&p, Rules::default()).expect("judged");
             match o.ending {
                 Ending::Eaten => eaten += 1,
                 Ending::Stalemate => stalemate += 1,
@@ -328,7 +328,7 @@ mod tests {
         let won = (1..=200)
             .filter(|&seed| {
                 let p = generate(seed, &opts).expect("valid");
-                judge(&p, Rules::default()).is_ok_and(|o| o.ending == Ending::Won)
+                play_out(&p, Rules::default()).is_ok_and(|o| o.ending == Ending::Won)
             })
             .count();
         assert!(won >= 10, "{won} wins in 200");
@@ -381,7 +381,7 @@ mod tests {
         let mut crushes = 0;
         for seed in 0..100 {
             let p = generate(seed, &opts).expect("valid");
-            let o = judge(&p, Rules::default()).expect("decided");
+            let o = play_out(&p, Rules::default()).expect("decided");
             if o.moves_used == p.moves().len() {
                 outlived += 1;
             }

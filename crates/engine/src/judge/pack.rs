@@ -8,7 +8,7 @@
 use serde::Serialize;
 
 use crate::beast::variant::{self, SWITCHES};
-use crate::beast::{Puzzle, Rules, judge_until};
+use crate::beast::{Puzzle, Rules, play_out_until};
 use crate::judge::cases::Case;
 
 /// The five samples of the challenge (see `examples/beast/INDEX.md`): the built-in cases a
@@ -47,7 +47,7 @@ pub fn answer(
     rules: Rules,
     keep_going: &mut dyn FnMut() -> bool,
 ) -> Option<String> {
-    judge_until(puzzle, rules, keep_going)
+    play_out_until(puzzle, rules, keep_going)
         .ok()
         .map(|o| o.answer())
 }

@@ -312,7 +312,7 @@ fn cut(map: &Grid<Cell>, axis: Axis, at: usize, span: usize) -> Option<Grid<Cell
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::beast::{Ending, Rules, judge};
+    use crate::beast::{Ending, Rules, play_out};
     use crate::judge::generate::{GenOptions, generate};
 
     fn count(p: &Puzzle, cell: Cell) -> usize {
@@ -352,7 +352,7 @@ mod tests {
             seen += 1;
             let text = c.to_string();
             assert_eq!(Puzzle::parse(&text).as_ref(), Ok(c), "{text}");
-            judge(c, Rules::default()).is_ok_and(|o| o.ending == Ending::Eaten)
+            play_out(c, Rules::default()).is_ok_and(|o| o.ending == Ending::Eaten)
         });
         assert!(seen > 10);
     }
@@ -361,7 +361,7 @@ mod tests {
     fn a_crush_keeps_what_the_crush_needs() {
         let p = Puzzle::parse("8 5\n########\n#  ~   #\n#O~H~  #\n# ~ H  #\n########\nRWWW\n")
             .expect("valid");
-        let crushes = |c: &Puzzle| judge(c, Rules::default()).is_ok_and(|o| o.score >= 2);
+        let crushes = |c: &Puzzle| play_out(c, Rules::default()).is_ok_and(|o| o.score >= 2);
         assert!(crushes(&p));
         let s = shrink(&p, DEFAULT_BUDGET, crushes);
         assert!(crushes(&s.puzzle));

@@ -52,13 +52,13 @@ fn draw(map: &str) -> String {
 }
 
 fn answer(map: &str, moves: &str) -> String {
-    judge(&puzzle(map, moves), Rules::default())
+    play_out(&puzzle(map, moves), Rules::default())
         .expect("judged")
         .answer()
 }
 
 fn outcome(map: &str, moves: &str, rules: Rules) -> Outcome {
-    judge(&puzzle(map, moves), rules).expect("judged")
+    play_out(&puzzle(map, moves), rules).expect("judged")
 }
 
 const STOP: Rules = Rules {
@@ -652,7 +652,7 @@ fn corridor(cols: usize) -> Puzzle {
 #[test]
 fn a_three_megabyte_corridor_is_judged_past_two_million_waiting_turns() {
     let cols = 1_000_010;
-    let outcome = judge(&corridor(cols), Rules::default()).expect("judged, not undecided");
+    let outcome = play_out(&corridor(cols), Rules::default()).expect("judged, not undecided");
     assert_eq!(outcome.ending, Ending::Eaten);
     assert_eq!(outcome.turns, 2 * (cols as u64 - 3));
     assert!(outcome.turns - 1 > WAIT_LIMIT, "{} turns", outcome.turns);
@@ -694,11 +694,11 @@ fn a_judge_within_a_spent_budget_stops_undecided() {
         &"W".repeat(5000),
     );
     assert_eq!(
-        judge_until(&p, Rules::OURS, || false),
+        play_out_until(&p, Rules::OURS, || false),
         Err(GameError::OutOfBudget { turn: 4096 })
     );
     assert_eq!(
-        judge_until(&p, Rules::OURS, || true),
-        judge(&p, Rules::OURS)
+        play_out_until(&p, Rules::OURS, || true),
+        play_out(&p, Rules::OURS)
     );
 }

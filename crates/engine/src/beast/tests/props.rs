@@ -2,7 +2,9 @@
 //! parser that never panics.
 
 use crate::beast::variant::SWITCHES;
-use crate::beast::{CATALOGUE, Cell, Game, Puzzle, Rules, Status, judge, judge_owned, judge_with};
+use crate::beast::{
+    CATALOGUE, Cell, Game, Puzzle, Rules, Status, play_out, play_out_owned, play_out_with,
+};
 use proptest::prelude::*;
 
 /// A valid puzzle: a solid border, random interior, one player, a random move string.
@@ -69,7 +71,7 @@ proptest! {
     #[test]
     fn score_is_twice_the_crushed_beasts(text in puzzle_text(), rules in rules()) {
         let p = Puzzle::parse(&text).expect("generated puzzles are valid");
-        let o = judge(&p, rules).expect("judged");
+        let o = play_out(&p, rules).expect("judged");
         prop_assert_eq!(o.score, 2 * o.crushed.len() as u64);
         let start = p.map().cells().iter().filter(|&&c| c == Cell::Beast).count();
         prop_assert_eq!(o.beasts_left + o.crushed.len(), start);
@@ -80,7 +82,7 @@ proptest! {
         let p = Puzzle::parse(&text).expect("valid");
         let movable = p.map().cells().iter().filter(|&&c| c == Cell::Movable).count();
         let mut bad = Ok(());
-        judge_with(&p, rules, |game, _| {
+        play_out_with(&p, rules, |game, _| {
             if bad.is_ok() {
                 bad = consistent(game);
                 // Walls are only shifted, never created or destroyed, except that a crush
@@ -97,9 +99,9 @@ proptest! {
     #[test]
     fn the_same_input_always_gives_the_same_output(text in puzzle_text(), rules in rules()) {
         let p = Puzzle::parse(&text).expect("valid");
-        prop_assert_eq!(judge(&p, rules), judge(&p, rules));
+        prop_assert_eq!(play_out(&p, rules), play_out(&p, rules));
         let again = Puzzle::parse(&p.to_string()).expect("printed puzzles parse");
-        prop_assert_eq!(judge(&again, rules), judge(&p, rules));
+        prop_assert_eq!(play_out(&again, rules), play_out(&p, rules));
     }
 
     #[test]
@@ -136,6 +138,6 @@ proptest! {
     #[test]
     fn judging_a_taken_puzzle_agrees_with_judging_a_borrowed_one(text in puzzle_text(), rules in rules()) {
         let p = Puzzle::parse(&text).expect("valid");
-        prop_assert_eq!(judge_owned(p.clone(), rules), judge(&p, rules));
+        prop_assert_eq!(play_out_owned(p.clone(), rules), play_out(&p, rules));
     }
 }

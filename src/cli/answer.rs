@@ -1,4 +1,4 @@
-//! `beast [FILE]`: judge one puzzle and print the canonical answer, JSON, or a trace.
+//! `beast [FILE]`: play one puzzle out and print the canonical answer, JSON, a trace or a replay page.
 
 use std::io::{self, IsTerminal, Write};
 use std::path::PathBuf;
@@ -199,7 +199,7 @@ pub fn run(args: Args) -> super::Ended {
     let outcome = if args.trace {
         trace(&puzzle, rules, args.style.into())?
     } else {
-        beast::judge_owned(puzzle, rules)?
+        beast::play_out_owned(puzzle, rules)?
     };
     let text = if args.json {
         format!(
@@ -231,7 +231,7 @@ fn trace(puzzle: &Puzzle, rules: Rules, style: Style) -> anyhow::Result<Outcome>
         .and_then(|()| draw(&mut err, puzzle.map()))
         .context("cannot write the trace to standard error")?;
     let mut failed = None;
-    let outcome = beast::judge_with(puzzle, rules, |game, step| {
+    let outcome = beast::play_out_with(puzzle, rules, |game, step| {
         if failed.is_some() {
             return;
         }
