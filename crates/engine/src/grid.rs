@@ -181,6 +181,19 @@ impl<T> std::ops::IndexMut<Pos> for Grid<T> {
     }
 }
 
+/// The eight neighbours of a cell as (row, column) offsets, in reading order: the row above
+/// left to right, the two beside, the row below. The beast turn ranks them in this order.
+pub const AROUND: [(isize, isize); 8] = [
+    (-1, -1),
+    (-1, 0),
+    (-1, 1),
+    (0, -1),
+    (0, 1),
+    (1, -1),
+    (1, 0),
+    (1, 1),
+];
+
 /// A width and height as people write them on a command line: `COLSxROWS`, such as `16x10`
 /// (an upper-case `X` and spaces around the numbers are fine). Every game's size flag reads
 /// through this one parser; each game then checks its own limits.

@@ -8,7 +8,7 @@
 use thiserror::Error;
 
 use crate::beast::parse::{Cell, Move, Puzzle};
-use crate::grid::{Dir, Grid, Pos};
+use crate::grid::{AROUND, Dir, Grid, Pos};
 
 /// Whom the beasts aim at (`--target`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -377,18 +377,6 @@ const NEIGHBOURS: [(isize, isize); 8] = [
     (1, -1),  // 6 down-left
     (1, 1),   // 7 down-right
     (1, 0),   // 8 down
-];
-
-/// A beast's eight neighbours in reading order, as the branch-free beast turn sees them.
-const AROUND: [(isize, isize); 8] = [
-    (-1, -1),
-    (-1, 0),
-    (-1, 1),
-    (0, -1),
-    (0, 1),
-    (1, -1),
-    (1, 0),
-    (1, 1),
 ];
 
 /// The tie rank of each cell of [`AROUND`] under the priority order `neighbours`, if that

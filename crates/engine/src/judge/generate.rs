@@ -160,16 +160,7 @@ pub fn generate(seed: u64, opts: &GenOptions) -> Result<Puzzle, GenError> {
     // as well as deaths after the moves run out.
     let hiding = rng.next_u32() % 4 == 0;
     if hiding {
-        for (dr, dc) in [
-            (-1, -1),
-            (-1, 0),
-            (-1, 1),
-            (0, -1),
-            (0, 1),
-            (1, -1),
-            (1, 0),
-            (1, 1),
-        ] {
+        for (dr, dc) in crate::grid::AROUND {
             if let Some(p) = player.offset(dr, dc)
                 && p.row > 0
                 && p.col > 0
