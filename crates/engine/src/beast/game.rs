@@ -394,6 +394,56 @@ fn around_ranks(neighbours: &[(isize, isize); 8]) -> Option<[u64; 8]> {
     Some(ranks)
 }
 
+/// The nearest open neighbour of a beast at flat index `at` under our tie orders, as
+/// (distance, rank), with `(dr, dc)` the beast's offset from its target; `None` when every
+/// neighbour is closed. Branch-free: each neighbour's key is its distance times 8 plus its
+/// rank, or `u64::MAX` when it is not open, so the smallest key is the nearest open cell
+/// with ties going to the higher priority. The three rows of the 3x3 block around the
+/// beast are three slices, in the order of [`AROUND`].
+#[inline(always)]
+fn nearest_open<M: Measure>(
+    cells: &[Cell],
+    at: usize,
+    stride: usize,
+    (dr, dc): (i64, i64),
+    ranks: [u64; 8],
+) -> Option<(u64, usize)> {
+    let (Some(up), Some(mid), Some(down)) = (
+        three(cells, at.wrapping_sub(stride + 1)),
+        three(cells, at.wrapping_sub(1)),
+        three(cells, at + stride - 1),
+    ) else {
+        return None;
+    };
+    let around = [
+        up[0], up[1], up[2], mid[0], mid[2], down[0], down[1], down[2],
+    ];
+    let (r, c) = (
+        [M::part(dr - 1), M::part(dr), M::part(dr + 1)],
+        [M::part(dc - 1), M::part(dc), M::part(dc + 1)],
+    );
+    let distance = [
+        M::join(r[0], c[0]),
+        M::join(r[0], c[1]),
+        M::join(r[0], c[2]),
+        M::join(r[1], c[0]),
+        M::join(r[1], c[2]),
+        M::join(r[2], c[0]),
+        M::join(r[2], c[1]),
+        M::join(r[2], c[2]),
+    ];
+    let keys: [u64; 8] = std::array::from_fn(|j| {
+        let open = (around[j] == Cell::Space) | (around[j] == Cell::Player);
+        let closed = u64::from(!open).wrapping_neg();
+        (distance[j] << 3 | ranks[j]) | closed
+    });
+    // A tree of minimums, not a chain: short enough that the compiler keeps conditional
+    // moves instead of turning them into guessed branches.
+    let key = (keys[0].min(keys[1]).min(keys[2].min(keys[3])))
+        .min(keys[4].min(keys[5]).min(keys[6].min(keys[7])));
+    (key != u64::MAX).then_some((key >> 3, (key & 7) as usize))
+}
+
 /// The three cells from flat index `start`, if on the map.
 fn three(cells: &[Cell], start: usize) -> Option<&[Cell; 3]> {
     cells.get(start..start.checked_add(3)?)?.try_into().ok()
@@ -681,69 +731,13 @@ impl Game {
             let at = self.map.index(from);
             let (dr, dc) = (from.row as i64 - tr, from.col as i64 - tc);
             let cells = self.map.cells();
-            let (best, choice) = if PLAIN {
-                // Branch-free: each neighbour's key is its distance times 8 plus its rank,
-                // or `u64::MAX` when it is not open, so the smallest key is the nearest
-                // open cell with ties going to the higher priority. The three rows of the
-                // 3x3 block around the beast are three slices, in the order of `AROUND`.
-                let block = (
-                    three(cells, at.wrapping_sub(stride + 1)),
-                    three(cells, at.wrapping_sub(1)),
-                    three(cells, at + stride - 1),
-                );
-                let (Some(up), Some(mid), Some(down)) = block else {
-                    continue;
-                };
-                let around = [
-                    up[0], up[1], up[2], mid[0], mid[2], down[0], down[1], down[2],
-                ];
-                let (r, c) = (
-                    [M::part(dr - 1), M::part(dr), M::part(dr + 1)],
-                    [M::part(dc - 1), M::part(dc), M::part(dc + 1)],
-                );
-                let distance = [
-                    M::join(r[0], c[0]),
-                    M::join(r[0], c[1]),
-                    M::join(r[0], c[2]),
-                    M::join(r[1], c[0]),
-                    M::join(r[1], c[2]),
-                    M::join(r[2], c[0]),
-                    M::join(r[2], c[1]),
-                    M::join(r[2], c[2]),
-                ];
-                let keys: [u64; 8] = std::array::from_fn(|j| {
-                    let open = (around[j] == Cell::Space) | (around[j] == Cell::Player);
-                    let closed = u64::from(!open).wrapping_neg();
-                    (distance[j] << 3 | ranks[j]) | closed
-                });
-                // A tree of minimums, not a chain: short enough that the compiler keeps
-                // conditional moves instead of turning them into guessed branches.
-                let key = (keys[0].min(keys[1]).min(keys[2].min(keys[3])))
-                    .min(keys[4].min(keys[5]).min(keys[6].min(keys[7])));
-                if key == u64::MAX {
-                    continue;
-                }
-                (key >> 3, (key & 7) as usize)
+            let nearest = if PLAIN {
+                nearest_open::<M>(cells, at, stride, (dr, dc), ranks)
             } else {
-                let mut best = u64::MAX;
-                let mut choice = usize::MAX;
-                for (k, &(nr, nc)) in deltas.iter().enumerate() {
-                    let n = at.wrapping_add_signed(offsets[k]);
-                    match cells.get(n) {
-                        Some(Cell::Space | Cell::Player) => {}
-                        Some(Cell::Beast) if stays_when_taken && self.taken_this_turn(n) => {}
-                        _ => continue,
-                    }
-                    let d = M::of(dr + nr, dc + nc);
-                    if d < best {
-                        best = d;
-                        choice = k;
-                    }
-                }
-                if choice == usize::MAX {
-                    continue;
-                }
-                (best, choice)
+                self.nearest_allowed::<M>(at, (dr, dc), &deltas, &offsets, stays_when_taken)
+            };
+            let Some((best, choice)) = nearest else {
+                continue;
             };
             let to_index = at.wrapping_add_signed(offsets[choice]);
             if !PLAIN && cells[to_index] == Cell::Beast {
@@ -770,6 +764,36 @@ impl Game {
             }
         }
         None
+    }
+
+    /// The nearest neighbour a beast at flat index `at` may move to under any reading, as
+    /// (distance, index into the neighbour order), checking every neighbour in turn; `None`
+    /// when it has nowhere to go.
+    fn nearest_allowed<M: Measure>(
+        &self,
+        at: usize,
+        (dr, dc): (i64, i64),
+        deltas: &[(i64, i64); 8],
+        offsets: &[isize; 8],
+        stays_when_taken: bool,
+    ) -> Option<(u64, usize)> {
+        let cells = self.map.cells();
+        let mut best = u64::MAX;
+        let mut choice = usize::MAX;
+        for (k, &(nr, nc)) in deltas.iter().enumerate() {
+            let n = at.wrapping_add_signed(offsets[k]);
+            match cells.get(n) {
+                Some(Cell::Space | Cell::Player) => {}
+                Some(Cell::Beast) if stays_when_taken && self.taken_this_turn(n) => {}
+                _ => continue,
+            }
+            let d = M::of(dr + nr, dc + nc);
+            if d < best {
+                best = d;
+                choice = k;
+            }
+        }
+        (choice != usize::MAX).then_some((best, choice))
     }
 
     /// True if a beast moved into the cell at flat index `n` earlier in this beast turn.
