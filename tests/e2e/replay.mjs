@@ -6,17 +6,15 @@
 //
 // Environment: BEAST (the binary), SAMPLE (the Wikipedia puzzle), REPLAY, COMPARE, PIPED
 // BIG (the written pages), COMPARE_FLAGS, ARTIFACTS (screenshot folder), CHROMIUM.
-import { chromium } from 'playwright-core';
+import { launch } from './browser.mjs';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 const BEAST = process.env.BEAST;
 const SAMPLE = process.env.SAMPLE;
 const ARTIFACTS = resolve(process.env.ARTIFACTS);
-const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
 const COMPARE_FLAGS = process.env.COMPARE_FLAGS;
 
 let passed = 0;
@@ -58,22 +56,8 @@ async function pageState(page, i = 0) {
   }, i);
 }
 
-const userDataDir = mkdtempSync(join(tmpdir(), 'beast-e2e-replay-'));
-const context = await chromium.launchPersistentContext(userDataDir, {
-  executablePath: CHROMIUM,
-  headless: true,
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-         '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  viewport: { width: 1200, height: 900 },
-  deviceScaleFactor: 1,
-});
+const { page, requests, errors, close } = await launch('replay', { width: 1200, height: 900 });
 try {
-  const page = context.pages()[0] ?? await context.newPage();
-  const requests = [];
-  page.on('request', (r) => requests.push(r.url()));
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(String(e)));
-  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
   const urls = [];
   const open = async (file) => {
     const url = pathToFileURL(resolve(file)).href;
@@ -192,8 +176,7 @@ try {
   const size = readFileSync(process.env.REPLAY).length;
   console.log(`     the sample page is ${size} bytes; screenshots in ${ARTIFACTS}`);
 } finally {
-  await context.close();
-  rmSync(userDataDir, { recursive: true, force: true });
+  await close();
 }
 
 console.log(`${passed} passed, ${failed} failed`);

@@ -3,17 +3,14 @@
 //
 // Environment: BEAST (the binary), PAGE (the written page), ARTIFACTS (screenshot folder),
 // CHROMIUM (default /usr/bin/chromium).
-import { chromium } from 'playwright-core';
+import { launch } from './browser.mjs';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 const BEAST = process.env.BEAST;
 const PAGE = resolve(process.env.PAGE);
 const ARTIFACTS = resolve(process.env.ARTIFACTS);
-const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
 
 let passed = 0;
 let failed = 0;
@@ -83,22 +80,8 @@ function assert(name, ok, detail) {
   else { failed += 1; console.log(`FAIL ${name}: ${detail}`); }
 }
 
-const userDataDir = mkdtempSync(join(tmpdir(), 'beast-e2e-chromium-'));
-const context = await chromium.launchPersistentContext(userDataDir, {
-  executablePath: CHROMIUM,
-  headless: true,
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-         '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  viewport: { width: 360, height: 740 },
-  deviceScaleFactor: 1,
-});
+const { page, requests, errors, close } = await launch('chromium', { width: 360, height: 740 });
 try {
-  const page = context.pages()[0] ?? await context.newPage();
-  const requests = [];
-  page.on('request', (r) => requests.push(r.url()));
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(String(e)));
-  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
   const url = pathToFileURL(PAGE).href;
   await page.goto(url);
 
@@ -162,8 +145,7 @@ try {
   assert('no request beyond the page itself', outside.length === 0, outside.join(', '));
   assert('no script errors', errors.length === 0, errors.join(' | '));
 } finally {
-  await context.close();
-  rmSync(userDataDir, { recursive: true, force: true });
+  await close();
 }
 
 console.log(`${passed} passed, ${failed} failed`);
