@@ -55,6 +55,10 @@ fn every_catalogue_mistake_is_diagnosed_and_shown_on_a_small_puzzle() {
             flags_named(d)
         );
         for g in d["groups"].as_array().expect("groups") {
+            // The group a reading explains names the flags of its compare page.
+            let flags = g["compare"]["flags"].as_str().expect("a compare page");
+            let cause = g["cause"].as_str().expect("a cause");
+            assert!(cause.ends_with(&format!("({flags})")), "{}: {g}", v.name);
             let text = g["smallest"]["puzzle"].as_str().expect("puzzle");
             let p = Puzzle::parse(text).expect("valid");
             let (cols, rows, moves) = (p.map().cols(), p.map().rows(), p.moves().len());

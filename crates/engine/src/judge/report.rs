@@ -525,6 +525,11 @@ pub fn json_summary(s: &Summary, d: &DiagnosisReport) -> serde_json::Value {
                     "shrunk": g.shown.shrunk.is_some(),
                     "stopped_early": g.shown.stopped_early.is_some(),
                 },
+                "compare": g.compare.as_ref().map(|c| serde_json::json!({
+                    "flags": c.flags,
+                    "puzzle": c.written.as_ref().map(|w| &w.0),
+                    "page": c.written.as_ref().map(|w| &w.1),
+                })),
             })
         })
         .collect();
