@@ -67,10 +67,7 @@ fn assert_fits(screen: &str, cols: usize) {
 #[test]
 fn play_fits_the_wikipedia_map_into_80x24_in_both_styles() {
     for (style, player_row) in [("ascii", "#  O~  ~  #  ~~~ ~"), ("unicode", "◄►▓▓")] {
-        let script = format!(
-            "{} play --style {style}; sleep 30",
-            env!("CARGO_BIN_EXE_beast")
-        );
+        let script = format!("{} play --style {style}; sleep 30", BEAST);
         let Some(tmux) = Tmux::start(&format!("fit-{style}"), 80, 24, &script) else {
             return;
         };
@@ -111,11 +108,7 @@ fn play_on_a_300x200_map_follows_the_player_to_the_right() {
         text.push('\n');
     }
     std::fs::write(&map, text).expect("the map is written");
-    let script = format!(
-        "{} play --style ascii {}; sleep 30",
-        env!("CARGO_BIN_EXE_beast"),
-        map.display()
-    );
+    let script = format!("{} play --style ascii {}; sleep 30", BEAST, map.display());
     let Some(tmux) = Tmux::start("wide", 80, 24, &script) else {
         return;
     };
@@ -141,10 +134,7 @@ fn play_on_a_300x200_map_follows_the_player_to_the_right() {
 
 #[test]
 fn fence_play_fits_a_25x25_field_into_80x24() {
-    let script = format!(
-        "{} fence --seed 3 --size 25x25 --play; sleep 30",
-        env!("CARGO_BIN_EXE_beast")
-    );
+    let script = format!("{} fence --seed 3 --size 25x25 --play; sleep 30", BEAST);
     let Some(tmux) = Tmux::start("fence", 80, 24, &script) else {
         return;
     };
@@ -174,10 +164,7 @@ fn fence_play_fits_a_25x25_field_into_80x24() {
 
 #[test]
 fn play_replay_of_the_sample_moves_fits_80x24() {
-    let script = format!(
-        "{} play --replay --pace 20; sleep 30",
-        env!("CARGO_BIN_EXE_beast")
-    );
+    let script = format!("{} play --replay --pace 20; sleep 30", BEAST);
     let Some(tmux) = Tmux::start("replay", 80, 24, &script) else {
         return;
     };
