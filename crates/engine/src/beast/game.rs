@@ -8,6 +8,7 @@
 use thiserror::Error;
 
 use crate::beast::parse::{Cell, Move, Puzzle};
+use crate::beast::region::Region;
 use crate::grid::{AROUND, Dir, Grid, Pos};
 
 /// Whom the beasts aim at (`--target`).
@@ -965,12 +966,8 @@ fn wait_out(
     keep_going: &mut impl FnMut() -> bool,
 ) -> Result<Ending, GameError> {
     let start = game.turn;
-    let region = game.player_region();
-    if !game
-        .beasts
-        .iter()
-        .any(|&b| region.contains(game.map.index(b)))
-    {
+    let region = Region::of(&game.map, game.player);
+    if !game.beasts.iter().any(|&b| region.holds(game.map.index(b))) {
         return Ok(Ending::Stalemate);
     }
     let mut wait = |game: &mut Game| -> bool {
@@ -986,7 +983,7 @@ fn wait_out(
     if game.turn % 2 == 1 && !wait(game) {
         return Ok(Ending::Eaten);
     }
-    let inside = |game: &Game, b: &&Pos| region.contains(game.map.index(**b));
+    let inside = |game: &Game, b: &&Pos| region.holds(game.map.index(**b));
     let mut saved: Vec<Pos> = game
         .beasts
         .iter()
@@ -1024,139 +1021,6 @@ fn wait_out(
                 cells,
                 beasts,
             });
-        }
-    }
-}
-
-/// A set of cells as one bit a cell.
-struct CellSet(Vec<u64>);
-
-impl CellSet {
-    fn new(cells: usize) -> Self {
-        CellSet(vec![0; cells.div_ceil(64)])
-    }
-
-    /// How many cells are in the set.
-    fn len(&self) -> u64 {
-        self.0.iter().map(|w| u64::from(w.count_ones())).sum()
-    }
-
-    fn contains(&self, i: usize) -> bool {
-        self.0[i / 64] & (1 << (i % 64)) != 0
-    }
-
-    /// Adds the cells `first..=last`, a word at a time.
-    fn insert_run(&mut self, first: usize, last: usize) {
-        let (a, b) = (first / 64, last / 64);
-        let low = u64::MAX << (first % 64);
-        let high = u64::MAX >> (63 - last % 64);
-        for (w, word) in self.0.iter_mut().enumerate().take(b + 1).skip(a) {
-            let lo = if w == a { low } else { u64::MAX };
-            let hi = if w == b { high } else { u64::MAX };
-            *word |= lo & hi;
-        }
-    }
-}
-
-impl Game {
-    /// The player's region: the cells reachable from his cell by king steps through cells
-    /// that are not walls (spaces, beasts, the player), as beasts travel while he waits.
-    ///
-    /// A scanline fill: each seed grows into the longest run of open cells along its row,
-    /// and the cells beside the run in the rows above and below (one more at each end, for
-    /// the diagonals) give the next seeds, one a run. The solid border stops every run and
-    /// keeps every row above or below a run on the map.
-    fn player_region(&self) -> CellSet {
-        let cells = self.map.cells();
-        let cols = self.map.cols();
-        let open = |c: &Cell| !matches!(c, Cell::Wall | Cell::Movable);
-        let mut seen = CellSet::new(cells.len());
-        // Seeds are taken first in, first out: the waiting ones then stay along the edge of
-        // the part filled so far, not along the whole path there as with a stack.
-        let mut seeds = std::collections::VecDeque::from([self.map.index(self.player)]);
-        while let Some(seed) = seeds.pop_front() {
-            if seen.contains(seed) || !cells.get(seed).is_some_and(open) {
-                continue;
-            }
-            let left = cells[..seed].iter().rev().take_while(|c| open(c)).count();
-            let right = cells[seed + 1..].iter().take_while(|c| open(c)).count();
-            let (first, last) = (seed - left, seed + right);
-            seen.insert_run(first, last);
-            let above = (first.checked_sub(cols + 1), last.checked_sub(cols - 1));
-            let below = (Some(first + cols - 1), Some(last + cols + 1));
-            for (lo, hi) in [above, below] {
-                let Some(row) = lo.zip(hi).and_then(|(lo, hi)| cells.get(lo..=hi)) else {
-                    continue;
-                };
-                let lo = lo.unwrap_or(0);
-                let mut in_run = false;
-                for (i, c) in (lo..).zip(row) {
-                    let fresh = open(c) && !seen.contains(i);
-                    if fresh && !in_run {
-                        seeds.push_back(i);
-                    }
-                    in_run = fresh;
-                }
-            }
-        }
-        seen
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use rand_chacha::ChaCha8Rng;
-    use rand_core::{Rng, SeedableRng};
-
-    /// The region by the definition: a breadth-first search by king steps through cells
-    /// that are not walls.
-    fn region_by_search(game: &Game) -> Vec<usize> {
-        let map = game.map();
-        let mut seen = vec![false; map.cells().len()];
-        let mut queue = std::collections::VecDeque::from([game.player()]);
-        seen[map.index(game.player())] = true;
-        while let Some(p) = queue.pop_front() {
-            for (dr, dc) in NEIGHBOURS {
-                let Some(n) = p.offset(dr, dc).filter(|&n| map.contains(n)) else {
-                    continue;
-                };
-                if !matches!(map[n], Cell::Wall | Cell::Movable) && !seen[map.index(n)] {
-                    seen[map.index(n)] = true;
-                    queue.push_back(n);
-                }
-            }
-        }
-        (0..seen.len()).filter(|&i| seen[i]).collect()
-    }
-
-    #[test]
-    fn the_scanline_region_is_the_region_of_king_steps_through_open_cells() {
-        let mut rng = ChaCha8Rng::seed_from_u64(13);
-        for case in 0..500 {
-            let (cols, rows) = (3 + case % 17, 3 + case % 11);
-            let mut text = format!("{cols} {rows}\n");
-            let player = (1 + case % (rows - 2), 1 + case % (cols - 2));
-            for r in 0..rows {
-                for c in 0..cols {
-                    let border = r == 0 || c == 0 || r == rows - 1 || c == cols - 1;
-                    text.push(match rng.next_u32() % 10 {
-                        _ if border => '#',
-                        _ if (r, c) == player => 'O',
-                        0..=3 => '~',
-                        4 => '#',
-                        5 => 'H',
-                        _ => ' ',
-                    });
-                }
-                text.push('\n');
-            }
-            let game = Game::new(&Puzzle::parse(&text).expect("valid"), Rules::OURS);
-            let region = game.player_region();
-            let cells: Vec<usize> = (0..game.map().cells().len())
-                .filter(|&i| region.contains(i))
-                .collect();
-            assert_eq!(cells, region_by_search(&game), "{text}");
         }
     }
 }
