@@ -2,8 +2,10 @@
 //! through cells that are not walls (spaces, beasts, the player), as beasts travel while no
 //! wall moves. A beast outside it can never reach him.
 //!
-//! The fill works on one bit a cell, 64 cells to a word, so that finding the ends of a run
-//! of open cells and the runs beside it costs a few word operations, not one a cell.
+//! The fill works on one bit a cell, 64 cells to a word. It first sweeps the whole map down
+//! and up, a word at a time, which settles an open map in a few sweeps; a map whose paths
+//! turn back many times is left to a scanline fill over runs of open cells, which finds the
+//! ends of a run and the runs beside it with a few word operations, not one a cell.
 
 use super::Cell;
 use crate::grid::{Grid, Pos};
@@ -17,21 +19,88 @@ pub(crate) struct Region {
     cells: u64,
 }
 
+/// How many sweeps [`Region::by_sweeps`] may take before the run fill takes over.
+const SWEEPS: usize = 16;
+
 impl Region {
-    /// The region of the player at `player` on `map`. The solid border stops every run
-    /// and keeps the rows above and below a run on the map.
-    ///
-    /// A scanline fill over runs of open cells along a row: the player's run is reached
-    /// first, and each run reached reaches the runs beside it in the rows above and below
-    /// (one more cell at each end, for the diagonals). A run is reached once, when it is
-    /// found, and waits on a stack until its neighbours are looked at.
+    /// The region of the player at `player` on `map`: by sweeps when a few settle it, as
+    /// on open maps, else by runs.
     pub(crate) fn of(map: &Grid<Cell>, player: Pos) -> Region {
-        let cols = map.cols();
+        let open = open_bits(map.cells());
+        let seed = map.index(player);
+        match Region::by_sweeps(open, map.cols(), seed) {
+            Ok(region) => region,
+            Err(open) => Region::by_runs(open, map.cols(), seed),
+        }
+    }
+
+    /// The region of the open cell `seed` on a map `cols` wide with open cells `open`, by
+    /// sweeps over the whole map a word at a time, down and up in turn, or `open` back if
+    /// [`SWEEPS`] sweeps do not settle it. A word takes in the reached cells beside its
+    /// cells (above, below, diagonal, and the cells just before and after it) and fills
+    /// the runs of open cells they touch. A path through the map that turns back up or down
+    /// many times needs a sweep a turn.
+    fn by_sweeps(mut open: Vec<u64>, cols: usize, seed: usize) -> Result<Region, Vec<u64>> {
+        // `reached` has `pad` clear words before and after the map's, so that the rows
+        // above and below every word of the map, and the words on either side, are in it.
+        let pad = cols / 64 + 3;
+        let words = open.len();
+        let mut reached = vec![0; pad + words + pad];
+        // Every word of `reached` holds whole runs of its open cells, so that a word whose
+        // neighbours add nothing is left as it is.
+        let (w, bit) = (seed / 64, 1 << (seed % 64));
+        reached[pad + w] = fill_up(bit, open[w]) | fill_down(bit, open[w]);
+        // The row above a word's cells starts `cols` cells before it, so `up` words before
+        // it and `shift` bits into that word; the row below, `down` words after it and
+        // `64 - shift` bits in (or at its start when `cols` is a whole number of words).
+        let (up, down, shift) = match cols % 64 {
+            0 => (cols / 64, cols / 64, 0),
+            r => (cols / 64 + 1, cols / 64, 64 - r),
+        };
+        let below = (64 - shift) % 64;
+        for sweep in 0..SWEEPS {
+            let mut changed = false;
+            for step in 0..words {
+                let w = if sweep % 2 == 0 {
+                    step
+                } else {
+                    words - 1 - step
+                };
+                let near = reached[pad + w]
+                    | reached[pad + w - 1] >> 63
+                    | reached[pad + w + 1] << 63
+                    | around(&reached, pad + w - up, shift)
+                    | around(&reached, pad + w + down, below);
+                let seeds = near & open[w];
+                if seeds != reached[pad + w] {
+                    reached[pad + w] = fill_up(seeds, open[w]) | fill_down(seeds, open[w]);
+                    changed = true;
+                }
+            }
+            if !changed {
+                let reached = &reached[pad..pad + words];
+                let cells = reached.iter().map(|w| u64::from(w.count_ones())).sum();
+                for (o, r) in open.iter_mut().zip(reached) {
+                    *o &= !r;
+                }
+                let unreached = open;
+                return Ok(Region { unreached, cells });
+            }
+        }
+        Err(open)
+    }
+
+    /// The region of the open cell `seed` on a map `cols` wide with open cells `open`, by a
+    /// scanline fill over runs of open cells along a row: the seed's run is reached first,
+    /// and each run reached reaches the runs beside it in the rows above and below (one
+    /// more cell at each end, for the diagonals). A run is reached once, when it is found,
+    /// and waits on a stack until its neighbours are looked at. The solid border stops
+    /// every run and keeps the rows above and below a run on the map.
+    fn by_runs(open: Vec<u64>, cols: usize, seed: usize) -> Region {
         let mut region = Region {
-            unreached: open_bits(map.cells()),
+            unreached: open,
             cells: 0,
         };
-        let seed = map.index(player);
         let mut runs = vec![region.reach(region.first_of(seed), seed)];
         while let Some((first, last)) = runs.pop() {
             // Rows 0 and `rows - 1` are solid wall, so a run has a row on each side.
@@ -141,6 +210,37 @@ fn open_bits(cells: &[Cell]) -> Vec<u64> {
     words
 }
 
+/// The 64 cells of `words` from bit `shift` of word `w` on, each with the cells just
+/// before and after it: bit `j` is set if any of the bits `at + j - 1`, `at + j` and
+/// `at + j + 1` is, for `at = 64 * w + shift`. Words `w - 1` to `w + 1` must be in `words`.
+fn around(words: &[u64], w: usize, shift: usize) -> u64 {
+    let pair = u128::from(words[w]) | u128::from(words[w + 1]) << 64;
+    let before = u128::from(words[w - 1] >> 63);
+    let cells = (pair >> shift) as u64;
+    let after = (pair >> (shift + 1)) as u64;
+    let before = ((pair << 1 | before) >> shift) as u64;
+    before | cells | after
+}
+
+/// The cells of `open` from each cell of `seeds` (a part of `open`) up to the end of its
+/// run toward the higher bits. Adding a seed to its run carries through the run's cells
+/// above it and clears them; a seed above another in the same run is set again by the
+/// carry, hence the final `| seeds`.
+fn fill_up(seeds: u64, open: u64) -> u64 {
+    open & !open.wrapping_add(seeds) | seeds
+}
+
+/// The cells of `open` from each cell of `seeds` (a part of `open`) down to the start of
+/// its run toward the lower bits, by doubling steps: after the step of `n`, every seed has
+/// spread `2n - 1` cells while the cells passed over are open.
+fn fill_down(mut seeds: u64, mut open: u64) -> u64 {
+    for n in [1, 2, 4, 8, 16, 32] {
+        seeds |= open & seeds >> n;
+        open &= open >> n;
+    }
+    seeds
+}
+
 /// Whether a cell is open: not a solid or movable wall.
 fn is_open(c: Cell) -> bool {
     !matches!(c, Cell::Wall | Cell::Movable)
@@ -195,12 +295,11 @@ mod tests {
         (0..seen.len()).filter(|&i| seen[i]).collect()
     }
 
-    #[test]
-    fn the_scanline_region_is_the_region_of_king_steps_through_open_cells() {
+    /// Random maps with a solid border, mostly small; every fifth is wider than two words
+    /// with fewer walls, so that runs cross word boundaries.
+    fn random_maps() -> impl Iterator<Item = String> {
         let mut rng = ChaCha8Rng::seed_from_u64(13);
-        for case in 0..500 {
-            // Every fifth map is wider than two words, with fewer walls: runs then cross
-            // word boundaries.
+        (0..500).map(move |case| {
             let wide = case % 5 == 0;
             let (cols, rows) = (3 + case % 17 + usize::from(wide) * 140, 3 + case % 11);
             let walls = if wide { 2 } else { 5 };
@@ -221,20 +320,103 @@ mod tests {
                 }
                 text.push('\n');
             }
-            let puzzle = Puzzle::parse(&text).expect("valid");
-            let map = puzzle.map();
-            let player = map.pos(
-                map.cells()
-                    .iter()
-                    .position(|&c| c == Cell::Player)
-                    .expect("O"),
-            );
-            let region = Region::of(map, player);
-            let cells: Vec<usize> = (0..map.cells().len())
-                .filter(|&i| is_open(map.cells()[i]) && region.holds(i))
-                .collect();
-            assert_eq!(region.len(), cells.len() as u64, "{text}");
-            assert_eq!(cells, region_by_search(map, player), "{text}");
+            text
+        })
+    }
+
+    /// The map of `text` and its player's cell.
+    fn map_of(text: &str) -> (Grid<Cell>, Pos) {
+        let (map, _) = Puzzle::parse(text).expect("valid").into_parts();
+        let player = map.cells().iter().position(|&c| c == Cell::Player);
+        let player = map.pos(player.expect("a player"));
+        (map, player)
+    }
+
+    /// The open cells `region` holds, checked against its size.
+    fn cells_of(region: &Region, map: &Grid<Cell>) -> Vec<usize> {
+        let cells: Vec<usize> = (0..map.cells().len())
+            .filter(|&i| is_open(map.cells()[i]) && region.holds(i))
+            .collect();
+        assert_eq!(region.len(), cells.len() as u64, "the region's size");
+        cells
+    }
+
+    #[test]
+    fn both_fills_find_the_cells_reached_by_king_steps_through_open_cells() {
+        let mut settled = 0;
+        for text in random_maps() {
+            let (map, player) = map_of(&text);
+            let want = region_by_search(&map, player);
+            let (open, seed) = (open_bits(map.cells()), map.index(player));
+            let by_runs = Region::by_runs(open.clone(), map.cols(), seed);
+            assert_eq!(cells_of(&by_runs, &map), want, "by runs\n{text}");
+            if let Ok(by_sweeps) = Region::by_sweeps(open, map.cols(), seed) {
+                assert_eq!(cells_of(&by_sweeps, &map), want, "by sweeps\n{text}");
+                settled += 1;
+            }
+            assert_eq!(cells_of(&Region::of(&map, player), &map), want, "{text}");
+        }
+        assert!(settled > 450, "sweeps settled only {settled} of 500 maps");
+    }
+
+    #[test]
+    fn a_path_that_turns_back_again_and_again_is_left_to_the_run_fill() {
+        // Twenty corridors, joined in turn at the bottom and at the top:
+        // #########
+        // #O# #   #
+        // # # # # # ...
+        // #   #   #
+        // #########
+        let (cols, rows) = (41, 8);
+        let mut text = format!("{cols} {rows}\n");
+        for r in 0..rows {
+            for c in 0..cols {
+                let border = r == 0 || c == 0 || r == rows - 1 || c == cols - 1;
+                let wall = c % 2 == 0 && if c % 4 == 2 { r < rows - 2 } else { r > 1 };
+                text.push(match (r, c) {
+                    (1, 1) => 'O',
+                    _ if border || wall => '#',
+                    _ => ' ',
+                });
+            }
+            text.push('\n');
+        }
+        let (map, player) = map_of(&text);
+        let (open, seed) = (open_bits(map.cells()), map.index(player));
+        assert!(Region::by_sweeps(open, cols, seed).is_err(), "{text}");
+        let want = region_by_search(&map, player);
+        // Twenty corridors of `rows - 2` cells and the nineteen cells that join them.
+        assert_eq!(want.len(), 20 * (rows - 2) + 19, "{text}");
+        assert_eq!(cells_of(&Region::of(&map, player), &map), want, "{text}");
+    }
+
+    #[test]
+    fn the_fills_along_a_word_stop_at_the_ends_of_the_runs() {
+        let mut rng = ChaCha8Rng::seed_from_u64(5);
+        for _ in 0..2000 {
+            let open = rng.next_u64() | rng.next_u64();
+            let seeds = rng.next_u64() & rng.next_u64() & rng.next_u64() & open;
+            let (mut up, mut down) = (seeds, seeds);
+            for j in 1..64 {
+                up |= (up << 1) & open & (1 << j);
+                down |= (down >> 1) & open & (1 << (63 - j));
+            }
+            assert_eq!(fill_up(seeds, open), up, "{open:064b} {seeds:064b}");
+            assert_eq!(fill_down(seeds, open), down, "{open:064b} {seeds:064b}");
+        }
+    }
+
+    #[test]
+    fn around_reads_each_cell_with_its_two_neighbours() {
+        let mut rng = ChaCha8Rng::seed_from_u64(7);
+        let words: Vec<u64> = (0..4).map(|_| rng.next_u64() & rng.next_u64()).collect();
+        let bit = |i: usize| words[i / 64] >> (i % 64) & 1;
+        for shift in 0..64 {
+            let at = 64 + shift;
+            let want = (0..64).fold(0, |m, j| {
+                m | (bit(at + j - 1) | bit(at + j) | bit(at + j + 1)) << j
+            });
+            assert_eq!(around(&words, 1, shift), want, "shift {shift}");
         }
     }
 
