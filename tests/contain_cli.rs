@@ -254,6 +254,53 @@ fn five_hundred_children_are_all_killed() {
     leaves_nothing("fork500.sh", &["TLE", "RTE"]);
 }
 
+#[test]
+fn a_candidate_starts_once_another_lets_go_of_every_process_it_may_have() {
+    // Under root every candidate runs as `nobody`, and they share its process limit.
+    if !nix::unistd::Uid::effective().is_root() || !namespaces("shared process limit") {
+        eprintln!("skipped: candidates share a user only when the judge is root");
+        return;
+    }
+    let mark = marker("hold-processes.sh");
+    let holder = std::thread::spawn(move || {
+        let cases = Cases::new();
+        run("strict", &cases, "hold-processes.sh", &[&mark], &[])
+    });
+    // Let the first reach the limit, then start another while it holds it (up to its 2 s
+    // timeout).
+    std::thread::sleep(Duration::from_millis(800));
+    let out = beast()
+        .args([
+            "check",
+            "--sandbox",
+            "strict",
+            "--no-builtin",
+            "--random",
+            "3",
+        ])
+        .args([
+            "--seed",
+            "1",
+            "--timeout",
+            "20",
+            "--shrink",
+            "none",
+            "--",
+            BEAST,
+        ])
+        .timeout(BOUND)
+        .output()
+        .expect("beast runs");
+    let held = holder.join().expect("the first check ran");
+    assert_eq!(held.verdict, "TLE", "{held:?}");
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+}
+
 /// Runs `beast check` under `script(1)`, so it has a controlling terminal the candidate
 /// could reach. Returns what appeared on that terminal.
 fn on_a_terminal(level: &str, script_name: &str) -> Option<String> {

@@ -13,7 +13,9 @@
 //! the house forbids `unsafe` (so no `pre_exec`).
 
 use std::collections::{HashMap, HashSet};
+use std::convert::Infallible;
 use std::ffi::OsString;
+use std::io;
 use std::os::unix::ffi::OsStringExt;
 use std::os::unix::fs::PermissionsExt;
 use std::os::unix::process::CommandExt;
@@ -139,7 +141,7 @@ fn jail(args: &Args) -> Result<(), Failure> {
     };
     private_mounts(args, input.as_deref())?;
     confine(args)?;
-    let err = candidate(args).exec();
+    let Err(err) = while_nobody_is_at_the_limit(|| Err::<Infallible, _>(candidate(args).exec()));
     Err(Failure {
         step: "start the candidate",
         reason: format!("{}: {err}", args.command[0].to_string_lossy()),
@@ -417,6 +419,25 @@ fn reset_signal_handling() -> Result<(), Failure> {
 }
 
 /// The candidate's command, in its directory (the environment was set by the judge).
+/// How long starting the candidate is tried again while its user is at the process limit.
+const LIMIT_WAIT: Duration = Duration::from_secs(5);
+
+/// Tries `start` again, for up to [`LIMIT_WAIT`], while it fails with `EAGAIN`: under
+/// root every candidate runs as `nobody`, and `exec` refuses while `nobody` has as many
+/// processes as its limit (another candidate, of this judge or of another, may hold them
+/// for a moment). The judge's timeout still bounds the whole run.
+fn while_nobody_is_at_the_limit<T>(mut start: impl FnMut() -> io::Result<T>) -> io::Result<T> {
+    let since = std::time::Instant::now();
+    loop {
+        match start() {
+            Err(e) if e.kind() == io::ErrorKind::WouldBlock && since.elapsed() < LIMIT_WAIT => {
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            done => return done,
+        }
+    }
+}
+
 fn candidate(args: &Args) -> Command {
     let mut cmd = Command::new(&args.command[0]);
     cmd.args(&args.command[1..]).current_dir(&args.workdir);
@@ -446,7 +467,7 @@ fn keep(args: &Args) -> Result<u8, Failure> {
     }
     let waited = keeper_signals();
     waited.thread_block().step("block signals")?;
-    let child = candidate(args).spawn().map_err(|e| Failure {
+    let child = while_nobody_is_at_the_limit(|| candidate(args).spawn()).map_err(|e| Failure {
         step: "start the candidate",
         reason: format!("{}: {e}", args.command[0].to_string_lossy()),
         code: CANNOT_START,
