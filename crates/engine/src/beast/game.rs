@@ -462,10 +462,12 @@ fn nearest_open_euclidean(
     (dr, dc): (i64, i64),
     keys: &KeyBase,
 ) -> Option<usize> {
+    // The 3x3 block around the beast, one check for the nine cells.
+    let block = cells.get(at.checked_sub(stride + 1)?..at.checked_add(stride + 2)?)?;
     let (Some(up), Some(mid), Some(down)) = (
-        three(cells, at.wrapping_sub(stride + 1)),
-        three(cells, at.wrapping_sub(1)),
-        three(cells, at + stride - 1),
+        block.first_chunk::<3>(),
+        block.get(stride..).and_then(<[Cell]>::first_chunk::<3>),
+        block.last_chunk::<3>(),
     ) else {
         return None;
     };
@@ -478,7 +480,7 @@ fn nearest_open_euclidean(
     ];
     let keys: [u32; 8] = std::array::from_fn(|j| {
         // `Space` is 0 and `Player` 4: the open cells are those with bits 0 and 1 clear.
-        let closed = u32::from(around[j] as u8 & 3 != 0).wrapping_neg();
+        let closed = CLOSED[around[j] as usize];
         keys.base[j].wrapping_add(along[j]) | closed
     });
     // A tree of minimums, not a chain: the compiler keeps it free of guessed branches.
@@ -486,6 +488,9 @@ fn nearest_open_euclidean(
         .min(keys[4].min(keys[5]).min(keys[6].min(keys[7])));
     (key != u32::MAX).then_some((key & 7) as usize)
 }
+
+/// All ones for a cell a beast cannot enter, by [`Cell`] discriminant.
+const CLOSED: [u32; 5] = [0, u32::MAX, u32::MAX, u32::MAX, 0];
 
 /// What [`nearest_open_euclidean`] needs of the tie order, worked out once a beast turn.
 struct KeyBase {
@@ -1225,6 +1230,14 @@ mod tests {
             let want = nearest_open::<Euclidean>(&cells, 4, 3, (dr, dc), ranks).map(|(_, k)| k);
             let got = nearest_open_euclidean(&cells, 4, 3, (dr, dc), &keys);
             assert_eq!(got, want, "{cells:?} at ({dr}, {dc}), ranks {ranks:?}");
+        }
+    }
+
+    #[test]
+    fn a_beast_may_enter_only_space_and_the_player() {
+        for c in CELLS {
+            let open = matches!(c, Cell::Space | Cell::Player);
+            assert_eq!(CLOSED[c as usize] == 0, open, "{c:?}");
         }
     }
 
