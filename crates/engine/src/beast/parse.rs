@@ -727,20 +727,65 @@ const MOVE_OF_BYTE: [Option<Move>; 256] = {
     table
 };
 
+/// True for a move letter, `U D L R W` (without a branch).
+#[inline(always)]
+fn is_move_letter(b: u8) -> bool {
+    (b == b'U') | (b == b'D') | (b == b'L') | (b == b'R') | (b == b'W')
+}
+
+/// The move of a move letter; `W` for the bytes that are none (never asked for them).
+/// Written without branches or a table, so that a loop of it compiles to vector selects.
+#[inline(always)]
+fn move_of_letter(b: u8) -> Move {
+    let mut m = Move::Wait;
+    if b == b'U' {
+        m = Move::Step(Dir::Up);
+    }
+    if b == b'D' {
+        m = Move::Step(Dir::Down);
+    }
+    if b == b'L' {
+        m = Move::Step(Dir::Left);
+    }
+    if b == b'R' {
+        m = Move::Step(Dir::Right);
+    }
+    m
+}
+
+/// True if every byte of `line` is a move letter. The line is read whole, with no early
+/// exit, so that the loop compiles to vector instructions.
+fn all_move_letters(line: &[u8]) -> bool {
+    let mut odd = false;
+    for &b in line {
+        odd |= !is_move_letter(b);
+    }
+    !odd
+}
+
 /// Reads the move string; whitespace between moves is ignored.
 fn parse_moves(first_line: usize, text: &str) -> Result<Vec<Move>, ParseError> {
-    // Most move strings are letters and ASCII line ends only: one table look-up a byte.
     let mut moves = Vec::with_capacity(text.len());
-    let plain = text.bytes().all(|b| match MOVE_OF_BYTE[usize::from(b)] {
-        Some(m) => {
-            moves.push(m);
-            true
+    // Most move strings are lines of letters only, each checked and translated whole; the
+    // rest are letters and ASCII whitespace, one table look-up a byte.
+    let plain = text.split('\n').all(|line| {
+        let line = line.strip_suffix('\r').unwrap_or(line).as_bytes();
+        if all_move_letters(line) {
+            moves.extend(line.iter().map(|&b| move_of_letter(b)));
+            return true;
         }
-        None => matches!(b, b'\n' | b'\r' | b' ' | b'\t'),
+        line.iter().all(|&b| match MOVE_OF_BYTE[usize::from(b)] {
+            Some(m) => {
+                moves.push(m);
+                true
+            }
+            None => matches!(b, b'\r' | b' ' | b'\t'),
+        })
     });
     if plain {
         return Ok(moves);
     }
+    // Something else: read it again, a character at a time, for the error's place.
     moves.clear();
     let mut line = first_line;
     let mut col = 1;
