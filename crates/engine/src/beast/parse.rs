@@ -213,15 +213,34 @@ impl ParseError {
     }
 }
 
+/// The refusal of `bytes` at their first byte that is not UTF-8, if there is one.
+fn utf8_refusal(bytes: &[u8]) -> Option<ParseError> {
+    let e = std::str::from_utf8(bytes).err()?;
+    let good = &bytes[..e.valid_up_to()];
+    let line = good.iter().filter(|&&b| b == b'\n').count() + 1;
+    let start = good.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+    // The prefix is valid UTF-8 by construction.
+    let col = std::str::from_utf8(&good[start..]).map_or(1, |s| s.chars().count() + 1);
+    Some(ParseError::at(line, col, ParseErrorKind::NotUtf8))
+}
+
+/// A part of the input (`whole`) as text, or the input's refusal as not UTF-8. The input is
+/// only ever cut at ASCII bytes (line ends, and the ends of ASCII map rows), so a part that
+/// is not UTF-8 makes the whole input not UTF-8.
+fn as_text<'a>(whole: &[u8], part: &'a [u8]) -> Result<&'a str, ParseError> {
+    std::str::from_utf8(part)
+        .map_err(|_| utf8_refusal(whole).unwrap_or(ParseError::at(1, 1, ParseErrorKind::NotUtf8)))
+}
+
 /// Lines of the input, numbered from 1, with `\n` and a `\r` before it removed. Text after
 /// the final newline is a last line; nothing after it is no line.
 struct Lines<'a> {
-    rest: Option<&'a str>,
+    rest: Option<&'a [u8]>,
     number: usize,
 }
 
 impl<'a> Lines<'a> {
-    fn new(text: &'a str) -> Self {
+    fn new(text: &'a [u8]) -> Self {
         Lines {
             rest: Some(text),
             number: 0,
@@ -229,14 +248,14 @@ impl<'a> Lines<'a> {
     }
 
     /// The next line and its number.
-    fn next_line(&mut self) -> Option<(usize, &'a str)> {
+    fn next_line(&mut self) -> Option<(usize, &'a [u8])> {
         let rest = self.rest.filter(|r| !r.is_empty())?;
         self.number += 1;
-        match rest.find('\n') {
+        match rest.iter().position(|&b| b == b'\n') {
             Some(i) => {
-                self.rest = Some(&rest[i + 1..]);
+                self.rest = rest.get(i + 1..);
                 let line = &rest[..i];
-                Some((self.number, line.strip_suffix('\r').unwrap_or(line)))
+                Some((self.number, line.strip_suffix(b"\r").unwrap_or(line)))
             }
             None => {
                 self.rest = None;
@@ -463,10 +482,9 @@ fn plain_row(row: &[u8], edge_row: bool) -> bool {
 /// line: the row is then `cols` bytes long, with no search for the newline. Returns whether
 /// it did.
 fn next_plain_row(lines: &mut Lines<'_>, cols: usize, edge_row: bool) -> bool {
-    let Some(rest) = lines.rest else {
+    let Some(bytes) = lines.rest else {
         return false;
     };
-    let bytes = rest.as_bytes();
     let ending = match bytes.get(cols..) {
         Some([]) => 0,
         Some([b'\n', ..]) => 1,
@@ -479,8 +497,7 @@ fn next_plain_row(lines: &mut Lines<'_>, cols: usize, edge_row: bool) -> bool {
     if !plain_row(row, edge_row) {
         return false;
     }
-    // The row ends on an ASCII byte, so the rest starts on a character boundary.
-    let Some(after) = rest.get(cols + ending..) else {
+    let Some(after) = bytes.get(cols + ending..) else {
         return false;
     };
     lines.rest = Some(after);
@@ -489,14 +506,18 @@ fn next_plain_row(lines: &mut Lines<'_>, cols: usize, edge_row: bool) -> bool {
 }
 
 /// Validates puzzle text (with any byte-order mark already removed) and parses its moves.
-/// The map rows are validated in one pass before anything is allocated for the map.
-fn layout(text: &str) -> Result<Layout, ParseError> {
+/// The map rows are validated in one pass before anything is allocated for the map. The
+/// text is taken as bytes: the map rows it accepts are ASCII, and every other part it reads
+/// (the size line, the player's row, a refused row, the moves) is checked to be UTF-8 when
+/// read, so that valid bytes need no separate UTF-8 pass. A refusal may name another error
+/// than "not UTF-8" for bytes that are not UTF-8 further on: [`Puzzle::parse_owned`] checks.
+fn layout(text: &[u8]) -> Result<Layout, ParseError> {
     let mut lines = Lines::new(text);
     let Some((size_line_no, size_line)) = lines.next_line() else {
         return Err(ParseError::at(1, 1, ParseErrorKind::MissingSize));
     };
-    let (cols, rows) = parse_size(size_line_no, size_line)?;
-    let map_start = text.len() - lines.rest.map_or(0, str::len);
+    let (cols, rows) = parse_size(size_line_no, as_text(text, size_line)?)?;
+    let map_start = text.len() - lines.rest.map_or(0, <[u8]>::len);
     let mut player = None;
     for r in 0..rows {
         let edge_row = r == 0 || r == rows - 1;
@@ -511,6 +532,7 @@ fn layout(text: &str) -> Result<Layout, ParseError> {
                 ParseErrorKind::MissingRows { rows, found: r },
             ));
         };
+        let line = as_text(text, line)?;
         if let Err(e) = check_row(line_no, line, cols, edge_row, &mut player) {
             // Only a refused row is worth a second look: is it the move string?
             let kind = ParseErrorKind::MovesInsteadOfRow { rows, found: r };
@@ -528,7 +550,7 @@ fn layout(text: &str) -> Result<Layout, ParseError> {
             ParseErrorKind::NoPlayer,
         ));
     }
-    let moves = parse_moves(lines.number + 1, lines.rest.unwrap_or(""))?;
+    let moves = parse_moves(lines.number + 1, lines.rest.unwrap_or_default(), text)?;
     Ok(Layout {
         cols,
         rows,
@@ -555,7 +577,7 @@ impl Puzzle {
             rows,
             map_start,
             moves,
-        } = layout(text)?;
+        } = layout(text.as_bytes())?;
         let bytes = text.as_bytes();
         let mut cells = Vec::with_capacity(cols * rows);
         let mut at = map_start;
@@ -571,16 +593,18 @@ impl Puzzle {
     /// row moved over the size line and the newlines, so that the largest puzzles need no
     /// second copy of their map.
     pub fn parse_owned(mut bytes: Vec<u8>) -> Result<Puzzle, ParseError> {
-        let Ok(text) = std::str::from_utf8(&bytes) else {
-            return Puzzle::parse_bytes(&bytes);
+        let bom = if bytes.starts_with("\u{feff}".as_bytes()) {
+            3
+        } else {
+            0
         };
-        let bom = if text.starts_with('\u{feff}') { 3 } else { 0 };
+        // Bytes that are not UTF-8 are refused as such before any other error.
         let Layout {
             cols,
             rows,
             map_start,
             moves,
-        } = layout(&text[bom..])?;
+        } = layout(&bytes[bom..]).map_err(|e| utf8_refusal(&bytes).unwrap_or(e))?;
         // Row `r` starts after byte `r * (cols + 1)` (the size line comes first): moving it
         // to `r * cols` only writes over bytes already moved or not needed any more.
         let mut at = bom + map_start;
@@ -616,13 +640,8 @@ impl Puzzle {
     pub fn parse_bytes(bytes: &[u8]) -> Result<Puzzle, ParseError> {
         match std::str::from_utf8(bytes) {
             Ok(text) => Puzzle::parse(text),
-            Err(e) => {
-                let good = &bytes[..e.valid_up_to()];
-                let line = good.iter().filter(|&&b| b == b'\n').count() + 1;
-                let start = good.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
-                // The prefix is valid UTF-8 by construction.
-                let col = std::str::from_utf8(&good[start..]).map_or(1, |s| s.chars().count() + 1);
-                Err(ParseError::at(line, col, ParseErrorKind::NotUtf8))
+            Err(_) => {
+                Err(utf8_refusal(bytes).unwrap_or(ParseError::at(1, 1, ParseErrorKind::NotUtf8)))
             }
         }
     }
@@ -758,12 +777,21 @@ fn all_move_letters(line: &[u8]) -> bool {
 }
 
 /// Reads the move string; whitespace between moves is ignored.
-fn parse_moves(first_line: usize, text: &str) -> Result<Vec<Move>, ParseError> {
+/// `text` is the rest of the input (`whole`) after the map rows.
+fn parse_moves(first_line: usize, text: &[u8], whole: &[u8]) -> Result<Vec<Move>, ParseError> {
     let mut moves = Vec::with_capacity(text.len());
-    // Most move strings are lines of letters only, each checked and translated whole; the
-    // rest are letters and ASCII whitespace, one table look-up a byte.
-    let plain = text.split('\n').all(|line| {
-        let line = line.strip_suffix('\r').unwrap_or(line).as_bytes();
+    // Most move strings are one line of letters: checked and translated whole.
+    let one_line = text
+        .strip_suffix(b"\n")
+        .map_or(text, |t| t.strip_suffix(b"\r").unwrap_or(t));
+    if all_move_letters(one_line) {
+        moves.extend(one_line.iter().map(|&b| move_of_letter(b)));
+        return Ok(moves);
+    }
+    // Else lines of letters, each checked and translated whole, or letters and ASCII
+    // whitespace, one table look-up a byte.
+    let plain = text.split(|&b| b == b'\n').all(|line| {
+        let line = line.strip_suffix(b"\r").unwrap_or(line);
         if all_move_letters(line) {
             moves.extend(line.iter().map(|&b| move_of_letter(b)));
             return true;
@@ -780,6 +808,7 @@ fn parse_moves(first_line: usize, text: &str) -> Result<Vec<Move>, ParseError> {
         return Ok(moves);
     }
     // Something else: read it again, a character at a time, for the error's place.
+    let text = as_text(whole, text)?;
     moves.clear();
     let mut line = first_line;
     let mut col = 1;
