@@ -8,6 +8,7 @@
 use thiserror::Error;
 
 use crate::beast::parse::{Cell, Move, Puzzle};
+use crate::beast::region::Region;
 use crate::grid::{AROUND, Dir, Grid, Pos};
 
 /// Whom the beasts aim at (`--target`).
@@ -444,6 +445,75 @@ fn nearest_open<M: Measure>(
     (key != u64::MAX).then_some((key >> 3, (key & 7) as usize))
 }
 
+/// [`nearest_open`] for our distance, squared Euclidean, on a map small enough for
+/// [`KeyBase::of`]: the tie rank of the nearest open neighbour of a beast at flat index
+/// `at` (ties to the higher priority), with `(dr, dc)` its offset from its target; `None`
+/// when every neighbour is closed.
+///
+/// A neighbour at `(a, b)` from the beast is `2 * (a * dr + b * dc) + a * a + b * b`
+/// farther from the target than the beast itself. That part alone orders the eight as
+/// the whole distance does, and it is small: each key is it times 8, plus the rank, in a
+/// `u32` (no squares, and half the width of [`nearest_open`]'s keys).
+#[inline(always)]
+fn nearest_open_euclidean(
+    cells: &[Cell],
+    at: usize,
+    stride: usize,
+    (dr, dc): (i64, i64),
+    keys: &KeyBase,
+) -> Option<usize> {
+    let (Some(up), Some(mid), Some(down)) = (
+        three(cells, at.wrapping_sub(stride + 1)),
+        three(cells, at.wrapping_sub(1)),
+        three(cells, at + stride - 1),
+    ) else {
+        return None;
+    };
+    let (p, q) = ((16 * dr) as u32, (16 * dc) as u32);
+    let (s, d) = (p.wrapping_add(q), p.wrapping_sub(q));
+    let neg = |x: u32| 0u32.wrapping_sub(x);
+    let along = [neg(s), neg(p), neg(d), neg(q), q, d, p, s];
+    let around = [
+        up[0], up[1], up[2], mid[0], mid[2], down[0], down[1], down[2],
+    ];
+    let keys: [u32; 8] = std::array::from_fn(|j| {
+        // `Space` is 0 and `Player` 4: the open cells are those with bits 0 and 1 clear.
+        let closed = u32::from(around[j] as u8 & 3 != 0).wrapping_neg();
+        keys.base[j].wrapping_add(along[j]) | closed
+    });
+    // A tree of minimums, not a chain: the compiler keeps it free of guessed branches.
+    let key = (keys[0].min(keys[1]).min(keys[2].min(keys[3])))
+        .min(keys[4].min(keys[5]).min(keys[6].min(keys[7])));
+    (key != u32::MAX).then_some((key & 7) as usize)
+}
+
+/// What [`nearest_open_euclidean`] needs of the tie order, worked out once a beast turn.
+struct KeyBase {
+    /// For each cell of [`AROUND`] at `(a, b)`: `8 * (a * a + b * b)` plus its tie rank,
+    /// plus `2^30` so that every key is above 0 (and below `u32::MAX`, which marks a
+    /// closed cell).
+    base: [u32; 8],
+}
+
+impl KeyBase {
+    /// For the paths that do not use it.
+    const NONE: KeyBase = KeyBase { base: [0; 8] };
+
+    /// The bases for the tie ranks `ranks` of [`AROUND`], if a map of `cols` by `rows`
+    /// cells keeps every key between 0 and `2^31`: a beast's `|dr| + |dc|` is below
+    /// `rows + cols`, and a key is `2^30` plus at most `16 * (|dr| + |dc|) + 23` either way.
+    fn of(ranks: [u64; 8], cols: usize, rows: usize) -> Option<KeyBase> {
+        if cols.checked_add(rows)? >= 1 << 26 {
+            return None;
+        }
+        let base = std::array::from_fn(|j| {
+            let (a, b) = AROUND[j];
+            (8 * (a * a + b * b) + ranks[j] as isize) as u32 + (1 << 30)
+        });
+        Some(KeyBase { base })
+    }
+}
+
 /// The three cells from flat index `start`, if on the map.
 fn three(cells: &[Cell], start: usize) -> Option<&[Cell; 3]> {
     cells.get(start..start.checked_add(3)?)?.try_into().ok()
@@ -710,26 +780,42 @@ impl Game {
             && self.rules.stay == Stay::Never
             && self.rules.taken == Taken::NextBest;
         let ranks = ranks.unwrap_or_default();
-        match (self.rules.distance, plain) {
-            (Distance::Euclidean, true) => self.beasts_act_by::<Euclidean, true>(target, ranks),
-            (Distance::Euclidean, false) => self.beasts_act_by::<Euclidean, false>(target, ranks),
-            (Distance::Manhattan, _) => self.beasts_act_by::<Manhattan, false>(target, ranks),
-            (Distance::Chebyshev, _) => self.beasts_act_by::<Chebyshev, false>(target, ranks),
-            (Distance::Truncated, _) => self.beasts_act_by::<Truncated, false>(target, ranks),
+        let offsets = KeyBase::of(ranks, self.map.cols(), self.map.rows());
+        match (self.rules.distance, plain, offsets) {
+            (Distance::Euclidean, true, Some(o)) => {
+                self.beasts_act_by::<Euclidean, true, true>(target, ranks, &o)
+            }
+            (Distance::Euclidean, true, None) => {
+                self.beasts_act_by::<Euclidean, true, false>(target, ranks, &KeyBase::NONE)
+            }
+            (Distance::Euclidean, false, _) => {
+                self.beasts_act_by::<Euclidean, false, false>(target, ranks, &KeyBase::NONE)
+            }
+            (Distance::Manhattan, ..) => {
+                self.beasts_act_by::<Manhattan, false, false>(target, ranks, &KeyBase::NONE)
+            }
+            (Distance::Chebyshev, ..) => {
+                self.beasts_act_by::<Chebyshev, false, false>(target, ranks, &KeyBase::NONE)
+            }
+            (Distance::Truncated, ..) => {
+                self.beasts_act_by::<Truncated, false, false>(target, ranks, &KeyBase::NONE)
+            }
         }
     }
 
     /// [`Game::beasts_act`] under the distance measure `M`, one copy per measure so that
     /// ours pays nothing for the others; `PLAIN` (our [`Stay`] and [`Taken`], tie orders
     /// that rank each neighbour once) leaves out their checks and uses `ranks`, the tie rank
-    /// of each cell of [`AROUND`].
+    /// of each cell of [`AROUND`]; `SMALL` (with `PLAIN`, our distance and a map that
+    /// [`KeyBase::of`] allows) uses [`nearest_open_euclidean`] with `small`.
     ///
     /// The border is solid wall (the parser guarantees it), so a beast is never on it and
     /// its eight neighbours are always on the map: their flat indices are `index + offset`.
-    fn beasts_act_by<M: Measure, const PLAIN: bool>(
+    fn beasts_act_by<M: Measure, const PLAIN: bool, const SMALL: bool>(
         &mut self,
         target: Pos,
         ranks: [u64; 8],
+        small: &KeyBase,
     ) -> Option<Pos> {
         if self.rules.order == Order::Turn {
             self.beasts.sort_unstable();
@@ -747,7 +833,9 @@ impl Game {
             let at = self.map.index(from);
             let (dr, dc) = (from.row as i64 - tr, from.col as i64 - tc);
             let cells = self.map.cells();
-            let nearest = if PLAIN {
+            let nearest = if SMALL {
+                nearest_open_euclidean(cells, at, stride, (dr, dc), small).map(|c| (0, c))
+            } else if PLAIN {
                 nearest_open::<M>(cells, at, stride, (dr, dc), ranks)
             } else {
                 self.nearest_allowed::<M>(at, (dr, dc), &deltas, &offsets, stays_when_taken)
@@ -981,12 +1069,8 @@ fn wait_out(
     keep_going: &mut impl FnMut() -> bool,
 ) -> Result<Ending, GameError> {
     let start = game.turn;
-    let region = game.player_region();
-    if !game
-        .beasts
-        .iter()
-        .any(|&b| region.contains(game.map.index(b)))
-    {
+    let region = Region::of(&game.map, game.player);
+    if !game.beasts.iter().any(|&b| region.holds(game.map.index(b))) {
         return Ok(Ending::Stalemate);
     }
     let mut wait = |game: &mut Game| -> bool {
@@ -1002,7 +1086,7 @@ fn wait_out(
     if game.turn % 2 == 1 && !wait(game) {
         return Ok(Ending::Eaten);
     }
-    let inside = |game: &Game, b: &&Pos| region.contains(game.map.index(**b));
+    let inside = |game: &Game, b: &&Pos| region.holds(game.map.index(**b));
     let mut saved: Vec<Pos> = game
         .beasts
         .iter()
@@ -1044,135 +1128,59 @@ fn wait_out(
     }
 }
 
-/// A set of cells as one bit a cell.
-struct CellSet(Vec<u64>);
-
-impl CellSet {
-    fn new(cells: usize) -> Self {
-        CellSet(vec![0; cells.div_ceil(64)])
-    }
-
-    /// How many cells are in the set.
-    fn len(&self) -> u64 {
-        self.0.iter().map(|w| u64::from(w.count_ones())).sum()
-    }
-
-    fn contains(&self, i: usize) -> bool {
-        self.0[i / 64] & (1 << (i % 64)) != 0
-    }
-
-    /// Adds the cells `first..=last`, a word at a time.
-    fn insert_run(&mut self, first: usize, last: usize) {
-        let (a, b) = (first / 64, last / 64);
-        let low = u64::MAX << (first % 64);
-        let high = u64::MAX >> (63 - last % 64);
-        for (w, word) in self.0.iter_mut().enumerate().take(b + 1).skip(a) {
-            let lo = if w == a { low } else { u64::MAX };
-            let hi = if w == b { high } else { u64::MAX };
-            *word |= lo & hi;
-        }
-    }
-}
-
-impl Game {
-    /// The player's region: the cells reachable from his cell by king steps through cells
-    /// that are not walls (spaces, beasts, the player), as beasts travel while he waits.
-    ///
-    /// A scanline fill: each seed grows into the longest run of open cells along its row,
-    /// and the cells beside the run in the rows above and below (one more at each end, for
-    /// the diagonals) give the next seeds, one a run. The solid border stops every run and
-    /// keeps every row above or below a run on the map.
-    fn player_region(&self) -> CellSet {
-        let cells = self.map.cells();
-        let cols = self.map.cols();
-        let open = |c: &Cell| !matches!(c, Cell::Wall | Cell::Movable);
-        let mut seen = CellSet::new(cells.len());
-        // Seeds are taken first in, first out: the waiting ones then stay along the edge of
-        // the part filled so far, not along the whole path there as with a stack.
-        let mut seeds = std::collections::VecDeque::from([self.map.index(self.player)]);
-        while let Some(seed) = seeds.pop_front() {
-            if seen.contains(seed) || !cells.get(seed).is_some_and(open) {
-                continue;
-            }
-            let left = cells[..seed].iter().rev().take_while(|c| open(c)).count();
-            let right = cells[seed + 1..].iter().take_while(|c| open(c)).count();
-            let (first, last) = (seed - left, seed + right);
-            seen.insert_run(first, last);
-            let above = (first.checked_sub(cols + 1), last.checked_sub(cols - 1));
-            let below = (Some(first + cols - 1), Some(last + cols + 1));
-            for (lo, hi) in [above, below] {
-                let Some(row) = lo.zip(hi).and_then(|(lo, hi)| cells.get(lo..=hi)) else {
-                    continue;
-                };
-                let lo = lo.unwrap_or(0);
-                let mut in_run = false;
-                for (i, c) in (lo..).zip(row) {
-                    let fresh = open(c) && !seen.contains(i);
-                    if fresh && !in_run {
-                        seeds.push_back(i);
-                    }
-                    in_run = fresh;
-                }
-            }
-        }
-        seen
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use rand_chacha::ChaCha8Rng;
     use rand_core::{Rng, SeedableRng};
 
-    /// The region by the definition: a breadth-first search by king steps through cells
-    /// that are not walls.
-    fn region_by_search(game: &Game) -> Vec<usize> {
-        let map = game.map();
-        let mut seen = vec![false; map.cells().len()];
-        let mut queue = std::collections::VecDeque::from([game.player()]);
-        seen[map.index(game.player())] = true;
-        while let Some(p) = queue.pop_front() {
-            for (dr, dc) in NEIGHBOURS {
-                let Some(n) = p.offset(dr, dc).filter(|&n| map.contains(n)) else {
-                    continue;
-                };
-                if !matches!(map[n], Cell::Wall | Cell::Movable) && !seen[map.index(n)] {
-                    seen[map.index(n)] = true;
-                    queue.push_back(n);
-                }
-            }
+    const CELLS: [Cell; 5] = [
+        Cell::Space,
+        Cell::Wall,
+        Cell::Movable,
+        Cell::Beast,
+        Cell::Player,
+    ];
+
+    /// A random tie order: the eight neighbours shuffled.
+    fn random_ties(rng: &mut ChaCha8Rng) -> [(isize, isize); 8] {
+        let mut order = AROUND;
+        for i in (1..8).rev() {
+            order.swap(i, rng.next_u32() as usize % (i + 1));
         }
-        (0..seen.len()).filter(|&i| seen[i]).collect()
+        order
     }
 
     #[test]
-    fn the_scanline_region_is_the_region_of_king_steps_through_open_cells() {
-        let mut rng = ChaCha8Rng::seed_from_u64(13);
-        for case in 0..500 {
-            let (cols, rows) = (3 + case % 17, 3 + case % 11);
-            let mut text = format!("{cols} {rows}\n");
-            let player = (1 + case % (rows - 2), 1 + case % (cols - 2));
-            for r in 0..rows {
-                for c in 0..cols {
-                    let border = r == 0 || c == 0 || r == rows - 1 || c == cols - 1;
-                    text.push(match rng.next_u32() % 10 {
-                        _ if border => '#',
-                        _ if (r, c) == player => 'O',
-                        0..=3 => '~',
-                        4 => '#',
-                        5 => 'H',
-                        _ => ' ',
-                    });
-                }
-                text.push('\n');
-            }
-            let game = Game::new(&Puzzle::parse(&text).expect("valid"), Rules::OURS);
-            let region = game.player_region();
-            let cells: Vec<usize> = (0..game.map().cells().len())
-                .filter(|&i| region.contains(i))
+    fn the_small_keys_choose_as_the_squared_distances_do() {
+        let mut rng = ChaCha8Rng::seed_from_u64(11);
+        // The largest `|dr|` and `|dc|` that [`KeyBase::of`] allows together.
+        let limit = (1i64 << 26) - 2;
+        for case in 0..20_000 {
+            let ranks = around_ranks(&random_ties(&mut rng)).expect("a permutation");
+            let keys = KeyBase::of(ranks, 1000, 1000).expect("a small map");
+            // A 3x3 block with the beast in the middle, and offsets near and far, up to
+            // the largest the bound allows.
+            let cells: Vec<Cell> = (0..9)
+                .map(|i| match i {
+                    4 => Cell::Beast,
+                    _ => CELLS[rng.next_u32() as usize % 5],
+                })
                 .collect();
-            assert_eq!(cells, region_by_search(&game), "{text}");
+            let span = if case % 2 == 0 { 6 } else { limit };
+            let dr = (rng.next_u64() % span as u64) as i64 - span / 2;
+            let dc = (rng.next_u64() % span as u64) as i64 - span / 2;
+            let want = nearest_open::<Euclidean>(&cells, 4, 3, (dr, dc), ranks).map(|(_, k)| k);
+            let got = nearest_open_euclidean(&cells, 4, 3, (dr, dc), &keys);
+            assert_eq!(got, want, "{cells:?} at ({dr}, {dc}), ranks {ranks:?}");
         }
+    }
+
+    #[test]
+    fn the_small_keys_are_kept_to_maps_whose_offsets_fit() {
+        let ranks = around_ranks(&NEIGHBOURS).expect("a permutation");
+        assert!(KeyBase::of(ranks, 1 << 25, (1 << 25) - 1).is_some());
+        assert!(KeyBase::of(ranks, 1 << 25, 1 << 25).is_none());
+        assert!(KeyBase::of(ranks, usize::MAX, 3).is_none());
     }
 }

@@ -4,6 +4,7 @@
 
 pub mod game;
 pub mod parse;
+mod region;
 pub mod render;
 pub mod replay;
 pub mod screen;
