@@ -435,9 +435,9 @@ struct Layout {
 #[inline(always)]
 fn cell_of_byte(b: u8) -> Cell {
     let code = u8::from(b == b'#')
-        | u8::from(b == b'~') << 1
-        | u8::from(b == b'H') * 3
-        | u8::from(b == b'O') << 2;
+        | (u8::from(b == b'~') << 1)
+        | (u8::from(b == b'H') * 3)
+        | (u8::from(b == b'O') << 2);
     match code {
         0 => Cell::Space,
         1 => Cell::Wall,
