@@ -969,13 +969,13 @@ impl Measure for Truncated {
 
 /// Plays a whole puzzle under `rules`.
 pub fn play_out(puzzle: &Puzzle, rules: Rules) -> Result<Outcome, GameError> {
-    play(Game::new(puzzle, rules), puzzle.moves(), |_, _| {}, || true)
+    play(Game::new(puzzle, rules), puzzle.moves(), Unseen, || true)
 }
 
 /// [`play_out`], taking the puzzle: the game plays on the parsed map itself instead of a copy.
 pub fn play_out_owned(puzzle: Puzzle, rules: Rules) -> Result<Outcome, GameError> {
     let (map, moves) = puzzle.into_parts();
-    play(Game::from_map(map, rules), &moves, |_, _| {}, || true)
+    play(Game::from_map(map, rules), &moves, Unseen, || true)
 }
 
 /// [`play_out`] within the caller's budget: `keep_going` is asked every few thousand turns, and
@@ -986,12 +986,7 @@ pub fn play_out_until(
     rules: Rules,
     keep_going: impl FnMut() -> bool,
 ) -> Result<Outcome, GameError> {
-    play(
-        Game::new(puzzle, rules),
-        puzzle.moves(),
-        |_, _| {},
-        keep_going,
-    )
+    play(Game::new(puzzle, rules), puzzle.moves(), Unseen, keep_going)
 }
 
 /// Plays a whole puzzle under `rules`, showing `observe` the game after every turn,
@@ -1001,7 +996,12 @@ pub fn play_out_with(
     rules: Rules,
     observe: impl FnMut(&Game, &Step),
 ) -> Result<Outcome, GameError> {
-    play(Game::new(puzzle, rules), puzzle.moves(), observe, || true)
+    play(
+        Game::new(puzzle, rules),
+        puzzle.moves(),
+        Seen(observe),
+        || true,
+    )
 }
 
 /// [`play_out_with`] within the caller's budget, as [`play_out_until`]: `observe` sees every turn,
@@ -1015,17 +1015,43 @@ pub fn play_out_until_with(
     play(
         Game::new(puzzle, rules),
         puzzle.moves(),
-        observe,
+        Seen(observe),
         keep_going,
     )
 }
 
-/// Plays `moves` and what follows them from a new `game`, showing `observe` every turn and
+/// Who watches a game being played out.
+trait Watcher {
+    /// Shows the game after a turn.
+    fn see(&mut self, game: &Game, step: &Step);
+    /// True if nobody watches, so that turns may be played ahead and taken back.
+    const UNSEEN: bool;
+}
+
+/// Nobody watches.
+struct Unseen;
+
+/// A closure watches every turn.
+struct Seen<F>(F);
+
+impl Watcher for Unseen {
+    fn see(&mut self, _: &Game, _: &Step) {}
+    const UNSEEN: bool = true;
+}
+
+impl<F: FnMut(&Game, &Step)> Watcher for Seen<F> {
+    fn see(&mut self, game: &Game, step: &Step) {
+        (self.0)(game, step)
+    }
+    const UNSEEN: bool = false;
+}
+
+/// Plays `moves` and what follows them from a new `game`, showing `watcher` every turn and
 /// asking `keep_going` every [`BUDGET_TURNS`] turns.
-fn play(
+fn play<W: Watcher>(
     mut game: Game,
     moves: &[Move],
-    mut observe: impl FnMut(&Game, &Step),
+    mut watcher: W,
     mut keep_going: impl FnMut() -> bool,
 ) -> Result<Outcome, GameError> {
     let rules = game.rules;
@@ -1033,7 +1059,7 @@ fn play(
     for &m in moves {
         let Ok(step) = game.apply(m) else { break };
         moves_used += 1;
-        observe(&game, &step);
+        watcher.see(&game, &step);
         if game.turn.is_multiple_of(BUDGET_TURNS) && !keep_going() {
             return Err(GameError::OutOfBudget { turn: game.turn });
         }
@@ -1044,7 +1070,16 @@ fn play(
         Status::Playing => Ending::Alive,
     };
     if ending == Ending::Alive && rules.exhaust == Exhaust::Wait {
-        ending = wait_out(&mut game, &mut observe, &mut keep_going)?;
+        let eaten_soon = W::UNSEEN && eaten_while_waiting_briefly(&mut game);
+        ending = if eaten_soon {
+            Ending::Eaten
+        } else {
+            wait_out(
+                &mut game,
+                &mut |g: &Game, s: &Step| watcher.see(g, s),
+                &mut keep_going,
+            )?
+        };
     }
     Ok(Outcome {
         ending,
@@ -1054,6 +1089,39 @@ fn play(
         beasts_left: game.beasts.len(),
         crushed: game.crushed,
     })
+}
+
+/// Waits a few turns, about as many as finding the player's region costs (a beast move
+/// for 64 cells of the map), and returns true if the player was eaten in them; else takes
+/// them back and returns false. On an open map, where beasts soon reach the player, this
+/// spares the region.
+///
+/// The ending is the one [`wait_out`] finds: it plays the same turns, it cannot see a
+/// stalemate before the player is eaten (the beasts of his region repeating their cells
+/// would repeat forever), and these turns stay within its limit. The caller's budget is
+/// not asked in them: they cost about what the region would.
+fn eaten_while_waiting_briefly(game: &mut Game) -> bool {
+    let beasts = game.beasts.len().max(1);
+    let turns = (2 * (game.map.cells().len() / 64 / beasts) as u64 + 2).min(WAIT_LIMIT);
+    let (start, saved) = (game.turn, game.beasts.clone());
+    let last_moves = game.last_moves.clone();
+    for _ in 0..turns {
+        match game.apply(Move::Wait) {
+            Ok(step) if step.status == Status::Playing => {}
+            _ => return game.status == Status::Eaten,
+        }
+    }
+    // Take the turns back: only the beasts moved.
+    for &b in &game.beasts {
+        game.map[b] = Cell::Space;
+    }
+    for &b in &saved {
+        game.map[b] = Cell::Beast;
+    }
+    game.beasts = saved;
+    game.turn = start;
+    game.last_moves = last_moves;
+    false
 }
 
 /// The player waits until he is eaten or the beasts' positions repeat on a turn of the same
@@ -1182,5 +1250,57 @@ mod tests {
         assert!(KeyBase::of(ranks, 1 << 25, (1 << 25) - 1).is_some());
         assert!(KeyBase::of(ranks, 1 << 25, 1 << 25).is_none());
         assert!(KeyBase::of(ranks, usize::MAX, 3).is_none());
+    }
+
+    /// A 200x3 corridor: the player at the west end (column 1), beasts in the columns
+    /// `beasts`, and a wall in column `wall`, if any.
+    fn corridor(beasts: &[usize], wall: Option<usize>) -> Puzzle {
+        let cols = 200;
+        let mut row = vec![' '; cols];
+        (row[0], row[cols - 1], row[1]) = ('#', '#', 'O');
+        for &b in beasts {
+            row[b] = 'H';
+        }
+        if let Some(w) = wall {
+            row[w] = '#';
+        }
+        let border = "#".repeat(cols);
+        let text = format!(
+            "{cols} 3\n{border}\n{}\n{border}\nW\n",
+            String::from_iter(row)
+        );
+        Puzzle::parse(&text).expect("valid")
+    }
+
+    #[test]
+    fn waiting_ahead_unwatched_ends_as_waiting_watched_does() {
+        // Beasts 2, 5 and 39 cells from the player; then walled off, near and far.
+        for (beast, wall) in [
+            (4, None),
+            (7, None),
+            (41, None),
+            (7, Some(4)),
+            (151, Some(76)),
+        ] {
+            let puzzle = corridor(&[beast], wall);
+            let unwatched = play_out(&puzzle, Rules::OURS).expect("judged");
+            let watched = play_out_with(&puzzle, Rules::OURS, |_, _| {}).expect("judged");
+            assert_eq!(unwatched, watched, "beast {beast}, wall {wall:?}");
+            let ending = match wall {
+                Some(_) => Ending::Stalemate,
+                None => Ending::Eaten,
+            };
+            assert_eq!(unwatched.ending, ending, "beast {beast}, wall {wall:?}");
+        }
+    }
+
+    #[test]
+    fn turns_waited_ahead_and_not_needed_are_taken_back_whole() {
+        // Two beasts far down the corridor: 20 turns ahead do not bring them to the player.
+        let mut game = Game::new(&corridor(&[150, 151], None), Rules::OURS);
+        assert!(game.apply(Move::Wait).is_ok());
+        let before = game.clone();
+        assert!(!eaten_while_waiting_briefly(&mut game));
+        assert_eq!(game, before);
     }
 }

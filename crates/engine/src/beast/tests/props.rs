@@ -199,4 +199,11 @@ proptest! {
         let p = Puzzle::parse(&text).expect("valid");
         prop_assert_eq!(play_out_owned(p.clone(), rules), play_out(&p, rules));
     }
+
+    #[test]
+    fn judging_unwatched_agrees_with_judging_watched(text in puzzle_text(), rules in rules()) {
+        // Unwatched, the judge may wait a few turns ahead and take them back.
+        let p = Puzzle::parse(&text).expect("valid");
+        prop_assert_eq!(play_out(&p, rules), play_out_with(&p, rules, |_, _| {}));
+    }
 }
