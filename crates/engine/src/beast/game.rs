@@ -524,25 +524,41 @@ fn three(cells: &[Cell], start: usize) -> Option<&[Cell; 3]> {
     cells.get(start..start.checked_add(3)?)?.try_into().ok()
 }
 
+/// True if `cells` holds a beast or the player: they are the two highest cells, so the test
+/// is one maximum, which compiles to a few vector instructions for a whole block.
+fn holds_beast_or_player(cells: &[Cell]) -> bool {
+    const _: () = assert!(
+        Cell::Player as u8 > Cell::Beast as u8
+            && Cell::Beast as u8 > Cell::Movable as u8
+            && Cell::Beast as u8 > Cell::Wall as u8
+            && Cell::Beast as u8 > Cell::Space as u8
+    );
+    cells.iter().fold(0, |high, &c| high.max(c as u8)) >= Cell::Beast as u8
+}
+
 /// The player's cell and the beasts' cells in reading order. The map is looked at in blocks
-/// of 64 cells and only a block holding a beast or the player is looked at cell by cell: the
-/// test of a whole block is a few vector instructions.
+/// of 256 cells, a block holding a beast or the player in pieces of 16, and only such a
+/// piece cell by cell.
 fn player_and_beasts(map: &Grid<Cell>) -> (Pos, Vec<Pos>) {
-    const BLOCK: usize = 64;
+    const BLOCK: usize = 256;
+    const PIECE: usize = 16;
     let mut player = Pos::new(1, 1);
     let mut beasts = Vec::new();
     for (b, block) in map.cells().chunks(BLOCK).enumerate() {
-        let marked = block
-            .iter()
-            .fold(false, |m, &c| m | (c == Cell::Beast) | (c == Cell::Player));
-        if !marked {
+        if !holds_beast_or_player(block) {
             continue;
         }
-        for (j, &c) in block.iter().enumerate() {
-            match c {
-                Cell::Player => player = map.pos(b * BLOCK + j),
-                Cell::Beast => beasts.push(map.pos(b * BLOCK + j)),
-                _ => {}
+        for (p, piece) in block.chunks(PIECE).enumerate() {
+            if !holds_beast_or_player(piece) {
+                continue;
+            }
+            for (j, &c) in piece.iter().enumerate() {
+                let at = b * BLOCK + p * PIECE + j;
+                match c {
+                    Cell::Player => player = map.pos(at),
+                    Cell::Beast => beasts.push(map.pos(at)),
+                    _ => {}
+                }
             }
         }
     }

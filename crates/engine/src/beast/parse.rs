@@ -213,15 +213,34 @@ impl ParseError {
     }
 }
 
+/// The refusal of `bytes` at their first byte that is not UTF-8, if there is one.
+fn utf8_refusal(bytes: &[u8]) -> Option<ParseError> {
+    let e = std::str::from_utf8(bytes).err()?;
+    let good = &bytes[..e.valid_up_to()];
+    let line = good.iter().filter(|&&b| b == b'\n').count() + 1;
+    let start = good.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+    // The prefix is valid UTF-8 by construction.
+    let col = std::str::from_utf8(&good[start..]).map_or(1, |s| s.chars().count() + 1);
+    Some(ParseError::at(line, col, ParseErrorKind::NotUtf8))
+}
+
+/// A part of the input (`whole`) as text, or the input's refusal as not UTF-8. The input is
+/// only ever cut at ASCII bytes (line ends, and the ends of ASCII map rows), so a part that
+/// is not UTF-8 makes the whole input not UTF-8.
+fn as_text<'a>(whole: &[u8], part: &'a [u8]) -> Result<&'a str, ParseError> {
+    std::str::from_utf8(part)
+        .map_err(|_| utf8_refusal(whole).unwrap_or(ParseError::at(1, 1, ParseErrorKind::NotUtf8)))
+}
+
 /// Lines of the input, numbered from 1, with `\n` and a `\r` before it removed. Text after
 /// the final newline is a last line; nothing after it is no line.
 struct Lines<'a> {
-    rest: Option<&'a str>,
+    rest: Option<&'a [u8]>,
     number: usize,
 }
 
 impl<'a> Lines<'a> {
-    fn new(text: &'a str) -> Self {
+    fn new(text: &'a [u8]) -> Self {
         Lines {
             rest: Some(text),
             number: 0,
@@ -229,14 +248,14 @@ impl<'a> Lines<'a> {
     }
 
     /// The next line and its number.
-    fn next_line(&mut self) -> Option<(usize, &'a str)> {
+    fn next_line(&mut self) -> Option<(usize, &'a [u8])> {
         let rest = self.rest.filter(|r| !r.is_empty())?;
         self.number += 1;
-        match rest.find('\n') {
+        match rest.iter().position(|&b| b == b'\n') {
             Some(i) => {
-                self.rest = Some(&rest[i + 1..]);
+                self.rest = rest.get(i + 1..);
                 let line = &rest[..i];
-                Some((self.number, line.strip_suffix('\r').unwrap_or(line)))
+                Some((self.number, line.strip_suffix(b"\r").unwrap_or(line)))
             }
             None => {
                 self.rest = None;
@@ -410,86 +429,102 @@ struct Layout {
     moves: Vec<Move>,
 }
 
-/// The map character of every byte, `#` for the bytes that are none (never read for them:
-/// the text has been validated first).
-const CELL_OF_BYTE: [Cell; 256] = {
-    let mut table = [Cell::Wall; 256];
-    let mut b = 0;
-    while b < 128 {
-        if let Some(cell) = Cell::from_char(b as u8 as char) {
-            table[b] = cell;
-        }
-        b += 1;
+/// The cell of a map character; a space for the bytes that are none (never asked for them:
+/// the text has been validated first). Written as compares and bit operations with no
+/// branch or table, so that a loop of it over a row compiles to vector instructions.
+#[inline(always)]
+fn cell_of_byte(b: u8) -> Cell {
+    let code = u8::from(b == b'#')
+        | (u8::from(b == b'~') << 1)
+        | (u8::from(b == b'H') * 3)
+        | (u8::from(b == b'O') << 2);
+    match code {
+        0 => Cell::Space,
+        1 => Cell::Wall,
+        2 => Cell::Movable,
+        3 => Cell::Beast,
+        _ => Cell::Player,
     }
-    table
-};
-
-/// For a row of exactly the right length whose border is solid: the number of players in it,
-/// if every byte is a map character. `None` for any other row, which [`check_row`] then
-/// looks at for the exact error. The tests are folded over the whole row without early exits
-/// so that they compile to vector instructions.
-fn plain_row(row: &[u8], edge_row: bool) -> Option<usize> {
-    if row.first() != Some(&b'#') || row.last() != Some(&b'#') {
-        return None;
-    }
-    if edge_row {
-        return row.iter().all(|&b| b == b'#').then_some(0);
-    }
-    let bad = row.iter().fold(false, |bad, &b| {
-        bad | !((b == b' ') | (b == b'#') | (b == b'~') | (b == b'H') | (b == b'O'))
-    });
-    (!bad).then(|| row.iter().filter(|&&b| b == b'O').count())
 }
 
-/// Takes the next map row off `lines` when it is exactly `cols` plain map characters followed
-/// by the end of a line: the row is then `cols` bytes long, with no search for the newline.
-/// Returns the row's line number, the row and its number of players.
-fn next_plain_row<'a>(
-    lines: &mut Lines<'a>,
-    cols: usize,
-    edge_row: bool,
-) -> Option<(usize, &'a [u8], usize)> {
-    let rest = lines.rest?;
-    let bytes = rest.as_bytes();
+/// True for the four map characters a row holds any number of (`' '`, `#`, `~`, `H`): not
+/// the player, of whom there is one, nor any other byte.
+#[inline(always)]
+fn is_common_cell(b: u8) -> bool {
+    (b == b' ') | (b == b'#') | (b == b'~') | (b == b'H')
+}
+
+/// True if every byte of `row` is one of the four common map characters
+/// ([`is_common_cell`]). The row is read whole, with no early exit, so that the loop
+/// compiles to vector instructions (two chunks of 16 bytes a step with SSE2).
+fn all_common_cells(row: &[u8]) -> bool {
+    let mut odd = false;
+    for &b in row {
+        odd |= !is_common_cell(b);
+    }
+    !odd
+}
+
+/// True for a row of exactly the right length whose border is solid and whose every byte is
+/// one of the common map characters (no player). Any other row is left to [`check_row`],
+/// which finds the player or the exact error.
+fn plain_row(row: &[u8], edge_row: bool) -> bool {
+    if row.first() != Some(&b'#') || row.last() != Some(&b'#') {
+        return false;
+    }
+    if edge_row {
+        return row.iter().all(|&b| b == b'#');
+    }
+    all_common_cells(row)
+}
+
+/// Takes the next map row off `lines` when it is a [`plain_row`] followed by the end of a
+/// line: the row is then `cols` bytes long, with no search for the newline. Returns whether
+/// it did.
+fn next_plain_row(lines: &mut Lines<'_>, cols: usize, edge_row: bool) -> bool {
+    let Some(bytes) = lines.rest else {
+        return false;
+    };
     let ending = match bytes.get(cols..) {
         Some([]) => 0,
         Some([b'\n', ..]) => 1,
         Some([b'\r', b'\n', ..]) => 2,
-        _ => return None,
+        _ => return false,
     };
-    let row = bytes.get(..cols)?;
-    let players = plain_row(row, edge_row)?;
-    // The row ends on an ASCII byte, so the rest starts on a character boundary.
-    lines.rest = Some(rest.get(cols + ending..)?);
+    let Some(row) = bytes.get(..cols) else {
+        return false;
+    };
+    if !plain_row(row, edge_row) {
+        return false;
+    }
+    let Some(after) = bytes.get(cols + ending..) else {
+        return false;
+    };
+    lines.rest = Some(after);
     lines.number += 1;
-    Some((lines.number, row, players))
+    true
 }
 
 /// Validates puzzle text (with any byte-order mark already removed) and parses its moves.
-/// The map rows are validated in one pass before anything is allocated for the map.
-fn layout(text: &str) -> Result<Layout, ParseError> {
+/// The map rows are validated in one pass before anything is allocated for the map. The
+/// text is taken as bytes: the map rows it accepts are ASCII, and every other part it reads
+/// (the size line, the player's row, a refused row, the moves) is checked to be UTF-8 when
+/// read, so that valid bytes need no separate UTF-8 pass. A refusal may name another error
+/// than "not UTF-8" for bytes that are not UTF-8 further on: [`Puzzle::parse_owned`] checks.
+fn layout(text: &[u8]) -> Result<Layout, ParseError> {
     let mut lines = Lines::new(text);
     let Some((size_line_no, size_line)) = lines.next_line() else {
         return Err(ParseError::at(1, 1, ParseErrorKind::MissingSize));
     };
-    let (cols, rows) = parse_size(size_line_no, size_line)?;
-    let map_start = text.len() - lines.rest.map_or(0, str::len);
+    let (cols, rows) = parse_size(size_line_no, as_text(text, size_line)?)?;
+    let map_start = text.len() - lines.rest.map_or(0, <[u8]>::len);
     let mut player = None;
     for r in 0..rows {
         let edge_row = r == 0 || r == rows - 1;
-        let before = (lines.rest, lines.number);
-        if let Some((line_no, row, players)) = next_plain_row(&mut lines, cols, edge_row) {
-            match (players, player) {
-                (0, _) => continue,
-                (1, None) => {
-                    let j = row.iter().position(|&b| b == b'O').unwrap_or(0);
-                    player = Some((line_no, j + 1));
-                    continue;
-                }
-                // A second player: read the row again, cell by cell, for the error.
-                _ => (lines.rest, lines.number) = before,
-            }
+        if next_plain_row(&mut lines, cols, edge_row) {
+            continue;
         }
+        // The player's row, or a refused one: read it cell by cell.
         let Some((line_no, line)) = lines.next_line() else {
             return Err(ParseError::at(
                 lines.number + 1,
@@ -497,6 +532,7 @@ fn layout(text: &str) -> Result<Layout, ParseError> {
                 ParseErrorKind::MissingRows { rows, found: r },
             ));
         };
+        let line = as_text(text, line)?;
         if let Err(e) = check_row(line_no, line, cols, edge_row, &mut player) {
             // Only a refused row is worth a second look: is it the move string?
             let kind = ParseErrorKind::MovesInsteadOfRow { rows, found: r };
@@ -514,7 +550,7 @@ fn layout(text: &str) -> Result<Layout, ParseError> {
             ParseErrorKind::NoPlayer,
         ));
     }
-    let moves = parse_moves(lines.number + 1, lines.rest.unwrap_or(""))?;
+    let moves = parse_moves(lines.number + 1, lines.rest.unwrap_or_default(), text)?;
     Ok(Layout {
         cols,
         rows,
@@ -541,13 +577,13 @@ impl Puzzle {
             rows,
             map_start,
             moves,
-        } = layout(text)?;
+        } = layout(text.as_bytes())?;
         let bytes = text.as_bytes();
         let mut cells = Vec::with_capacity(cols * rows);
         let mut at = map_start;
         for _ in 0..rows {
             let row = bytes.get(at..at + cols).unwrap_or_default();
-            cells.extend(row.iter().map(|&b| CELL_OF_BYTE[usize::from(b)]));
+            cells.extend(row.iter().map(|&b| cell_of_byte(b)));
             at = next_row(bytes, at, cols);
         }
         Puzzle::from_parts(cols, rows, cells, moves)
@@ -557,16 +593,18 @@ impl Puzzle {
     /// row moved over the size line and the newlines, so that the largest puzzles need no
     /// second copy of their map.
     pub fn parse_owned(mut bytes: Vec<u8>) -> Result<Puzzle, ParseError> {
-        let Ok(text) = std::str::from_utf8(&bytes) else {
-            return Puzzle::parse_bytes(&bytes);
+        let bom = if bytes.starts_with("\u{feff}".as_bytes()) {
+            3
+        } else {
+            0
         };
-        let bom = if text.starts_with('\u{feff}') { 3 } else { 0 };
+        // Bytes that are not UTF-8 are refused as such before any other error.
         let Layout {
             cols,
             rows,
             map_start,
             moves,
-        } = layout(&text[bom..])?;
+        } = layout(&bytes[bom..]).map_err(|e| utf8_refusal(&bytes).unwrap_or(e))?;
         // Row `r` starts after byte `r * (cols + 1)` (the size line comes first): moving it
         // to `r * cols` only writes over bytes already moved or not needed any more.
         let mut at = bom + map_start;
@@ -579,10 +617,7 @@ impl Puzzle {
         }
         bytes.truncate(cols * rows);
         // Same size, same alignment: `collect` reuses the buffer.
-        let cells = bytes
-            .into_iter()
-            .map(|b| CELL_OF_BYTE[usize::from(b)])
-            .collect();
+        let cells = bytes.into_iter().map(cell_of_byte).collect();
         Puzzle::from_parts(cols, rows, cells, moves)
     }
 
@@ -605,13 +640,8 @@ impl Puzzle {
     pub fn parse_bytes(bytes: &[u8]) -> Result<Puzzle, ParseError> {
         match std::str::from_utf8(bytes) {
             Ok(text) => Puzzle::parse(text),
-            Err(e) => {
-                let good = &bytes[..e.valid_up_to()];
-                let line = good.iter().filter(|&&b| b == b'\n').count() + 1;
-                let start = good.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
-                // The prefix is valid UTF-8 by construction.
-                let col = std::str::from_utf8(&good[start..]).map_or(1, |s| s.chars().count() + 1);
-                Err(ParseError::at(line, col, ParseErrorKind::NotUtf8))
+            Err(_) => {
+                Err(utf8_refusal(bytes).unwrap_or(ParseError::at(1, 1, ParseErrorKind::NotUtf8)))
             }
         }
     }
@@ -710,20 +740,75 @@ const MOVE_OF_BYTE: [Option<Move>; 256] = {
     table
 };
 
+/// True for a move letter, `U D L R W` (without a branch).
+#[inline(always)]
+fn is_move_letter(b: u8) -> bool {
+    (b == b'U') | (b == b'D') | (b == b'L') | (b == b'R') | (b == b'W')
+}
+
+/// The move of a move letter; `W` for the bytes that are none (never asked for them).
+/// Written without branches or a table, so that a loop of it compiles to vector selects.
+#[inline(always)]
+fn move_of_letter(b: u8) -> Move {
+    let mut m = Move::Wait;
+    if b == b'U' {
+        m = Move::Step(Dir::Up);
+    }
+    if b == b'D' {
+        m = Move::Step(Dir::Down);
+    }
+    if b == b'L' {
+        m = Move::Step(Dir::Left);
+    }
+    if b == b'R' {
+        m = Move::Step(Dir::Right);
+    }
+    m
+}
+
+/// True if every byte of `line` is a move letter. The line is read whole, with no early
+/// exit, so that the loop compiles to vector instructions.
+fn all_move_letters(line: &[u8]) -> bool {
+    let mut odd = false;
+    for &b in line {
+        odd |= !is_move_letter(b);
+    }
+    !odd
+}
+
 /// Reads the move string; whitespace between moves is ignored.
-fn parse_moves(first_line: usize, text: &str) -> Result<Vec<Move>, ParseError> {
-    // Most move strings are letters and ASCII line ends only: one table look-up a byte.
+/// `text` is the rest of the input (`whole`) after the map rows.
+fn parse_moves(first_line: usize, text: &[u8], whole: &[u8]) -> Result<Vec<Move>, ParseError> {
     let mut moves = Vec::with_capacity(text.len());
-    let plain = text.bytes().all(|b| match MOVE_OF_BYTE[usize::from(b)] {
-        Some(m) => {
-            moves.push(m);
-            true
+    // Most move strings are one line of letters: checked and translated whole.
+    let one_line = text
+        .strip_suffix(b"\n")
+        .map_or(text, |t| t.strip_suffix(b"\r").unwrap_or(t));
+    if all_move_letters(one_line) {
+        moves.extend(one_line.iter().map(|&b| move_of_letter(b)));
+        return Ok(moves);
+    }
+    // Else lines of letters, each checked and translated whole, or letters and ASCII
+    // whitespace, one table look-up a byte.
+    let plain = text.split(|&b| b == b'\n').all(|line| {
+        let line = line.strip_suffix(b"\r").unwrap_or(line);
+        if all_move_letters(line) {
+            moves.extend(line.iter().map(|&b| move_of_letter(b)));
+            return true;
         }
-        None => matches!(b, b'\n' | b'\r' | b' ' | b'\t'),
+        line.iter().all(|&b| match MOVE_OF_BYTE[usize::from(b)] {
+            Some(m) => {
+                moves.push(m);
+                true
+            }
+            None => matches!(b, b'\r' | b' ' | b'\t'),
+        })
     });
     if plain {
         return Ok(moves);
     }
+    // Something else: read it again, a character at a time, for the error's place.
+    let text = as_text(whole, text)?;
     moves.clear();
     let mut line = first_line;
     let mut col = 1;

@@ -5,6 +5,7 @@ use crate::grid::Pos;
 
 mod parse_errors;
 mod props;
+mod wide_rows;
 
 /// A puzzle from a drawn map (rows separated by newlines, no size line) and moves.
 fn puzzle(map: &str, moves: &str) -> Puzzle {

@@ -118,6 +118,29 @@ fn bytes_that_are_not_utf8_are_refused_at_the_first_bad_byte() {
 }
 
 #[test]
+fn bytes_that_are_not_utf8_are_refused_as_such_before_any_other_error() {
+    // Read in place, the map rows are checked as bytes: a bad byte anywhere, even after
+    // another error, is still the one named, at the same place as when read from a copy.
+    let cases: [(&[u8], (usize, usize)); 7] = [
+        (b"5 3\xff\n#####\n#O~H#\n#####\n", (1, 4)),
+        (b"5 3\n#####\n#O~\xffH#\n#####\n", (3, 4)),
+        (b"5 3\n#####\n# ~\xffH#\n#####\n", (3, 4)),
+        (b"5 3\n#####\n#O~H#\n#####\nRR\xff\n", (5, 3)),
+        (b"5 3\n#####\n#O~H#\n#####\nRR\r\nW\xe9\n", (6, 2)),
+        (b"5 3\n#####\n#O~HX\n#####\nRR\n\xc3", (6, 1)),
+        (b"\xef\xbb\xbf5 3\n## ##\n#O~H#\n#####\n\xff", (5, 1)),
+    ];
+    for (bytes, place) in cases {
+        let copy = Puzzle::parse_bytes(bytes).expect_err("not utf-8");
+        assert_eq!(
+            (copy.line, copy.col, &copy.kind),
+            (place.0, place.1, &ParseErrorKind::NotUtf8)
+        );
+        assert_eq!(Puzzle::parse_owned(bytes.to_vec()), Err(copy));
+    }
+}
+
+#[test]
 fn crlf_line_endings_are_accepted() {
     let p = Puzzle::parse("5 3\r\n#####\r\n#O~H#\r\n#####\r\nR\r\n").expect("CRLF is fine");
     assert_eq!(p.moves().len(), 1);

@@ -3,8 +3,10 @@
 
 use crate::beast::variant::SWITCHES;
 use crate::beast::{
-    CATALOGUE, Cell, Game, Puzzle, Rules, Status, play_out, play_out_owned, play_out_with,
+    CATALOGUE, Cell, Game, Move, Puzzle, Rules, Status, move_string, play_out, play_out_owned,
+    play_out_with,
 };
+use crate::grid::Grid;
 use proptest::prelude::*;
 
 /// A valid puzzle: a solid border, random interior, one player, a random move string.
@@ -31,6 +33,49 @@ fn puzzle_text() -> impl Strategy<Value = String> {
             }
             text.push_str(&format!("{}\n{moves}\n", "#".repeat(cols)));
             text
+        })
+}
+
+/// A map up to 80 columns wide, as text with its grid: any interior and a solid border, then
+/// in one map of four a gap in the border, and in one of four no player or a second one.
+fn wide_map() -> impl Strategy<Value = (String, Grid<Cell>)> {
+    use prop::sample::Index;
+    (3usize..80, 3usize..7)
+        .prop_flat_map(|(cols, rows)| {
+            (
+                Just((cols, rows)),
+                proptest::collection::vec(
+                    prop_oneof![6 => Just(Cell::Space), 2 => Just(Cell::Movable), 1 => Just(Cell::Wall), 1 => Just(Cell::Beast)],
+                    cols * rows,
+                ),
+                (any::<Index>(), 0u8..8),
+                (any::<Index>(), any::<Index>(), any::<Index>(), 0u8..8),
+            )
+        })
+        .prop_map(|((cols, rows), mut cells, (gap, gap_kind), (row, col, second, players))| {
+            let border: Vec<usize> = (0..cols * rows)
+                .filter(|i| i / cols == 0 || i / cols == rows - 1 || i % cols == 0 || i % cols == cols - 1)
+                .collect();
+            for &i in &border {
+                cells[i] = Cell::Wall;
+            }
+            if let Some(&open) = [Cell::Space, Cell::Beast].get(usize::from(gap_kind)) {
+                cells[border[gap.index(border.len())]] = open;
+            }
+            // The player anywhere inside; with `players` 0 none, with 1 a second anywhere.
+            if players > 0 {
+                cells[(row.index(rows - 2) + 1) * cols + col.index(cols - 2) + 1] = Cell::Player;
+            }
+            if players == 1 {
+                cells[second.index(cols * rows)] = Cell::Player;
+            }
+            let grid = Grid::from_cells(cols, rows, cells).expect("cols x rows cells");
+            let mut text = format!("{cols} {rows}\n");
+            for r in 0..rows {
+                text.extend(grid.row(r).iter().map(|c| c.symbol()));
+                text.push('\n');
+            }
+            (text, grid)
         })
 }
 
@@ -133,6 +178,20 @@ proptest! {
             bytes[i] = b;
         }
         prop_assert_eq!(Puzzle::parse_owned(bytes.clone()), Puzzle::parse_bytes(&bytes));
+    }
+
+    #[test]
+    fn a_wide_map_reads_as_its_grid_and_is_refused_as_its_grid_would_be(
+        (text, grid) in wide_map(),
+        moves in "[UDLRW]{0,70}",
+        crlf in any::<bool>(),
+    ) {
+        let moves: Vec<Move> = moves.chars().filter_map(Move::from_letter).collect();
+        let text = text + &move_string(&moves) + "\n";
+        let text = if crlf { text.replace('\n', "\r\n") } else { text };
+        let parsed = Puzzle::parse(&text);
+        prop_assert_eq!(&parsed, &Puzzle::new(grid, moves));
+        prop_assert_eq!(Puzzle::parse_owned(text.into_bytes()), parsed);
     }
 
     #[test]
