@@ -12,10 +12,18 @@ use crate::grid::{Grid, Pos};
 
 /// The player's region of a map, for the cells beasts can stand on.
 pub(crate) struct Region {
-    /// One bit a cell by flat index: set for an open cell outside the region. The fill
-    /// starts with every open cell set and clears each run it reaches.
-    unreached: Vec<u64>,
+    /// One bit a cell by flat index: set for a cell of the region.
+    reached: Vec<u64>,
     /// How many cells the region holds.
+    cells: u64,
+}
+
+/// The state of [`Region::by_runs`].
+struct RunFill {
+    /// One bit a cell by flat index: set for an open cell not reached yet. The fill starts
+    /// with every open cell set and clears each run it reaches.
+    unreached: Vec<u64>,
+    /// How many cells have been reached.
     cells: u64,
 }
 
@@ -26,30 +34,33 @@ impl Region {
     /// The region of the player at `player` on `map`: by sweeps when a few settle it, as
     /// on open maps, else by runs.
     pub(crate) fn of(map: &Grid<Cell>, player: Pos) -> Region {
-        let open = open_bits(map.cells());
         let seed = map.index(player);
-        match Region::by_sweeps(open, map.cols(), seed) {
-            Ok(region) => region,
-            Err(open) => Region::by_runs(open, map.cols(), seed),
+        match Region::by_sweeps(map.cells(), map.cols(), seed) {
+            Some(region) => region,
+            None => Region::by_runs(map.cells(), map.cols(), seed),
         }
     }
 
-    /// The region of the open cell `seed` on a map `cols` wide with open cells `open`, by
-    /// sweeps over the whole map a word at a time, down and up in turn, or `open` back if
-    /// [`SWEEPS`] sweeps do not settle it. A word takes in the reached cells beside its
+    /// The region of the open cell `seed` of `cells`, a map `cols` wide, by sweeps over
+    /// the whole map a word at a time, down and up in turn, or `None` if [`SWEEPS`] sweeps
+    /// do not settle it. A word takes in the reached cells beside its
     /// cells (above, below, diagonal, and the cells just before and after it) and fills
     /// the runs of open cells they touch. A path through the map that turns back up or down
     /// many times needs a sweep a turn.
-    fn by_sweeps(mut open: Vec<u64>, cols: usize, seed: usize) -> Result<Region, Vec<u64>> {
+    ///
+    /// The open cells of a word are worked out from `cells` each time they are needed:
+    /// keeping them would cost another bit a cell.
+    fn by_sweeps(cells: &[Cell], cols: usize, seed: usize) -> Option<Region> {
         // `reached` has `pad` clear words before and after the map's, so that the rows
         // above and below every word of the map, and the words on either side, are in it.
         let pad = cols / 64 + 3;
-        let words = open.len();
+        let words = cells.len().div_ceil(64);
         let mut reached = vec![0; pad + words + pad];
         // Every word of `reached` holds whole runs of its open cells, so that a word whose
         // neighbours add nothing is left as it is.
         let (w, bit) = (seed / 64, 1 << (seed % 64));
-        reached[pad + w] = fill_up(bit, open[w]) | fill_down(bit, open[w]);
+        let open = open_word(cells, w);
+        reached[pad + w] = fill_up(bit, open) | fill_down(bit, open);
         // The row above a word's cells starts `cols` cells before it, so `up` words before
         // it and `shift` bits into that word; the row below, `down` words after it and
         // `64 - shift` bits in (or at its start when `cols` is a whole number of words).
@@ -71,43 +82,55 @@ impl Region {
                     | reached[pad + w + 1] << 63
                     | around(&reached, pad + w - up, shift)
                     | around(&reached, pad + w + down, below);
-                let seeds = near & open[w];
+                // Nothing beside the word's reached cells: nothing to add, and its open
+                // cells need not be worked out.
+                if near & !reached[pad + w] == 0 {
+                    continue;
+                }
+                let open = open_word(cells, w);
+                let seeds = near & open;
                 if seeds != reached[pad + w] {
-                    reached[pad + w] = fill_up(seeds, open[w]) | fill_down(seeds, open[w]);
+                    reached[pad + w] = fill_up(seeds, open) | fill_down(seeds, open);
                     changed = true;
                 }
             }
             if !changed {
-                let reached = &reached[pad..pad + words];
-                let cells = reached.iter().map(|w| u64::from(w.count_ones())).sum();
-                for (o, r) in open.iter_mut().zip(reached) {
-                    *o &= !r;
-                }
-                let unreached = open;
-                return Ok(Region { unreached, cells });
+                let size = reached.iter().map(|w| u64::from(w.count_ones())).sum();
+                reached.truncate(pad + words);
+                reached.drain(..pad);
+                return Some(Region {
+                    reached,
+                    cells: size,
+                });
             }
         }
-        Err(open)
+        None
     }
 
-    /// The region of the open cell `seed` on a map `cols` wide with open cells `open`, by a
-    /// scanline fill over runs of open cells along a row: the seed's run is reached first,
+    /// The region of the open cell `seed` of `cells`, a map `cols` wide, by a scanline fill over runs of open cells along a row: the seed's run is reached first,
     /// and each run reached reaches the runs beside it in the rows above and below (one
     /// more cell at each end, for the diagonals). A run is reached once, when it is found,
     /// and waits on a stack until its neighbours are looked at. The solid border stops
     /// every run and keeps the rows above and below a run on the map.
-    fn by_runs(open: Vec<u64>, cols: usize, seed: usize) -> Region {
-        let mut region = Region {
-            unreached: open,
+    fn by_runs(cells: &[Cell], cols: usize, seed: usize) -> Region {
+        let mut fill = RunFill {
+            unreached: open_bits(cells),
             cells: 0,
         };
-        let mut runs = vec![region.reach(region.first_of(seed), seed)];
+        let mut runs = vec![fill.reach(fill.first_of(seed), seed)];
         while let Some((first, last)) = runs.pop() {
             // Rows 0 and `rows - 1` are solid wall, so a run has a row on each side.
-            region.reach_runs_within(first - cols - 1, last - cols + 1, &mut runs);
-            region.reach_runs_within(first + cols - 1, last + cols + 1, &mut runs);
+            fill.reach_runs_within(first - cols - 1, last - cols + 1, &mut runs);
+            fill.reach_runs_within(first + cols - 1, last + cols + 1, &mut runs);
         }
-        region
+        let mut reached = fill.unreached;
+        for (w, word) in reached.iter_mut().enumerate() {
+            *word = open_word(cells, w) & !*word;
+        }
+        Region {
+            reached,
+            cells: fill.cells,
+        }
     }
 
     /// How many cells the region holds.
@@ -115,11 +138,13 @@ impl Region {
         self.cells
     }
 
-    /// True if the open cell at flat index `i` (a beast's, say) is in the region.
+    /// True if the cell at flat index `i` is in the region.
     pub(crate) fn holds(&self, i: usize) -> bool {
-        self.unreached[i / 64] >> (i % 64) & 1 == 0
+        self.reached[i / 64] >> (i % 64) & 1 == 1
     }
+}
 
+impl RunFill {
     /// Reaches every run with an unreached open cell within `lo..=hi` and pushes it on
     /// `runs`. Only a run found at `lo` may begin before it: any other begins where the
     /// cell before it is closed or reached.
@@ -190,24 +215,25 @@ impl Region {
 
 /// One bit a cell: set where the cell is open (not a wall), 64 cells to a word.
 fn open_bits(cells: &[Cell]) -> Vec<u64> {
-    let mut words = Vec::with_capacity(cells.len().div_ceil(64));
-    let mut chunks = cells.chunks_exact(64);
-    for chunk in &mut chunks {
-        let mut word = 0;
-        for (k, eight) in chunk.chunks_exact(8).enumerate() {
-            word |= open_eight(eight) << (8 * k);
-        }
-        words.push(word);
-    }
-    let rest = chunks.remainder();
-    if !rest.is_empty() {
-        let word = rest
+    (0..cells.len().div_ceil(64))
+        .map(|w| open_word(cells, w))
+        .collect()
+}
+
+/// Word `w` of [`open_bits`]: the open bits of cells `64 * w` to `64 * w + 63`, bits past
+/// the last cell clear.
+fn open_word(cells: &[Cell], w: usize) -> u64 {
+    let start = (w * 64).min(cells.len());
+    match cells[start..].first_chunk::<64>() {
+        Some(chunk) => chunk
+            .chunks_exact(8)
+            .enumerate()
+            .fold(0, |word, (k, eight)| word | open_eight(eight) << (8 * k)),
+        None => cells[start..]
             .iter()
             .enumerate()
-            .fold(0, |m, (j, &c)| m | u64::from(is_open(c)) << j);
-        words.push(word);
+            .fold(0, |m, (j, &c)| m | u64::from(is_open(c)) << j),
     }
-    words
 }
 
 /// The 64 cells of `words` from bit `shift` of word `w` on, each with the cells just
@@ -335,7 +361,7 @@ mod tests {
     /// The open cells `region` holds, checked against its size.
     fn cells_of(region: &Region, map: &Grid<Cell>) -> Vec<usize> {
         let cells: Vec<usize> = (0..map.cells().len())
-            .filter(|&i| is_open(map.cells()[i]) && region.holds(i))
+            .filter(|&i| region.holds(i))
             .collect();
         assert_eq!(region.len(), cells.len() as u64, "the region's size");
         cells
@@ -347,10 +373,10 @@ mod tests {
         for text in random_maps() {
             let (map, player) = map_of(&text);
             let want = region_by_search(&map, player);
-            let (open, seed) = (open_bits(map.cells()), map.index(player));
-            let by_runs = Region::by_runs(open.clone(), map.cols(), seed);
+            let seed = map.index(player);
+            let by_runs = Region::by_runs(map.cells(), map.cols(), seed);
             assert_eq!(cells_of(&by_runs, &map), want, "by runs\n{text}");
-            if let Ok(by_sweeps) = Region::by_sweeps(open, map.cols(), seed) {
+            if let Some(by_sweeps) = Region::by_sweeps(map.cells(), map.cols(), seed) {
                 assert_eq!(cells_of(&by_sweeps, &map), want, "by sweeps\n{text}");
                 settled += 1;
             }
@@ -382,8 +408,11 @@ mod tests {
             text.push('\n');
         }
         let (map, player) = map_of(&text);
-        let (open, seed) = (open_bits(map.cells()), map.index(player));
-        assert!(Region::by_sweeps(open, cols, seed).is_err(), "{text}");
+        let seed = map.index(player);
+        assert!(
+            Region::by_sweeps(map.cells(), cols, seed).is_none(),
+            "{text}"
+        );
         let want = region_by_search(&map, player);
         // Twenty corridors of `rows - 2` cells and the nineteen cells that join them.
         assert_eq!(want.len(), 20 * (rows - 2) + 19, "{text}");
