@@ -980,7 +980,7 @@ pub fn play_out(puzzle: &Puzzle, rules: Rules) -> Result<Outcome, GameError> {
 /// [`play_out`], taking the puzzle: the game plays on the parsed map itself instead of a copy.
 pub fn play_out_owned(puzzle: Puzzle, rules: Rules) -> Result<Outcome, GameError> {
     let (map, moves) = puzzle.into_parts();
-    play(Game::from_map(map, rules), &moves, Unseen, || true)
+    play(Game::from_map(map, rules), moves, Unseen, || true)
 }
 
 /// [`play_out`] within the caller's budget: `keep_going` is asked every few thousand turns, and
@@ -1052,16 +1052,17 @@ impl<F: FnMut(&Game, &Step)> Watcher for Seen<F> {
 }
 
 /// Plays `moves` and what follows them from a new `game`, showing `watcher` every turn and
-/// asking `keep_going` every [`BUDGET_TURNS`] turns.
+/// asking `keep_going` every [`BUDGET_TURNS`] turns. Moves given, not lent, are let go
+/// of once played.
 fn play<W: Watcher>(
     mut game: Game,
-    moves: &[Move],
+    moves: impl AsRef<[Move]>,
     mut watcher: W,
     mut keep_going: impl FnMut() -> bool,
 ) -> Result<Outcome, GameError> {
     let rules = game.rules;
     let mut moves_used = 0;
-    for &m in moves {
+    for &m in moves.as_ref() {
         let Ok(step) = game.apply(m) else { break };
         moves_used += 1;
         watcher.see(&game, &step);
@@ -1069,6 +1070,8 @@ fn play<W: Watcher>(
             return Err(GameError::OutOfBudget { turn: game.turn });
         }
     }
+    // Moves given away are no longer needed while the player waits.
+    drop(moves);
     let mut ending = match game.status {
         Status::Won => Ending::Won,
         Status::Eaten => Ending::Eaten,

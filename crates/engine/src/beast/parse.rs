@@ -616,6 +616,8 @@ impl Puzzle {
             at = next_row(&bytes, at, cols);
         }
         bytes.truncate(cols * rows);
+        // Give back the move string's part of the buffer (large buffers shrink in place).
+        bytes.shrink_to_fit();
         // Same size, same alignment: `collect` reuses the buffer.
         let cells = bytes.into_iter().map(cell_of_byte).collect();
         Puzzle::from_parts(cols, rows, cells, moves)
