@@ -785,10 +785,10 @@ impl Game {
             && self.rules.stay == Stay::Never
             && self.rules.taken == Taken::NextBest;
         let ranks = ranks.unwrap_or_default();
-        let offsets = KeyBase::of(ranks, self.map.cols(), self.map.rows());
-        match (self.rules.distance, plain, offsets) {
-            (Distance::Euclidean, true, Some(o)) => {
-                self.beasts_act_by::<Euclidean, true, true>(target, ranks, &o)
+        let small_keys = KeyBase::of(ranks, self.map.cols(), self.map.rows());
+        match (self.rules.distance, plain, small_keys) {
+            (Distance::Euclidean, true, Some(keys)) => {
+                self.beasts_act_by::<Euclidean, true, true>(target, ranks, &keys)
             }
             (Distance::Euclidean, true, None) => {
                 self.beasts_act_by::<Euclidean, true, false>(target, ranks, &KeyBase::NONE)
@@ -1210,14 +1210,6 @@ mod tests {
     use rand_chacha::ChaCha8Rng;
     use rand_core::{Rng, SeedableRng};
 
-    const CELLS: [Cell; 5] = [
-        Cell::Space,
-        Cell::Wall,
-        Cell::Movable,
-        Cell::Beast,
-        Cell::Player,
-    ];
-
     /// A random tie order: the eight neighbours shuffled.
     fn random_ties(rng: &mut ChaCha8Rng) -> [(isize, isize); 8] {
         let mut order = AROUND;
@@ -1240,7 +1232,7 @@ mod tests {
             let cells: Vec<Cell> = (0..9)
                 .map(|i| match i {
                     4 => Cell::Beast,
-                    _ => CELLS[rng.next_u32() as usize % 5],
+                    _ => Cell::ALL[rng.next_u32() as usize % 5],
                 })
                 .collect();
             let span = if case % 2 == 0 { 6 } else { limit };
@@ -1254,7 +1246,7 @@ mod tests {
 
     #[test]
     fn a_beast_may_enter_only_space_and_the_player() {
-        for c in CELLS {
+        for c in Cell::ALL {
             let open = matches!(c, Cell::Space | Cell::Player);
             assert_eq!(CLOSED[c as usize] == 0, open, "{c:?}");
         }

@@ -28,6 +28,15 @@ pub enum Cell {
 }
 
 impl Cell {
+    /// Every kind of cell, in the order of their discriminants.
+    pub const ALL: [Cell; 5] = [
+        Cell::Space,
+        Cell::Wall,
+        Cell::Movable,
+        Cell::Beast,
+        Cell::Player,
+    ];
+
     /// The cell for a map character, or `None` for anything else.
     pub const fn from_char(c: char) -> Option<Cell> {
         match c {

@@ -290,17 +290,6 @@ mod tests {
     use rand_chacha::ChaCha8Rng;
     use rand_core::{Rng, SeedableRng};
 
-    /// The eight king steps.
-    const NEIGHBOURS: [(isize, isize); 8] = [
-        (-1, -1),
-        (-1, 0),
-        (-1, 1),
-        (0, -1),
-        (0, 1),
-        (1, -1),
-        (1, 0),
-        (1, 1),
-    ];
     /// The region by the definition: a breadth-first search by king steps through cells
     /// that are not walls.
     fn region_by_search(map: &Grid<Cell>, player: Pos) -> Vec<usize> {
@@ -308,7 +297,7 @@ mod tests {
         let mut queue = std::collections::VecDeque::from([player]);
         seen[map.index(player)] = true;
         while let Some(p) = queue.pop_front() {
-            for (dr, dc) in NEIGHBOURS {
+            for (dr, dc) in crate::grid::AROUND {
                 let Some(n) = p.offset(dr, dc).filter(|&n| map.contains(n)) else {
                     continue;
                 };
@@ -449,19 +438,11 @@ mod tests {
         }
     }
 
-    const CELLS: [Cell; 5] = [
-        Cell::Space,
-        Cell::Wall,
-        Cell::Movable,
-        Cell::Beast,
-        Cell::Player,
-    ];
-
     #[test]
     fn eight_cells_at_once_agree_with_one_at_a_time() {
         // Every row of eight cells there is: 5^8 of them.
         for n in 0..5usize.pow(8) {
-            let eight: Vec<Cell> = (0..8).map(|j| CELLS[n / 5usize.pow(j) % 5]).collect();
+            let eight: Vec<Cell> = (0..8).map(|j| Cell::ALL[n / 5usize.pow(j) % 5]).collect();
             let one_by_one = eight
                 .iter()
                 .enumerate()
@@ -473,7 +454,7 @@ mod tests {
     #[test]
     fn open_bits_cover_a_partial_last_word() {
         for len in [1, 63, 64, 65, 130] {
-            let cells: Vec<Cell> = (0..len).map(|i| CELLS[i * 7 % 5]).collect();
+            let cells: Vec<Cell> = (0..len).map(|i| Cell::ALL[i * 7 % 5]).collect();
             let words = open_bits(&cells);
             assert_eq!(words.len(), len.div_ceil(64));
             for (i, &c) in cells.iter().enumerate() {
