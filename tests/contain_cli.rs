@@ -120,20 +120,20 @@ fn with_marker(marker: &str) -> Vec<String> {
     found
 }
 
+/// `beast check --sandbox strict` over `count` random cases of seed 1, no built-in ones.
+fn strict_random(count: &str) -> assert_cmd::Command {
+    let mut cmd = beast();
+    cmd.args(["check", "--sandbox", "strict", "--no-builtin"])
+        .args(["--random", count, "--seed", "1"]);
+    cmd
+}
+
 /// True when `--sandbox strict` works here; prints why not otherwise.
 fn namespaces(test: &str) -> bool {
     static AVAILABLE: OnceLock<Result<(), String>> = OnceLock::new();
     let available = AVAILABLE.get_or_init(|| {
-        let out = beast()
-            .args([
-                "check",
-                "--sandbox",
-                "strict",
-                "--no-builtin",
-                "--random",
-                "1",
-            ])
-            .args(["--seed", "1", "--", BEAST])
+        let out = strict_random("1")
+            .args(["--", BEAST])
             .output()
             .expect("beast runs");
         if out.status.code() == Some(2) {
@@ -269,25 +269,8 @@ fn a_candidate_starts_once_another_lets_go_of_every_process_it_may_have() {
     // Let the first reach the limit, then start another while it holds it (up to its 2 s
     // timeout).
     std::thread::sleep(Duration::from_millis(800));
-    let out = beast()
-        .args([
-            "check",
-            "--sandbox",
-            "strict",
-            "--no-builtin",
-            "--random",
-            "3",
-        ])
-        .args([
-            "--seed",
-            "1",
-            "--timeout",
-            "20",
-            "--shrink",
-            "none",
-            "--",
-            BEAST,
-        ])
+    let out = strict_random("3")
+        .args(["--timeout", "20", "--shrink", "none", "--", BEAST])
         .timeout(BOUND)
         .output()
         .expect("beast runs");
