@@ -7,6 +7,7 @@
 
 use thiserror::Error;
 
+use crate::beast::choice::{CHOICES, NOWHERE, OUR_RANKS, class_of, closed_around};
 use crate::beast::parse::{Cell, Move, Puzzle};
 use crate::beast::region::Region;
 use crate::grid::{AROUND, Dir, Grid, Pos};
@@ -369,7 +370,7 @@ pub fn wait_limit(cells: u64, beasts: u64) -> u64 {
 }
 
 /// A beast's eight neighbours in tie-break order: the matrix `1 3 4 / 2 H 5 / 6 8 7`.
-const NEIGHBOURS: [(isize, isize); 8] = [
+pub(super) const NEIGHBOURS: [(isize, isize); 8] = [
     (-1, -1), // 1 up-left
     (0, -1),  // 2 left
     (-1, 0),  // 3 up
@@ -382,15 +383,27 @@ const NEIGHBOURS: [(isize, isize); 8] = [
 
 /// The tie rank of each cell of [`AROUND`] under the priority order `neighbours`, if that
 /// order ranks each neighbour exactly once.
-fn around_ranks(neighbours: &[(isize, isize); 8]) -> Option<[u64; 8]> {
+pub(super) const fn around_ranks(neighbours: &[(isize, isize); 8]) -> Option<[u64; 8]> {
     let mut ranks = [0; 8];
-    for (j, cell) in AROUND.iter().enumerate() {
-        let mut ranked = neighbours.iter().enumerate().filter(|(_, n)| *n == cell);
-        let (k, _) = ranked.next()?;
-        if ranked.next().is_some() {
-            return None;
+    let mut j = 0;
+    while j < 8 {
+        let cell = AROUND[j];
+        let mut rank = None;
+        let mut k = 0;
+        while k < 8 {
+            if neighbours[k].0 == cell.0 && neighbours[k].1 == cell.1 {
+                if rank.is_some() {
+                    return None;
+                }
+                rank = Some(k as u64);
+            }
+            k += 1;
         }
-        ranks[j] = k as u64;
+        match rank {
+            Some(k) => ranks[j] = k,
+            None => return None,
+        }
+        j += 1;
     }
     Some(ranks)
 }
@@ -445,25 +458,73 @@ fn nearest_open<M: Measure>(
     (key != u64::MAX).then_some((key >> 3, (key & 7) as usize))
 }
 
-/// [`nearest_open`] for our distance, squared Euclidean, on a map small enough for
-/// [`KeyBase::of`]: the tie rank of the nearest open neighbour of a beast at flat index
-/// `at` (ties to the higher priority), with `(dr, dc)` its offset from its target; `None`
-/// when every neighbour is closed.
-///
-/// A neighbour at `(a, b)` from the beast is `2 * (a * dr + b * dc) + a * a + b * b`
-/// farther from the target than the beast itself. That part alone orders the eight as
-/// the whole distance does, and it is small: each key is it times 8, plus the rank, in a
-/// `u32` (no squares, and half the width of [`nearest_open`]'s keys).
-#[inline(always)]
-fn nearest_open_euclidean(
-    cells: &[Cell],
-    at: usize,
-    stride: usize,
+/// The neighbour a beast at the middle of the 3x3 block `cells` takes by [`nearest_open`],
+/// for the tests of the table of choices.
+#[cfg(test)]
+pub(super) fn nearest_open_euclidean_by_keys(
+    cells: &[Cell; 9],
     (dr, dc): (i64, i64),
-    keys: &KeyBase,
+    ranks: [u64; 8],
 ) -> Option<usize> {
-    // The 3x3 block around the beast, one check for the nine cells.
-    let block = cells.get(at.checked_sub(stride + 1)?..at.checked_add(stride + 2)?)?;
+    nearest_open::<Euclidean>(cells, 4, 3, (dr, dc), ranks).map(|(_, k)| k)
+}
+
+/// The beasts' moves of one beast turn under all our rules, on `cells` (rows of `stride`
+/// cells): each beast of `beasts` in turn takes its step in `steps` (by rank, and last for
+/// [`NOWHERE`]) and is logged in `log` if it moved. Returns how many moved, and where the
+/// player was eaten, if he was (the beasts after that one have not moved).
+#[inline(never)]
+fn beast_turn_ours(
+    cells: &mut [Cell],
+    beasts: &mut [Pos],
+    log: &mut [(Pos, Pos)],
+    stride: usize,
+    target: Pos,
+    steps: &[(isize, isize, isize); 9],
+) -> (usize, Option<Pos>) {
+    let (tr, tc) = (target.row as i64, target.col as i64);
+    let mut moved = 0;
+    for beast in beasts.iter_mut() {
+        let from = *beast;
+        let at = from.row * stride + from.col;
+        let offset = (from.row as i64 - tr, from.col as i64 - tc);
+        let choice = nearest_by_choices(cells, at, stride, offset);
+        let (sr, sc, flat) = steps[usize::from(choice)];
+        let to = Pos::new(
+            from.row.wrapping_add_signed(sr),
+            from.col.wrapping_add_signed(sc),
+        );
+        let to_index = at.wrapping_add_signed(flat);
+        if let Some(entry) = log.get_mut(moved) {
+            *entry = (from, to);
+        }
+        moved += usize::from(choice != NOWHERE);
+        *beast = to;
+        cells[at] = Cell::Space;
+        let eats = cells[to_index] == Cell::Player;
+        cells[to_index] = Cell::Beast;
+        if eats {
+            return (moved, Some(to));
+        }
+    }
+    (moved, None)
+}
+
+/// The rank of the neighbour a beast at flat index `at` takes under our rules and tie
+/// order ([`CHOICES`]), with `(dr, dc)` its offset from its target, each below 2^30 in
+/// size; [`NOWHERE`] when every neighbour is closed.
+#[inline(always)]
+fn nearest_by_choices(cells: &[Cell], at: usize, stride: usize, offset: (i64, i64)) -> u8 {
+    nearest_in_block(cells, at, stride, offset).unwrap_or(NOWHERE)
+}
+
+/// [`nearest_by_choices`], or `None` if the 3x3 block around the beast is not on the map.
+#[inline(always)]
+fn nearest_in_block(cells: &[Cell], at: usize, stride: usize, (dr, dc): (i64, i64)) -> Option<u8> {
+    // The 3x3 block, one check for the nine cells. Near the start of the map `start`
+    // wraps around to above its end, and there is no block.
+    let start = at.wrapping_sub(stride + 1);
+    let block = cells.get(start..start.wrapping_add(2 * stride + 3))?;
     let (Some(up), Some(mid), Some(down)) = (
         block.first_chunk::<3>(),
         block.get(stride..).and_then(<[Cell]>::first_chunk::<3>),
@@ -471,52 +532,7 @@ fn nearest_open_euclidean(
     ) else {
         return None;
     };
-    let (p, q) = ((16 * dr) as u32, (16 * dc) as u32);
-    let (s, d) = (p.wrapping_add(q), p.wrapping_sub(q));
-    let neg = |x: u32| 0u32.wrapping_sub(x);
-    let along = [neg(s), neg(p), neg(d), neg(q), q, d, p, s];
-    let around = [
-        up[0], up[1], up[2], mid[0], mid[2], down[0], down[1], down[2],
-    ];
-    let keys: [u32; 8] = std::array::from_fn(|j| {
-        // `Space` is 0 and `Player` 4: the open cells are those with bits 0 and 1 clear.
-        let closed = CLOSED[around[j] as usize];
-        keys.base[j].wrapping_add(along[j]) | closed
-    });
-    // A tree of minimums, not a chain: the compiler keeps it free of guessed branches.
-    let key = (keys[0].min(keys[1]).min(keys[2].min(keys[3])))
-        .min(keys[4].min(keys[5]).min(keys[6].min(keys[7])));
-    (key != u32::MAX).then_some((key & 7) as usize)
-}
-
-/// All ones for a cell a beast cannot enter, by [`Cell`] discriminant.
-const CLOSED: [u32; 5] = [0, u32::MAX, u32::MAX, u32::MAX, 0];
-
-/// What [`nearest_open_euclidean`] needs of the tie order, worked out once a beast turn.
-struct KeyBase {
-    /// For each cell of [`AROUND`] at `(a, b)`: `8 * (a * a + b * b)` plus its tie rank,
-    /// plus `2^30` so that every key is above 0 (and below `u32::MAX`, which marks a
-    /// closed cell).
-    base: [u32; 8],
-}
-
-impl KeyBase {
-    /// For the paths that do not use it.
-    const NONE: KeyBase = KeyBase { base: [0; 8] };
-
-    /// The bases for the tie ranks `ranks` of [`AROUND`], if a map of `cols` by `rows`
-    /// cells keeps every key between 0 and `2^31`: a beast's `|dr| + |dc|` is below
-    /// `rows + cols`, and a key is `2^30` plus at most `16 * (|dr| + |dc|) + 23` either way.
-    fn of(ranks: [u64; 8], cols: usize, rows: usize) -> Option<KeyBase> {
-        if cols.checked_add(rows)? >= 1 << 26 {
-            return None;
-        }
-        let base = std::array::from_fn(|j| {
-            let (a, b) = AROUND[j];
-            (8 * (a * a + b * b) + ranks[j] as isize) as u32 + (1 << 30)
-        });
-        Some(KeyBase { base })
-    }
+    Some(CHOICES[class_of(dr, dc)][closed_around(up, mid, down)])
 }
 
 /// The three cells from flat index `start`, if on the map.
@@ -779,48 +795,74 @@ impl Game {
         // The branch-free path packs a distance and a rank into a `u64`: squared distances
         // stay below 2^61 on any map narrower and shorter than 2^30 cells.
         let small = self.map.cols() < 1 << 30 && self.map.rows() < 1 << 30;
-        let ranks = around_ranks(&self.neighbours);
+        let our_ties = self.neighbours == NEIGHBOURS;
+        let ranks = match our_ties {
+            true => Some(OUR_RANKS),
+            false => around_ranks(&self.neighbours),
+        };
         let plain = small
             && ranks.is_some()
             && self.rules.stay == Stay::Never
             && self.rules.taken == Taken::NextBest;
         let ranks = ranks.unwrap_or_default();
-        let small_keys = KeyBase::of(ranks, self.map.cols(), self.map.rows());
-        match (self.rules.distance, plain, small_keys) {
-            (Distance::Euclidean, true, Some(keys)) => {
-                self.beasts_act_by::<Euclidean, true, true>(target, ranks, &keys)
-            }
-            (Distance::Euclidean, true, None) => {
-                self.beasts_act_by::<Euclidean, true, false>(target, ranks, &KeyBase::NONE)
+        let ours = plain && our_ties;
+        match (self.rules.distance, plain, ours) {
+            (Distance::Euclidean, true, true) => self.beasts_act_ours(target),
+            (Distance::Euclidean, true, false) => {
+                self.beasts_act_by::<Euclidean, true>(target, ranks)
             }
             (Distance::Euclidean, false, _) => {
-                self.beasts_act_by::<Euclidean, false, false>(target, ranks, &KeyBase::NONE)
+                self.beasts_act_by::<Euclidean, false>(target, ranks)
             }
-            (Distance::Manhattan, ..) => {
-                self.beasts_act_by::<Manhattan, false, false>(target, ranks, &KeyBase::NONE)
-            }
-            (Distance::Chebyshev, ..) => {
-                self.beasts_act_by::<Chebyshev, false, false>(target, ranks, &KeyBase::NONE)
-            }
-            (Distance::Truncated, ..) => {
-                self.beasts_act_by::<Truncated, false, false>(target, ranks, &KeyBase::NONE)
-            }
+            (Distance::Manhattan, ..) => self.beasts_act_by::<Manhattan, false>(target, ranks),
+            (Distance::Chebyshev, ..) => self.beasts_act_by::<Chebyshev, false>(target, ranks),
+            (Distance::Truncated, ..) => self.beasts_act_by::<Truncated, false>(target, ranks),
         }
+    }
+
+    /// [`Game::beasts_act`] under all our rules, on a map narrower and shorter than 2^30
+    /// cells: each beast's choice is one lookup in [`CHOICES`]. Free of guessed branches: a
+    /// beast with nowhere to go takes the step [`NOWHERE`], which leaves it where it is (it
+    /// is written back to its own cell) and is not logged.
+    fn beasts_act_ours(&mut self, target: Pos) -> Option<Pos> {
+        if self.rules.order == Order::Turn {
+            self.beasts.sort_unstable();
+        }
+        let stride = self.map.cols();
+        // For each rank, and last for `NOWHERE`: the step in rows, in columns, and flat.
+        let steps: [(isize, isize, isize); 9] =
+            std::array::from_fn(|k| match self.neighbours.get(k) {
+                Some(&(dr, dc)) => (dr, dc, dr * stride as isize + dc),
+                None => (0, 0, 0),
+            });
+        self.last_moves.clear();
+        self.last_moves.resize(self.beasts.len(), (target, target));
+        let (moved, eaten) = beast_turn_ours(
+            self.map.cells_mut(),
+            &mut self.beasts,
+            &mut self.last_moves,
+            stride,
+            target,
+            &steps,
+        );
+        if eaten.is_some() {
+            self.status = Status::Eaten;
+        }
+        self.last_moves.truncate(moved);
+        eaten
     }
 
     /// [`Game::beasts_act`] under the distance measure `M`, one copy per measure so that
     /// ours pays nothing for the others; `PLAIN` (our [`Stay`] and [`Taken`], tie orders
     /// that rank each neighbour once) leaves out their checks and uses `ranks`, the tie rank
-    /// of each cell of [`AROUND`]; `SMALL` (with `PLAIN`, our distance and a map that
-    /// [`KeyBase::of`] allows) uses [`nearest_open_euclidean`] with `small`.
+    /// of each cell of [`AROUND`].
     ///
     /// The border is solid wall (the parser guarantees it), so a beast is never on it and
     /// its eight neighbours are always on the map: their flat indices are `index + offset`.
-    fn beasts_act_by<M: Measure, const PLAIN: bool, const SMALL: bool>(
+    fn beasts_act_by<M: Measure, const PLAIN: bool>(
         &mut self,
         target: Pos,
         ranks: [u64; 8],
-        small: &KeyBase,
     ) -> Option<Pos> {
         if self.rules.order == Order::Turn {
             self.beasts.sort_unstable();
@@ -838,9 +880,7 @@ impl Game {
             let at = self.map.index(from);
             let (dr, dc) = (from.row as i64 - tr, from.col as i64 - tc);
             let cells = self.map.cells();
-            let nearest = if SMALL {
-                nearest_open_euclidean(cells, at, stride, (dr, dc), small).map(|c| (0, c))
-            } else if PLAIN {
+            let nearest = if PLAIN {
                 nearest_open::<M>(cells, at, stride, (dr, dc), ranks)
             } else {
                 self.nearest_allowed::<M>(at, (dr, dc), &deltas, &offsets, stays_when_taken)
@@ -1210,54 +1250,70 @@ mod tests {
     use rand_chacha::ChaCha8Rng;
     use rand_core::{Rng, SeedableRng};
 
-    /// A random tie order: the eight neighbours shuffled.
-    fn random_ties(rng: &mut ChaCha8Rng) -> [(isize, isize); 8] {
-        let mut order = AROUND;
-        for i in (1..8).rev() {
-            order.swap(i, rng.next_u32() as usize % (i + 1));
+    #[test]
+    fn beasts_move_by_the_table_as_they_do_by_the_distances() {
+        // Generated maps from 5x5 to 150x150, some crowded, each given 60 beast turns at a
+        // target that wanders, so that beasts are near it and far, hemmed in and free.
+        let mut rng = ChaCha8Rng::seed_from_u64(23);
+        for seed in 0..300 {
+            let side = [5, 9, 16, 40, 150][seed as usize % 5];
+            let opts = crate::judge::generate::GenOptions {
+                cols: side,
+                rows: side * 2 / 3 + 3,
+                beasts: 1 + rng.next_u32() as usize % (side * 2),
+                walls_pct: (rng.next_u32() % 60) as u8,
+                moves: 0,
+            };
+            let Ok(puzzle) = crate::judge::generate::generate(seed, &opts) else {
+                continue;
+            };
+            let mut by_table = Game::new(&puzzle, Rules::OURS);
+            let mut by_distance = by_table.clone();
+            for turn in 0..60 {
+                let target = Pos::new(
+                    rng.next_u32() as usize % opts.rows,
+                    rng.next_u32() as usize % opts.cols,
+                );
+                let target = if turn % 3 == 0 {
+                    by_table.player
+                } else {
+                    target
+                };
+                let ranks = around_ranks(&by_distance.neighbours).expect("a permutation");
+                let eaten = by_table.beasts_act_ours(target);
+                assert_eq!(
+                    eaten,
+                    by_distance.beasts_act_by::<Euclidean, true>(target, ranks)
+                );
+                assert_eq!(by_table, by_distance, "seed {seed}, turn {turn}");
+                if eaten.is_some() {
+                    break;
+                }
+            }
         }
-        order
     }
 
     #[test]
-    fn the_small_keys_choose_as_the_squared_distances_do() {
-        let mut rng = ChaCha8Rng::seed_from_u64(11);
-        // The largest `|dr|` and `|dc|` that [`KeyBase::of`] allows together.
-        let limit = (1i64 << 26) - 2;
-        for case in 0..20_000 {
-            let ranks = around_ranks(&random_ties(&mut rng)).expect("a permutation");
-            let keys = KeyBase::of(ranks, 1000, 1000).expect("a small map");
-            // A 3x3 block with the beast in the middle, and offsets near and far, up to
-            // the largest the bound allows.
-            let cells: Vec<Cell> = (0..9)
-                .map(|i| match i {
-                    4 => Cell::Beast,
-                    _ => Cell::ALL[rng.next_u32() as usize % 5],
-                })
-                .collect();
-            let span = if case % 2 == 0 { 6 } else { limit };
-            let dr = (rng.next_u64() % span as u64) as i64 - span / 2;
-            let dc = (rng.next_u64() % span as u64) as i64 - span / 2;
-            let want = nearest_open::<Euclidean>(&cells, 4, 3, (dr, dc), ranks).map(|(_, k)| k);
-            let got = nearest_open_euclidean(&cells, 4, 3, (dr, dc), &keys);
-            assert_eq!(got, want, "{cells:?} at ({dr}, {dc}), ranks {ranks:?}");
-        }
-    }
-
-    #[test]
-    fn a_beast_may_enter_only_space_and_the_player() {
-        for c in Cell::ALL {
-            let open = matches!(c, Cell::Space | Cell::Player);
-            assert_eq!(CLOSED[c as usize] == 0, open, "{c:?}");
-        }
-    }
-
-    #[test]
-    fn the_small_keys_are_kept_to_maps_whose_offsets_fit() {
-        let ranks = around_ranks(&NEIGHBOURS).expect("a permutation");
-        assert!(KeyBase::of(ranks, 1 << 25, (1 << 25) - 1).is_some());
-        assert!(KeyBase::of(ranks, 1 << 25, 1 << 25).is_none());
-        assert!(KeyBase::of(ranks, usize::MAX, 3).is_none());
+    fn a_beast_with_nowhere_to_go_stays_and_is_not_logged() {
+        let puzzle = Puzzle::parse(
+            "9 5
+#########
+#O  #H# #
+#   ###H#
+#       #
+#########
+W
+",
+        )
+        .expect("valid");
+        let mut game = Game::new(&puzzle, Rules::OURS);
+        assert!(game.apply(Move::Wait).is_ok());
+        assert!(game.apply(Move::Wait).is_ok());
+        // The beast at row 1, column 5 is walled in on all eight sides and stays; the one
+        // at row 2, column 7 steps down-left, the nearest to the player of its open cells.
+        assert_eq!(game.beasts()[0], Pos::new(1, 5));
+        assert_eq!(game.map()[Pos::new(1, 5)], Cell::Beast);
+        assert_eq!(game.last_beast_moves(), [(Pos::new(2, 7), Pos::new(3, 6))]);
     }
 
     /// A 200x3 corridor: the player at the west end (column 1), beasts in the columns

@@ -2,6 +2,7 @@
 //! of a turn ([`game`]), the catalogue of other readings ([`variant`]) and drawing
 //! ([`render`]).
 
+mod choice;
 pub mod game;
 pub mod parse;
 mod region;
