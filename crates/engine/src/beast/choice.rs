@@ -1,7 +1,10 @@
-//! The beast's choice under our rules as one table lookup: which neighbour a beast takes
+//! The beast's choice under our rules as a table lookup: which neighbour a beast takes
 //! depends only on the direction class of its offset from the target ([`direction_class`])
 //! and on which of its eight neighbours are closed ([`closed_around`]), so [`CHOICES`] holds
 //! the answer for every pair, worked out at compile time from the distances themselves.
+//! The beast turn looks up the class of a beast near its target ([`near_class`]); one
+//! farther away compares its neighbours' distances (`game::nearest_by_keys`), which costs
+//! less than working out its class.
 
 use crate::beast::game::{NEIGHBOURS, around_ranks};
 use crate::beast::parse::Cell;
@@ -46,8 +49,8 @@ const fn side(x: u64, y: u64) -> usize {
 /// How far [`NEAR_CLASSES`] reaches from the target, in rows and in columns.
 const NEAR: i64 = 64;
 
-/// [`direction_class`] of every offset `(dr, dc)` with both below [`NEAR`] in size, at
-/// `[dr + NEAR][dc + NEAR]`: one lookup for the beasts close to their target.
+/// [`direction_class`] of every offset `(dr, dc)` with both from `-NEAR` to `NEAR - 1`, at
+/// `[dr + NEAR][dc + NEAR]`.
 static NEAR_CLASSES: [[u8; 2 * NEAR as usize]; 2 * NEAR as usize] = {
     let mut table = [[0; 2 * NEAR as usize]; 2 * NEAR as usize];
     let mut i = 0;
@@ -62,18 +65,13 @@ static NEAR_CLASSES: [[u8; 2 * NEAR as usize]; 2 * NEAR as usize] = {
     table
 };
 
-/// [`direction_class`], looked up in [`NEAR_CLASSES`] when both parts of the offset are
-/// below [`NEAR`] in size.
+/// [`direction_class`] of the offset `(dr, dc)` looked up in [`NEAR_CLASSES`], if both are
+/// from `-NEAR` to `NEAR - 1`.
 #[inline(always)]
-pub fn class_of(dr: i64, dc: i64) -> usize {
+pub fn near_class(dr: i64, dc: i64) -> Option<usize> {
     let (i, j) = ((dr + NEAR) as u64, (dc + NEAR) as u64);
-    match NEAR_CLASSES
-        .get(i as usize)
-        .and_then(|row| row.get(j as usize))
-    {
-        Some(&class) => usize::from(class),
-        None => direction_class(dr, dc),
-    }
+    let class = NEAR_CLASSES.get(i as usize)?.get(j as usize)?;
+    Some(usize::from(*class))
 }
 
 /// An offset of the class `class` of [`direction_class`] (for the classes it never returns,
@@ -226,14 +224,16 @@ mod tests {
     }
 
     #[test]
-    fn the_near_lookup_gives_the_class_of_each_offset() {
+    fn the_near_lookup_gives_the_class_of_each_near_offset() {
         for dr in -NEAR - 3..NEAR + 3 {
             for dc in -NEAR - 3..NEAR + 3 {
-                assert_eq!(class_of(dr, dc), direction_class(dr, dc), "({dr}, {dc})");
+                let near = (-NEAR..NEAR).contains(&dr) && (-NEAR..NEAR).contains(&dc);
+                let want = near.then(|| direction_class(dr, dc));
+                assert_eq!(near_class(dr, dc), want, "({dr}, {dc})");
             }
         }
         for (dr, dc) in [(1 << 29, 5), (-7, -(1 << 29)), (i64::from(i32::MIN), 0)] {
-            assert_eq!(class_of(dr, dc), direction_class(dr, dc), "({dr}, {dc})");
+            assert_eq!(near_class(dr, dc), None, "({dr}, {dc})");
         }
     }
 

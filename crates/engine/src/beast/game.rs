@@ -7,7 +7,7 @@
 
 use thiserror::Error;
 
-use crate::beast::choice::{CHOICES, NOWHERE, OUR_RANKS, class_of, closed_around};
+use crate::beast::choice::{CHOICES, NOWHERE, OUR_RANKS, closed_around, near_class};
 use crate::beast::parse::{Cell, Move, Puzzle};
 use crate::beast::region::Region;
 use crate::grid::{AROUND, Dir, Grid, Pos};
@@ -471,7 +471,8 @@ pub(super) fn nearest_open_euclidean_by_keys(
 
 /// The beasts' moves of one beast turn under all our rules, on `cells` (rows of `stride`
 /// cells): each beast of `beasts` in turn takes its step in `steps` (by rank, and last for
-/// [`NOWHERE`]) and is logged in `log` if it moved. Returns how many moved, and where the
+/// [`NOWHERE`]) and is logged in `log`, as long as `beasts`, if it moved. The compiler keeps
+/// this loop leaner as a function of its own. Returns how many moved, and where the
 /// player was eaten, if he was (the beasts after that one have not moved).
 #[inline(never)]
 fn beast_turn_ours(
@@ -511,8 +512,10 @@ fn beast_turn_ours(
 }
 
 /// The rank of the neighbour a beast at flat index `at` takes under our rules and tie
-/// order ([`CHOICES`]), with `(dr, dc)` its offset from its target, each below 2^30 in
-/// size; [`NOWHERE`] when every neighbour is closed.
+/// order, with `(dr, dc)` its offset from its target, on a map that [`keys_fit`];
+/// [`NOWHERE`] when every neighbour is closed. A beast near its target looks its choice up
+/// in [`CHOICES`]; one farther away takes the smallest of its neighbours' keys
+/// ([`nearest_by_keys`]), which costs less than working out its class.
 #[inline(always)]
 fn nearest_by_choices(cells: &[Cell], at: usize, stride: usize, offset: (i64, i64)) -> u8 {
     nearest_in_block(cells, at, stride, offset).unwrap_or(NOWHERE)
@@ -532,8 +535,66 @@ fn nearest_in_block(cells: &[Cell], at: usize, stride: usize, (dr, dc): (i64, i6
     ) else {
         return None;
     };
-    Some(CHOICES[class_of(dr, dc)][closed_around(up, mid, down)])
+    Some(match near_class(dr, dc) {
+        Some(class) => CHOICES[class][closed_around(up, mid, down)],
+        None => nearest_by_keys([up, mid, down], (dr, dc)),
+    })
 }
+
+/// The tie rank under our tie order of the nearest open neighbour in the 3x3 block of
+/// three rows around a beast, with `(dr, dc)` its offset from its target on a map that
+/// [`keys_fit`]; [`NOWHERE`] when every neighbour is closed. Branch-free.
+///
+/// A neighbour at `(a, b)` from the beast is `2 * (a * dr + b * dc) + a * a + b * b`
+/// farther from the target than the beast itself. That part alone orders the eight as
+/// the whole distance does, with no squares: each key is it times 8, plus the tie rank,
+/// plus 2^30, in a `u32`; a closed cell's key is `u32::MAX`. The smallest key wins.
+#[inline(always)]
+fn nearest_by_keys([up, mid, down]: [&[Cell; 3]; 3], (dr, dc): (i64, i64)) -> u8 {
+    const BASE: [u32; 8] = {
+        let mut base = [0; 8];
+        let mut j = 0;
+        while j < 8 {
+            let (a, b) = AROUND[j];
+            base[j] = (8 * (a * a + b * b) + OUR_RANKS[j] as isize) as u32 + (1 << 30);
+            j += 1;
+        }
+        base
+    };
+    let (p, q) = ((16 * dr) as u32, (16 * dc) as u32);
+    let (s, d) = (p.wrapping_add(q), p.wrapping_sub(q));
+    let neg = |x: u32| 0u32.wrapping_sub(x);
+    let along = [neg(s), neg(p), neg(d), neg(q), q, d, p, s];
+    let around = [
+        up[0], up[1], up[2], mid[0], mid[2], down[0], down[1], down[2],
+    ];
+    let keys: [u32; 8] = std::array::from_fn(|j| {
+        // `Space` is 0 and `Player` 4: the open cells are those with bits 0 and 1 clear.
+        let closed = CLOSED[around[j] as usize];
+        BASE[j].wrapping_add(along[j]) | closed
+    });
+    // A tree of minimums, not a chain: the compiler keeps it free of guessed branches.
+    let key = (keys[0].min(keys[1]).min(keys[2].min(keys[3])))
+        .min(keys[4].min(keys[5]).min(keys[6].min(keys[7])));
+    if key == u32::MAX {
+        NOWHERE
+    } else {
+        (key & 7) as u8
+    }
+}
+
+/// True if every key of [`nearest_by_keys`] stays between 0 and 2^31 on a map of `cols`
+/// by `rows` cells: a beast's `|dr| + |dc|` is below `rows + cols`, and a key is 2^30 plus
+/// at most `16 * (|dr| + |dc|) + 23` either way.
+const fn keys_fit(cols: usize, rows: usize) -> bool {
+    match cols.checked_add(rows) {
+        Some(sides) => sides < 1 << 26,
+        None => false,
+    }
+}
+
+/// All ones for a cell a beast cannot enter, by [`Cell`] discriminant.
+const CLOSED: [u32; 5] = [0, u32::MAX, u32::MAX, u32::MAX, 0];
 
 /// The three cells from flat index `start`, if on the map.
 fn three(cells: &[Cell], start: usize) -> Option<&[Cell; 3]> {
@@ -805,7 +866,7 @@ impl Game {
             && self.rules.stay == Stay::Never
             && self.rules.taken == Taken::NextBest;
         let ranks = ranks.unwrap_or_default();
-        let ours = plain && our_ties;
+        let ours = plain && our_ties && keys_fit(self.map.cols(), self.map.rows());
         match (self.rules.distance, plain, ours) {
             (Distance::Euclidean, true, true) => self.beasts_act_ours(target),
             (Distance::Euclidean, true, false) => {
@@ -820,10 +881,10 @@ impl Game {
         }
     }
 
-    /// [`Game::beasts_act`] under all our rules, on a map narrower and shorter than 2^30
-    /// cells: each beast's choice is one lookup in [`CHOICES`]. Free of guessed branches: a
-    /// beast with nowhere to go takes the step [`NOWHERE`], which leaves it where it is (it
-    /// is written back to its own cell) and is not logged.
+    /// [`Game::beasts_act`] under all our rules, on a map that [`keys_fit`]: each beast's
+    /// choice by [`nearest_by_choices`]. Free of guessed branches: a beast with nowhere to
+    /// go takes the step [`NOWHERE`], which leaves it where it is (it is written back to its
+    /// own cell) and is not logged.
     fn beasts_act_ours(&mut self, target: Pos) -> Option<Pos> {
         if self.rules.order == Order::Turn {
             self.beasts.sort_unstable();
@@ -1251,12 +1312,54 @@ mod tests {
     use rand_core::{Rng, SeedableRng};
 
     #[test]
+    fn far_beasts_choose_by_the_keys_as_by_the_squared_distances() {
+        let mut rng = ChaCha8Rng::seed_from_u64(11);
+        // The largest `|dr|` and `|dc|` that [`keys_fit`] allows together.
+        let limit = (1i64 << 26) - 2;
+        for case in 0..20_000 {
+            // A 3x3 block with the beast in the middle, and offsets near and far, up to
+            // the largest the bound allows.
+            let cells: [Cell; 9] = std::array::from_fn(|i| match i {
+                4 => Cell::Beast,
+                _ => Cell::ALL[rng.next_u32() as usize % 5],
+            });
+            let span = if case % 2 == 0 { 6 } else { limit };
+            let dr = (rng.next_u64() % span as u64) as i64 - span / 2;
+            let dc = (rng.next_u64() % span as u64) as i64 - span / 2;
+            let want = nearest_open::<Euclidean>(&cells, 4, 3, (dr, dc), OUR_RANKS);
+            let rows = [&cells[0..3], &cells[3..6], &cells[6..9]]
+                .map(|row| <&[Cell; 3]>::try_from(row).expect("three cells"));
+            let got = nearest_by_keys(rows, (dr, dc));
+            assert_eq!(
+                got,
+                want.map_or(NOWHERE, |(_, k)| k as u8),
+                "{cells:?} at ({dr}, {dc})"
+            );
+        }
+    }
+
+    #[test]
+    fn a_beast_may_enter_only_space_and_the_player() {
+        for c in Cell::ALL {
+            let open = matches!(c, Cell::Space | Cell::Player);
+            assert_eq!(CLOSED[c as usize] == 0, open, "{c:?}");
+        }
+    }
+
+    #[test]
+    fn the_keys_are_kept_to_maps_whose_offsets_fit() {
+        assert!(keys_fit(1 << 25, (1 << 25) - 1));
+        assert!(!keys_fit(1 << 25, 1 << 25));
+        assert!(!keys_fit(usize::MAX, 3));
+    }
+
+    #[test]
     fn beasts_move_by_the_table_as_they_do_by_the_distances() {
         // Generated maps from 5x5 to 150x150, some crowded, each given 60 beast turns at a
         // target that wanders, so that beasts are near it and far, hemmed in and free.
         let mut rng = ChaCha8Rng::seed_from_u64(23);
         for seed in 0..300 {
-            let side = [5, 9, 16, 40, 150][seed as usize % 5];
+            let side = [5, 9, 16, 40, 300][seed as usize % 5];
             let opts = crate::judge::generate::GenOptions {
                 cols: side,
                 rows: side * 2 / 3 + 3,
