@@ -170,7 +170,7 @@ const fn choices(ranks: [u64; 8]) -> Choices {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::beast::game::nearest_open_euclidean_by_keys;
+    use crate::beast::game::nearest_by_squares;
     use rand_chacha::ChaCha8Rng;
     use rand_core::{Rng, SeedableRng};
 
@@ -265,7 +265,7 @@ mod tests {
             let cells = block(closed, rng.next_u32());
             let (up, mid, down) = rows(&cells);
             let got = CHOICES[direction_class(dr, dc)][closed_around(up, mid, down)];
-            let want = nearest_open_euclidean_by_keys(&cells, (dr, dc), OUR_RANKS);
+            let want = nearest_by_squares(&cells, (dr, dc), OUR_RANKS);
             assert_eq!(
                 got,
                 want.map_or(NOWHERE, |k| k as u8),
@@ -278,7 +278,7 @@ mod tests {
     fn a_beast_at_its_target_still_moves_by_the_ties() {
         let cells = block(0, 0);
         let (up, mid, down) = rows(&cells);
-        let want = nearest_open_euclidean_by_keys(&cells, (0, 0), OUR_RANKS);
+        let want = nearest_by_squares(&cells, (0, 0), OUR_RANKS);
         assert_eq!(
             want,
             Some(1),

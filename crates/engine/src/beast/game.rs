@@ -458,10 +458,10 @@ fn nearest_open<M: Measure>(
     (key != u64::MAX).then_some((key >> 3, (key & 7) as usize))
 }
 
-/// The neighbour a beast at the middle of the 3x3 block `cells` takes by [`nearest_open`],
-/// for the tests of the table of choices.
+/// The neighbour a beast at the middle of the 3x3 block `cells` takes by [`nearest_open`]
+/// and the squared distances, for the tests of the table of choices.
 #[cfg(test)]
-pub(super) fn nearest_open_euclidean_by_keys(
+pub(super) fn nearest_by_squares(
     cells: &[Cell; 9],
     (dr, dc): (i64, i64),
     ranks: [u64; 8],
@@ -896,7 +896,7 @@ impl Game {
                 Some(&(dr, dc)) => (dr, dc, dr * stride as isize + dc),
                 None => (0, 0, 0),
             });
-        self.last_moves.clear();
+        // Every slot is written before it counts: no need to clear the last turn's.
         self.last_moves.resize(self.beasts.len(), (target, target));
         let (moved, eaten) = beast_turn_ours(
             self.map.cells_mut(),
