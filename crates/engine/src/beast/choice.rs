@@ -99,6 +99,15 @@ const fn representative(class: usize) -> (i64, i64) {
     (dr, dc)
 }
 
+/// The eight cells around the middle of the 3x3 block `up`, `mid`, `down`, in the order
+/// of [`AROUND`].
+#[inline(always)]
+pub fn around_block(up: &[Cell; 3], mid: &[Cell; 3], down: &[Cell; 3]) -> [Cell; 8] {
+    [
+        up[0], up[1], up[2], mid[0], mid[2], down[0], down[1], down[2],
+    ]
+}
+
 /// The neighbours in the 3x3 block `up`, `mid`, `down` that a beast cannot enter, as bit `j`
 /// for [`AROUND`]`[j]`.
 #[inline(always)]
@@ -110,10 +119,7 @@ pub fn closed_around(up: &[Cell; 3], mid: &[Cell; 3], down: &[Cell; 3]) -> usize
             && Cell::Movable as u8 & 3 != 0
             && Cell::Beast as u8 & 3 != 0
     );
-    let bytes = [
-        up[0], up[1], up[2], mid[0], mid[2], down[0], down[1], down[2],
-    ]
-    .map(|c| c as u8);
+    let bytes = around_block(up, mid, down).map(|c| c as u8);
     let word = u64::from_le_bytes(bytes);
     // The open cells are those with bits 0 and 1 clear. Adding 0x7f to those two bits sets
     // bit 7 exactly when either is set, and never carries into the next byte.

@@ -7,7 +7,7 @@
 
 use thiserror::Error;
 
-use crate::beast::choice::{CHOICES, NOWHERE, OUR_RANKS, closed_around, near_class};
+use crate::beast::choice::{CHOICES, NOWHERE, OUR_RANKS, around_block, closed_around, near_class};
 use crate::beast::parse::{Cell, Move, Puzzle};
 use crate::beast::region::Region;
 use crate::grid::{AROUND, Dir, Grid, Pos};
@@ -429,9 +429,7 @@ fn nearest_open<M: Measure>(
     ) else {
         return None;
     };
-    let around = [
-        up[0], up[1], up[2], mid[0], mid[2], down[0], down[1], down[2],
-    ];
+    let around = around_block(up, mid, down);
     let (r, c) = (
         [M::part(dr - 1), M::part(dr), M::part(dr + 1)],
         [M::part(dc - 1), M::part(dc), M::part(dc + 1)],
@@ -565,9 +563,7 @@ fn nearest_by_keys([up, mid, down]: [&[Cell; 3]; 3], (dr, dc): (i64, i64)) -> u8
     let (s, d) = (p.wrapping_add(q), p.wrapping_sub(q));
     let neg = |x: u32| 0u32.wrapping_sub(x);
     let along = [neg(s), neg(p), neg(d), neg(q), q, d, p, s];
-    let around = [
-        up[0], up[1], up[2], mid[0], mid[2], down[0], down[1], down[2],
-    ];
+    let around = around_block(up, mid, down);
     let keys: [u32; 8] = std::array::from_fn(|j| {
         // `Space` is 0 and `Player` 4: the open cells are those with bits 0 and 1 clear.
         let closed = CLOSED[around[j] as usize];
