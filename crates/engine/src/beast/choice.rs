@@ -1,10 +1,9 @@
 //! The beast's choice under our rules as a table lookup: which neighbour a beast takes
 //! depends only on the direction class of its offset from the target ([`direction_class`])
-//! and on which of its eight neighbours are closed ([`closed_around`]), so [`CHOICES`] holds
+//! and on which of its eight neighbours are closed ([`closed_at`]), so [`CHOICES`] holds
 //! the answer for every pair, worked out at compile time from the distances themselves.
-//! The beast turn looks up the class of a beast near its target ([`near_class`]); one
-//! farther away compares its neighbours' distances (`game::nearest_by_keys`), which costs
-//! less than working out its class.
+//! The class of a beast near its target is looked up ([`near_class`]); a beast far from
+//! it keeps its class for many turns, and its [`ClassMemo`] checks the class it had.
 
 use crate::beast::game::{NEIGHBOURS, around_ranks};
 use crate::beast::parse::Cell;
@@ -46,8 +45,112 @@ const fn side(x: u64, y: u64) -> usize {
     (x >= y) as usize + (x > y) as usize
 }
 
+/// An open sector of [`direction_class`] (one of the classes between two rays) as two
+/// linear forms of `(dr, dc)`, each given by its coefficients of `dr` and `dc`: the sector
+/// is where both are above 0. Its offsets are on the same strict side of each of the eight
+/// lines, and the two lines that bound it tell it from every other class.
+type Sector = [(i8, i8); 2];
+
+/// [`Sector`] of each class of [`direction_class`] that is a sector, at its number; the rays,
+/// the target's own cell and the numbers past the classes, up to the largest a [`ClassMemo`]
+/// can hold, have forms that are never both above 0.
+static SECTORS: [Sector; 256] = {
+    let mut sectors = [[(0, 0); 2]; 256];
+    let mut class = 0;
+    while class < DIRECTIONS - 1 {
+        let (quadrant, angle) = (class / 9, class % 9);
+        // With `r = |dr|` and `c = |dc|`, the sectors are 0 < 2c < r, r < 2c and c < r,
+        // r < c < 2r, and 2r < c with 0 < r: the forms as coefficients of `r` and `c`.
+        let forms = match angle {
+            1 => [(0, 1), (1, -2)],
+            3 => [(-1, 2), (1, -1)],
+            5 => [(-1, 1), (2, -1)],
+            7 => [(-2, 1), (1, 0)],
+            _ => [(0, 0), (0, 0)],
+        };
+        // In the quadrant, `r` is `sr * dr` and `c` is `sc * dc`.
+        let sr = if quadrant & 1 == 1 { -1 } else { 1 };
+        let sc = if quadrant & 2 == 2 { -1 } else { 1 };
+        sectors[class] = [
+            (forms[0].0 * sr, forms[0].1 * sc),
+            (forms[1].0 * sr, forms[1].1 * sc),
+        ];
+        class += 1;
+    }
+    sectors
+};
+
+/// True if the offset `(dr, dc)` (each below 2^61 in size) is in the sector of the class
+/// numbered `class`; false for a class that is no sector, and for a number that is no class.
+#[inline(always)]
+fn in_sector(class: u8, dr: i64, dc: i64) -> bool {
+    let form = |(a, b): (i8, i8)| i64::from(a) * dr + i64::from(b) * dc;
+    let [first, second] = SECTORS[usize::from(class)];
+    form(first).min(form(second)) > 0
+}
+
+/// A beast's [`direction_class`], remembered from an earlier beast turn. A beast far from
+/// its target stays in one sector for many turns, and telling whether it still is (two
+/// linear forms, [`Sector`]) costs less than working its class out. The remembered class is
+/// checked whatever it is, so a memo another beast left is merely missed; a beast on one of
+/// the rays has its class worked out every time.
+#[derive(Clone, Copy, Debug)]
+pub struct ClassMemo(u8);
+
+impl Default for ClassMemo {
+    /// Nothing remembered: the target's own class, which is no sector.
+    fn default() -> ClassMemo {
+        ClassMemo(DIRECTIONS as u8 - 1)
+    }
+}
+
+impl ClassMemo {
+    /// [`direction_class`] of `(dr, dc)` (each below 2^61 in size): looked up near the
+    /// target ([`near_class`]); farther away, the remembered class if the offset is still in
+    /// its sector, else worked out and remembered. The near lookup comes first: whether a
+    /// beast is near hardly changes from one beast to the next, so the test is well guessed,
+    /// where a near beast, crossing lines often, would often miss its memo.
+    #[inline(always)]
+    pub fn class(&mut self, dr: i64, dc: i64) -> usize {
+        self.recall(dr, dc).0
+    }
+
+    /// [`ClassMemo::class`], and true if the memo held the class.
+    #[inline(always)]
+    fn recall(&mut self, dr: i64, dc: i64) -> (usize, bool) {
+        if let Some(class) = near_class(dr, dc) {
+            return (class, false);
+        }
+        if in_sector(self.0, dr, dc) {
+            return (usize::from(self.0), true);
+        }
+        let class = direction_class(dr, dc);
+        self.0 = class as u8;
+        (class, false)
+    }
+}
+
+/// A [`ClassMemo`] a beast, by rank: working memory of the beast turn, not part of a game's
+/// state, so that any two are equal.
+#[derive(Clone, Debug, Default)]
+pub struct ClassMemos(pub Vec<ClassMemo>);
+
+impl PartialEq for ClassMemos {
+    fn eq(&self, _: &ClassMemos) -> bool {
+        true
+    }
+}
+
+impl Eq for ClassMemos {}
+
 /// How far [`NEAR_CLASSES`] reaches from the target, in rows and in columns.
 const NEAR: i64 = 64;
+
+/// True if every offset between two cells of a map of `cols` by `rows` cells is near enough
+/// for [`near_class`].
+pub fn all_near(cols: usize, rows: usize) -> bool {
+    cols.max(rows) <= NEAR as usize
+}
 
 /// [`direction_class`] of every offset `(dr, dc)` with both from `-NEAR` to `NEAR - 1`, at
 /// `[dr + NEAR][dc + NEAR]`.
@@ -108,10 +211,28 @@ pub fn around_block(up: &[Cell; 3], mid: &[Cell; 3], down: &[Cell; 3]) -> [Cell;
     ]
 }
 
-/// The neighbours in the 3x3 block `up`, `mid`, `down` that a beast cannot enter, as bit `j`
-/// for [`AROUND`]`[j]`.
+/// The neighbours of the beast at flat index `at` of `cells` (rows of `stride` cells) that
+/// it cannot enter, as bit `j` for [`AROUND`]`[j]`, read as three words of four cells; `None`
+/// if its 3x3 block is not all on the map.
 #[inline(always)]
-pub fn closed_around(up: &[Cell; 3], mid: &[Cell; 3], down: &[Cell; 3]) -> usize {
+pub fn closed_at(cells: &[Cell], at: usize, stride: usize) -> Option<usize> {
+    // One check for the block; the three words' own checks depend on `stride` alone, and
+    // the compiler makes them once for the whole beast turn.
+    let start = at.wrapping_sub(stride + 1);
+    let block = cells.get(start..start.wrapping_add(2 * stride + 3))?;
+    let word = |four: &[Cell; 4]| u64::from(u32::from_le_bytes(four.map(|c| c as u8)));
+    // Up-left to up-right; left, the beast, right; and the cell before down-left, then
+    // down-left to down-right: the eight neighbours in the order of `AROUND`.
+    let up = word(block.first_chunk()?);
+    let mid = word(block.get(stride..)?.first_chunk()?);
+    let down = word(block.last_chunk()?);
+    let word = up & 0xff_ffff | (mid & 0xff) << 24 | (mid & 0xff_0000) << 16 | (down >> 8) << 40;
+    Some(closed_of_word(word))
+}
+
+/// The closed cells of the eight cells `word` holds (one a byte), as bit `j` for byte `j`.
+#[inline(always)]
+fn closed_of_word(word: u64) -> usize {
     const _: () = assert!(
         Cell::Space as u8 == 0
             && Cell::Player as u8 == 4
@@ -119,8 +240,6 @@ pub fn closed_around(up: &[Cell; 3], mid: &[Cell; 3], down: &[Cell; 3]) -> usize
             && Cell::Movable as u8 & 3 != 0
             && Cell::Beast as u8 & 3 != 0
     );
-    let bytes = around_block(up, mid, down).map(|c| c as u8);
-    let word = u64::from_le_bytes(bytes);
     // The open cells are those with bits 0 and 1 clear. Adding 0x7f to those two bits sets
     // bit 7 exactly when either is set, and never carries into the next byte.
     let closed = ((word & 0x0303_0303_0303_0303) + 0x7f7f_7f7f_7f7f_7f7f) & 0x8080_8080_8080_8080;
@@ -128,9 +247,11 @@ pub fn closed_around(up: &[Cell; 3], mid: &[Cell; 3], down: &[Cell; 3]) -> usize
     ((closed >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56) as usize
 }
 
-/// For each direction class and each set of closed neighbours (as [`closed_around`] gives
-/// it), the rank in [`NEIGHBOURS`] of the neighbour a beast takes, or [`NOWHERE`].
-pub type Choices = [[u8; 256]; DIRECTIONS];
+/// For each direction class and each set of closed neighbours (as [`closed_at`] gives it),
+/// the rank in [`NEIGHBOURS`] of the neighbour a beast takes, or [`NOWHERE`]. The rows past
+/// the [`DIRECTIONS`] classes are padding (all [`NOWHERE`]), so that a class masked to six
+/// bits indexes the table with no check.
+pub type Choices = [[u8; 256]; 64];
 
 /// The tie rank of each cell of [`AROUND`] under our tie order.
 pub const OUR_RANKS: [u64; 8] = match around_ranks(&NEIGHBOURS) {
@@ -144,7 +265,7 @@ pub static CHOICES: Choices = choices(OUR_RANKS);
 /// [`Choices`] under the tie ranks `ranks` of [`AROUND`]: the open neighbour nearest to the
 /// target, squared distance times 8 plus tie rank, from each class's representative.
 const fn choices(ranks: [u64; 8]) -> Choices {
-    let mut table = [[NOWHERE; 256]; DIRECTIONS];
+    let mut table = [[NOWHERE; 256]; 64];
     let mut class = 0;
     while class < DIRECTIONS {
         let (dr, dc) = representative(class);
@@ -198,9 +319,9 @@ mod tests {
         cells
     }
 
-    fn rows(cells: &[Cell; 9]) -> (&[Cell; 3], &[Cell; 3], &[Cell; 3]) {
-        let row = |i: usize| cells[i..i + 3].try_into().expect("three cells");
-        (row(0), row(3), row(6))
+    /// The closed neighbours of the beast in the middle of the 3x3 block `cells`.
+    fn closed_in(cells: &[Cell; 9]) -> usize {
+        closed_at(cells, 4, 3).expect("the block is the whole map")
     }
 
     #[test]
@@ -209,9 +330,93 @@ mod tests {
         for closed in 0..256 {
             for _ in 0..8 {
                 let cells = block(closed, rng.next_u32());
-                let (up, mid, down) = rows(&cells);
-                assert_eq!(closed_around(up, mid, down), closed, "{cells:?}");
+                assert_eq!(closed_in(&cells), closed, "{cells:?}");
             }
+        }
+    }
+
+    #[test]
+    fn the_closed_neighbours_are_read_from_the_rows_around_the_beast() {
+        // Maps 3 to 70 wide, every cell of any kind: each interior cell's neighbours, the
+        // bottom-right one's last word ending at the map's last cell; no block for the
+        // cells of the top row and the first of the second.
+        let mut rng = ChaCha8Rng::seed_from_u64(6);
+        for _ in 0..300 {
+            let (cols, rows) = (
+                3 + rng.next_u32() as usize % 68,
+                3 + rng.next_u32() as usize % 4,
+            );
+            let cells: Vec<Cell> = (0..cols * rows)
+                .map(|_| Cell::ALL[rng.next_u32() as usize % 5])
+                .collect();
+            for r in 1..rows - 1 {
+                for c in 1..cols - 1 {
+                    let want = AROUND.iter().enumerate().fold(0, |closed, (j, &(a, b))| {
+                        let n = cells[(r as isize + a) as usize * cols + (c as isize + b) as usize];
+                        closed | usize::from(!matches!(n, Cell::Space | Cell::Player)) << j
+                    });
+                    assert_eq!(closed_at(&cells, r * cols + c, cols), Some(want));
+                }
+            }
+            for at in 0..=cols {
+                assert_eq!(closed_at(&cells, at, cols), None, "{cols}x{rows} at {at}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_sector_holds_exactly_the_offsets_of_its_class() {
+        let is_sector = |class: usize| class < DIRECTIONS - 1 && class % 9 % 2 == 1;
+        let mut rng = ChaCha8Rng::seed_from_u64(8);
+        let near = (-70..=70).flat_map(|dr| (-70..=70).map(move |dc| (dr, dc)));
+        let far = (0..100_000).map(|_| offset(&mut rng));
+        for (dr, dc) in near.chain(far.collect::<Vec<_>>()) {
+            let class = direction_class(dr, dc);
+            for k in 0..=u8::MAX {
+                let want = is_sector(k.into()) && usize::from(k) == class;
+                assert_eq!(in_sector(k, dr, dc), want, "class {k} at ({dr}, {dc})");
+            }
+        }
+    }
+
+    #[test]
+    fn a_memo_gives_the_class_whatever_it_remembers() {
+        // Walks of offsets near and far, each step up to 3 rows and columns, with a memo
+        // that sometimes remembers another beast's class, or anything at all.
+        let mut rng = ChaCha8Rng::seed_from_u64(9);
+        let (mut far, mut held) = (0, 0);
+        for _ in 0..2_000 {
+            let (mut dr, mut dc) = offset(&mut rng);
+            let mut memo = ClassMemo::default();
+            for _ in 0..50 {
+                if rng.next_u32() % 10 == 0 {
+                    memo = ClassMemo(rng.next_u32() as u8);
+                }
+                let before = memo.0;
+                let (class, from_memo) = memo.recall(dr, dc);
+                assert_eq!(
+                    class,
+                    direction_class(dr, dc),
+                    "({dr}, {dc}), memo {before}"
+                );
+                far += usize::from(near_class(dr, dc).is_none());
+                held += usize::from(from_memo);
+                dr += i64::from(rng.next_u32() % 7) - 3;
+                dc += i64::from(rng.next_u32() % 7) - 3;
+            }
+        }
+        // Far from the target, most steps keep the class: the memo is of use.
+        assert!(far > 20_000 && held > far * 3 / 4, "held {held} of {far}");
+    }
+
+    #[test]
+    fn only_maps_within_the_near_table_skip_the_memo() {
+        assert!(all_near(64, 64));
+        assert!(all_near(3, 40));
+        assert!(!all_near(65, 3));
+        assert!(!all_near(10, 65));
+        for dr in -63..=63 {
+            assert!(near_class(dr, -dr).is_some() && near_class(-dr, dr).is_some());
         }
     }
 
@@ -269,8 +474,7 @@ mod tests {
             let (dr, dc) = offset(&mut rng);
             let closed = rng.next_u32() as usize % 256;
             let cells = block(closed, rng.next_u32());
-            let (up, mid, down) = rows(&cells);
-            let got = CHOICES[direction_class(dr, dc)][closed_around(up, mid, down)];
+            let got = CHOICES[direction_class(dr, dc)][closed_in(&cells)];
             let want = nearest_by_squares(&cells, (dr, dc), OUR_RANKS);
             assert_eq!(
                 got,
@@ -283,16 +487,12 @@ mod tests {
     #[test]
     fn a_beast_at_its_target_still_moves_by_the_ties() {
         let cells = block(0, 0);
-        let (up, mid, down) = rows(&cells);
         let want = nearest_by_squares(&cells, (0, 0), OUR_RANKS);
         assert_eq!(
             want,
             Some(1),
             "the four orthogonal cells are nearest; 2 (left) ranks first"
         );
-        assert_eq!(
-            CHOICES[direction_class(0, 0)][closed_around(up, mid, down)],
-            1
-        );
+        assert_eq!(CHOICES[direction_class(0, 0)][closed_in(&cells)], 1);
     }
 }

@@ -7,7 +7,10 @@
 
 use thiserror::Error;
 
-use crate::beast::choice::{CHOICES, NOWHERE, OUR_RANKS, around_block, closed_around, near_class};
+use crate::beast::choice::{
+    CHOICES, ClassMemo, ClassMemos, NOWHERE, OUR_RANKS, all_near, around_block, closed_at,
+    direction_class, near_class,
+};
 use crate::beast::parse::{Cell, Move, Puzzle};
 use crate::beast::region::Region;
 use crate::grid::{AROUND, Dir, Grid, Pos};
@@ -467,130 +470,88 @@ pub(super) fn nearest_by_squares(
     nearest_open::<Euclidean>(cells, 4, 3, (dr, dc), ranks).map(|(_, k)| k)
 }
 
+/// Each beast's flat cell on rows of `stride` cells, shifted left 8 bits, and the class
+/// of its direction to `target` in the low bits, in `plan`. With `FAR`, the map is too big
+/// for every class to be looked up, and a beast far from its target asks its memo.
+#[inline(never)]
+fn plan_beasts<const FAR: bool>(
+    beasts: &[Pos],
+    memos: &mut [ClassMemo],
+    plan: &mut [u64; PLAN],
+    stride: usize,
+    target: Pos,
+) {
+    let (tr, tc) = (target.row as i64, target.col as i64);
+    for ((planned, beast), memo) in plan.iter_mut().zip(beasts).zip(memos) {
+        let at = beast.row * stride + beast.col;
+        let (dr, dc) = (beast.row as i64 - tr, beast.col as i64 - tc);
+        let class = match FAR {
+            true => memo.class(dr, dc),
+            false => near_class(dr, dc).unwrap_or_else(|| direction_class(dr, dc)),
+        };
+        *planned = (at as u64) << 8 | class as u64;
+    }
+}
+
+/// How many beasts [`beast_turn_ours`] plans at a time.
+const PLAN: usize = 256;
+
 /// The beasts' moves of one beast turn under all our rules, on `cells` (rows of `stride`
-/// cells): each beast of `beasts` in turn takes its step in `steps` (by rank, and last for
-/// [`NOWHERE`]) and is logged in `log`, as long as `beasts`, if it moved. The compiler keeps
-/// this loop leaner as a function of its own. Returns how many moved, and where the
-/// player was eaten, if he was (the beasts after that one have not moved).
+/// cells), with `player` the player's flat cell: each beast of `beasts` in turn takes the
+/// step its choice ([`CHOICES`]) names in `steps`, and the choice is written to its slot
+/// in `log`. `log` and `memos` are as long as `beasts`. Returns the index of the beast that
+/// ate the player, if one did (those after it have not moved).
+///
+/// A chunk of beasts is planned first ([`plan_beasts`]): each one's flat cell and the class
+/// of its direction to `target`, which no beast's move in the turn changes. The moves then
+/// only read the cells around each beast, and the work of one does not wait on the plan of
+/// the next.
 #[inline(never)]
 fn beast_turn_ours(
     cells: &mut [Cell],
     beasts: &mut [Pos],
-    log: &mut [(Pos, Pos)],
+    log: &mut [u8],
+    memos: &mut [ClassMemo],
     stride: usize,
-    target: Pos,
-    steps: &[(isize, isize, isize); 9],
-) -> (usize, Option<Pos>) {
-    let (tr, tc) = (target.row as i64, target.col as i64);
-    let mut moved = 0;
-    for beast in beasts.iter_mut() {
-        let from = *beast;
-        let at = from.row * stride + from.col;
-        let offset = (from.row as i64 - tr, from.col as i64 - tc);
-        let choice = nearest_by_choices(cells, at, stride, offset);
-        let (sr, sc, flat) = steps[usize::from(choice)];
-        let to = Pos::new(
-            from.row.wrapping_add_signed(sr),
-            from.col.wrapping_add_signed(sc),
-        );
-        let to_index = at.wrapping_add_signed(flat);
-        if let Some(entry) = log.get_mut(moved) {
-            *entry = (from, to);
-        }
-        moved += usize::from(choice != NOWHERE);
-        *beast = to;
-        cells[at] = Cell::Space;
-        let eats = cells[to_index] == Cell::Player;
-        cells[to_index] = Cell::Beast;
-        if eats {
-            return (moved, Some(to));
-        }
-    }
-    (moved, None)
-}
-
-/// The rank of the neighbour a beast at flat index `at` takes under our rules and tie
-/// order, with `(dr, dc)` its offset from its target, on a map that [`keys_fit`];
-/// [`NOWHERE`] when every neighbour is closed. A beast near its target looks its choice up
-/// in [`CHOICES`]; one farther away takes the smallest of its neighbours' keys
-/// ([`nearest_by_keys`]), which costs less than working out its class.
-#[inline(always)]
-fn nearest_by_choices(cells: &[Cell], at: usize, stride: usize, offset: (i64, i64)) -> u8 {
-    nearest_in_block(cells, at, stride, offset).unwrap_or(NOWHERE)
-}
-
-/// [`nearest_by_choices`], or `None` if the 3x3 block around the beast is not on the map.
-#[inline(always)]
-fn nearest_in_block(cells: &[Cell], at: usize, stride: usize, (dr, dc): (i64, i64)) -> Option<u8> {
-    // The 3x3 block, one check for the nine cells. Near the start of the map `start`
-    // wraps around to above its end, and there is no block.
-    let start = at.wrapping_sub(stride + 1);
-    let block = cells.get(start..start.wrapping_add(2 * stride + 3))?;
-    let (Some(up), Some(mid), Some(down)) = (
-        block.first_chunk::<3>(),
-        block.get(stride..).and_then(<[Cell]>::first_chunk::<3>),
-        block.last_chunk::<3>(),
-    ) else {
+    (target, player): (Pos, usize),
+    steps: &[(isize, isize, isize); 16],
+) -> Option<usize> {
+    debug_assert!(log.len() == beasts.len() && memos.len() == beasts.len());
+    // A beast's 3x3 block is on the map only if the map is 3 cells wide and 3 high; and
+    // then no block is longer than the map, which lets the compiler check the three rows
+    // of a block once for the whole turn.
+    if stride < 3 || stride > cells.len().saturating_sub(3) / 2 {
+        log.fill(NOWHERE);
         return None;
-    };
-    Some(match near_class(dr, dc) {
-        Some(class) => CHOICES[class][closed_around(up, mid, down)],
-        None => nearest_by_keys([up, mid, down], (dr, dc)),
-    })
-}
-
-/// The tie rank under our tie order of the nearest open neighbour in the 3x3 block of
-/// three rows around a beast, with `(dr, dc)` its offset from its target on a map that
-/// [`keys_fit`]; [`NOWHERE`] when every neighbour is closed. Branch-free.
-///
-/// A neighbour at `(a, b)` from the beast is `2 * (a * dr + b * dc) + a * a + b * b`
-/// farther from the target than the beast itself. That part alone orders the eight as
-/// the whole distance does, with no squares: each key is it times 8, plus the tie rank,
-/// plus 2^30, in a `u32`; a closed cell's key is `u32::MAX`. The smallest key wins.
-#[inline(always)]
-fn nearest_by_keys([up, mid, down]: [&[Cell; 3]; 3], (dr, dc): (i64, i64)) -> u8 {
-    const BASE: [u32; 8] = {
-        let mut base = [0; 8];
-        let mut j = 0;
-        while j < 8 {
-            let (a, b) = AROUND[j];
-            base[j] = (8 * (a * a + b * b) + OUR_RANKS[j] as isize) as u32 + (1 << 30);
-            j += 1;
+    }
+    let far = !all_near(stride, cells.len() / stride);
+    let mut plan = [0u64; PLAN];
+    let chunks = beasts.chunks_mut(PLAN).zip(log.chunks_mut(PLAN));
+    for (c, ((beasts, log), memos)) in chunks.zip(memos.chunks_mut(PLAN)).enumerate() {
+        match far {
+            true => plan_beasts::<true>(beasts, memos, &mut plan, stride, target),
+            false => plan_beasts::<false>(beasts, memos, &mut plan, stride, target),
         }
-        base
-    };
-    let (p, q) = ((16 * dr) as u32, (16 * dc) as u32);
-    let (s, d) = (p.wrapping_add(q), p.wrapping_sub(q));
-    let neg = |x: u32| 0u32.wrapping_sub(x);
-    let along = [neg(s), neg(p), neg(d), neg(q), q, d, p, s];
-    let around = around_block(up, mid, down);
-    let keys: [u32; 8] = std::array::from_fn(|j| {
-        // `Space` is 0 and `Player` 4: the open cells are those with bits 0 and 1 clear.
-        let closed = CLOSED[around[j] as usize];
-        BASE[j].wrapping_add(along[j]) | closed
-    });
-    // A tree of minimums, not a chain: the compiler keeps it free of guessed branches.
-    let key = (keys[0].min(keys[1]).min(keys[2].min(keys[3])))
-        .min(keys[4].min(keys[5]).min(keys[6].min(keys[7])));
-    if key == u32::MAX {
-        NOWHERE
-    } else {
-        (key & 7) as u8
+        for (j, ((beast, slot), &planned)) in beasts.iter_mut().zip(log).zip(&plan).enumerate() {
+            let at = (planned >> 8) as usize;
+            let choice = match closed_at(cells, at, stride) {
+                Some(closed) => CHOICES[planned as usize & 63][closed],
+                None => NOWHERE,
+            };
+            *slot = choice;
+            let (sr, sc, flat) = steps[usize::from(choice & 15)];
+            beast.row = beast.row.wrapping_add_signed(sr);
+            beast.col = beast.col.wrapping_add_signed(sc);
+            let to = at.wrapping_add_signed(flat);
+            cells[at] = Cell::Space;
+            cells[to] = Cell::Beast;
+            if to == player {
+                return Some(c * PLAN + j);
+            }
+        }
     }
+    None
 }
-
-/// True if every key of [`nearest_by_keys`] stays between 0 and 2^31 on a map of `cols`
-/// by `rows` cells: a beast's `|dr| + |dc|` is below `rows + cols`, and a key is 2^30 plus
-/// at most `16 * (|dr| + |dc|) + 23` either way.
-const fn keys_fit(cols: usize, rows: usize) -> bool {
-    match cols.checked_add(rows) {
-        Some(sides) => sides < 1 << 26,
-        None => false,
-    }
-}
-
-/// All ones for a cell a beast cannot enter, by [`Cell`] discriminant.
-const CLOSED: [u32; 5] = [0, u32::MAX, u32::MAX, u32::MAX, 0];
 
 /// The three cells from flat index `start`, if on the map.
 fn three(cells: &[Cell], start: usize) -> Option<&[Cell; 3]> {
@@ -650,8 +611,13 @@ pub struct Game {
     turn: u64,
     crushed: Vec<Crush>,
     status: Status,
-    /// The beasts' moves of the last beast turn, `(from, to)`, in the order they moved.
-    last_moves: Vec<(Pos, Pos)>,
+    /// The step each beast took on the last beast turn, in the order of `beasts`: its index
+    /// in `neighbours`, or [`NOWHERE`] if it stayed. It ends at the beast that ate the
+    /// player, if one did; it is empty after a turn on which the beasts did not move.
+    last_steps: Vec<u8>,
+    /// Each beast's direction class on a map too big for every class to be looked up,
+    /// remembered from an earlier beast turn: working memory, which equality ignores.
+    memos: ClassMemos,
     /// A beast's neighbours `(row, col)` in tie-break priority order.
     neighbours: [(isize, isize); 8],
 }
@@ -679,7 +645,8 @@ impl Game {
             turn: 0,
             crushed: Vec::new(),
             status,
-            last_moves: Vec::new(),
+            last_steps: Vec::new(),
+            memos: ClassMemos::default(),
             neighbours: rules.ties.offsets(),
         }
     }
@@ -730,12 +697,32 @@ impl Game {
     }
 
     /// The beasts' moves on the last beast turn, `(from, to)`, in the order they moved.
-    pub fn last_beast_moves(&self) -> &[(Pos, Pos)] {
-        &self.last_moves
+    pub fn last_beast_moves(&self) -> Vec<(Pos, Pos)> {
+        let moved = self.beasts.iter().zip(&self.last_steps);
+        moved
+            .filter_map(|(&to, &step)| {
+                let &(dr, dc) = self.neighbours.get(usize::from(step))?;
+                let from = Pos::new(
+                    to.row.wrapping_add_signed(-dr),
+                    to.col.wrapping_add_signed(-dc),
+                );
+                Some((from, to))
+            })
+            .collect()
     }
 
     /// Plays one turn, or refuses it when the game is already over.
     pub fn apply(&mut self, played: Move) -> Result<Step, GameOver> {
+        self.apply_by(played, Game::beasts_act)
+    }
+
+    /// [`Game::apply`], the beasts' half played by `beasts_act` (at the target; it returns
+    /// where the player was eaten), so that the tests can play a turn's beasts another way.
+    fn apply_by(
+        &mut self,
+        played: Move,
+        beasts_act: impl FnOnce(&mut Game, Pos) -> Option<Pos>,
+    ) -> Result<Step, GameOver> {
         if self.status != Status::Playing {
             return Err(GameOver {
                 status: self.status,
@@ -760,10 +747,10 @@ impl Game {
                 Target::Start => start,
                 Target::After => self.player,
             };
-            step.eaten_at = self.beasts_act(target);
+            step.eaten_at = beasts_act(self, target);
             step.beasts_moved = true;
         } else {
-            self.last_moves.clear();
+            self.last_steps.clear();
         }
         step.status = self.status;
         Ok(step)
@@ -862,9 +849,11 @@ impl Game {
             && self.rules.stay == Stay::Never
             && self.rules.taken == Taken::NextBest;
         let ranks = ranks.unwrap_or_default();
-        let ours = plain && our_ties && keys_fit(self.map.cols(), self.map.rows());
+        // Our tie order, stay and taken readings: the table of choices serves any map.
+        let ours =
+            our_ties && self.rules.stay == Stay::Never && self.rules.taken == Taken::NextBest;
         match (self.rules.distance, plain, ours) {
-            (Distance::Euclidean, true, true) => self.beasts_act_ours(target),
+            (Distance::Euclidean, _, true) => self.beasts_act_ours(target),
             (Distance::Euclidean, true, false) => {
                 self.beasts_act_by::<Euclidean, true>(target, ranks)
             }
@@ -877,36 +866,39 @@ impl Game {
         }
     }
 
-    /// [`Game::beasts_act`] under all our rules, on a map that [`keys_fit`]: each beast's
-    /// choice by [`nearest_by_choices`]. Free of guessed branches: a beast with nowhere to
-    /// go takes the step [`NOWHERE`], which leaves it where it is (it is written back to its
-    /// own cell) and is not logged.
+    /// [`Game::beasts_act`] under all our rules, by [`beast_turn_ours`]. Free of guessed
+    /// branches: a beast with nowhere to go takes the step [`NOWHERE`], which leaves it
+    /// where it is (it is written back to its own cell).
     fn beasts_act_ours(&mut self, target: Pos) -> Option<Pos> {
         if self.rules.order == Order::Turn {
             self.beasts.sort_unstable();
         }
         let stride = self.map.cols();
-        // For each rank, and last for `NOWHERE`: the step in rows, in columns, and flat.
-        let steps: [(isize, isize, isize); 9] =
+        // For each step, and for `NOWHERE` and past it: the step in rows, in columns, and
+        // flat.
+        let steps: [(isize, isize, isize); 16] =
             std::array::from_fn(|k| match self.neighbours.get(k) {
                 Some(&(dr, dc)) => (dr, dc, dr * stride as isize + dc),
                 None => (0, 0, 0),
             });
         // Every slot is written before it counts: no need to clear the last turn's.
-        self.last_moves.resize(self.beasts.len(), (target, target));
-        let (moved, eaten) = beast_turn_ours(
+        self.last_steps.resize(self.beasts.len(), NOWHERE);
+        self.memos.0.resize(self.beasts.len(), ClassMemo::default());
+        let player = self.map.index(self.player);
+        let eater = beast_turn_ours(
             self.map.cells_mut(),
             &mut self.beasts,
-            &mut self.last_moves,
+            &mut self.last_steps,
+            &mut self.memos.0,
             stride,
-            target,
+            (target, player),
             &steps,
         );
-        if eaten.is_some() {
+        eater.map(|i| {
+            self.last_steps.truncate(i + 1);
             self.status = Status::Eaten;
-        }
-        self.last_moves.truncate(moved);
-        eaten
+            self.beasts[i]
+        })
     }
 
     /// [`Game::beasts_act`] under the distance measure `M`, one copy per measure so that
@@ -924,7 +916,7 @@ impl Game {
         if self.rules.order == Order::Turn {
             self.beasts.sort_unstable();
         }
-        self.last_moves.clear();
+        self.last_steps.clear();
         let cols = self.map.cols() as isize;
         let neighbours = self.neighbours;
         let deltas = neighbours.map(|(dr, dc)| (dr as i64, dc as i64));
@@ -942,31 +934,32 @@ impl Game {
             } else {
                 self.nearest_allowed::<M>(at, (dr, dc), &deltas, &offsets, stays_when_taken)
             };
-            let Some((best, choice)) = nearest else {
+            let step = nearest.filter(|&(best, choice)| {
+                let to_index = at.wrapping_add_signed(offsets[choice]);
+                // Under `Taken::Stays`, a beast in its best cell took it this turn.
+                let taken = !PLAIN && cells[to_index] == Cell::Beast;
+                let farther =
+                    !PLAIN && self.rules.stay == Stay::WhenFarther && best > M::of(dr, dc);
+                !taken && !farther
+            });
+            let Some((_, choice)) = step else {
+                self.last_steps.push(NOWHERE);
                 continue;
             };
-            let to_index = at.wrapping_add_signed(offsets[choice]);
-            if !PLAIN && cells[to_index] == Cell::Beast {
-                // Under `Taken::Stays`: its best cell was taken this turn.
-                continue;
-            }
-            if !PLAIN && self.rules.stay == Stay::WhenFarther && best > M::of(dr, dc) {
-                continue;
-            }
             let (nr, nc) = neighbours[choice];
-            let to = Pos::new(
+            self.beasts[i] = Pos::new(
                 from.row.wrapping_add_signed(nr),
                 from.col.wrapping_add_signed(nc),
             );
-            self.last_moves.push((from, to));
-            self.beasts[i] = to;
+            self.last_steps.push(choice as u8);
+            let to_index = at.wrapping_add_signed(offsets[choice]);
             let cells = self.map.cells_mut();
             cells[at] = Cell::Space;
             let eats = cells[to_index] == Cell::Player;
             cells[to_index] = Cell::Beast;
             if eats {
                 self.status = Status::Eaten;
-                return Some(to);
+                return Some(self.beasts[i]);
             }
         }
         None
@@ -1004,9 +997,10 @@ impl Game {
 
     /// True if a beast moved into the cell at flat index `n` earlier in this beast turn.
     fn taken_this_turn(&self, n: usize) -> bool {
-        self.last_moves
-            .iter()
-            .any(|&(_, to)| self.map.index(to) == n)
+        let moved = self.beasts.iter().zip(&self.last_steps);
+        moved
+            .filter(|&(_, &step)| step != NOWHERE)
+            .any(|(&to, _)| self.map.index(to) == n)
     }
 }
 
@@ -1209,7 +1203,7 @@ fn eaten_while_waiting_briefly(game: &mut Game) -> bool {
     let beasts = game.beasts.len().max(1);
     let turns = (2 * (game.map.cells().len() / 64 / beasts) as u64 + 2).min(WAIT_LIMIT);
     let (start, saved) = (game.turn, game.beasts.clone());
-    let last_moves = game.last_moves.clone();
+    let last_steps = game.last_steps.clone();
     for _ in 0..turns {
         match game.apply(Move::Wait) {
             Ok(step) if step.status == Status::Playing => {}
@@ -1225,7 +1219,7 @@ fn eaten_while_waiting_briefly(game: &mut Game) -> bool {
     }
     game.beasts = saved;
     game.turn = start;
-    game.last_moves = last_moves;
+    game.last_steps = last_steps;
     false
 }
 
@@ -1308,50 +1302,8 @@ mod tests {
     use rand_core::{Rng, SeedableRng};
 
     #[test]
-    fn far_beasts_choose_by_the_keys_as_by_the_squared_distances() {
-        let mut rng = ChaCha8Rng::seed_from_u64(11);
-        // The largest `|dr|` and `|dc|` that [`keys_fit`] allows together.
-        let limit = (1i64 << 26) - 2;
-        for case in 0..20_000 {
-            // A 3x3 block with the beast in the middle, and offsets near and far, up to
-            // the largest the bound allows.
-            let cells: [Cell; 9] = std::array::from_fn(|i| match i {
-                4 => Cell::Beast,
-                _ => Cell::ALL[rng.next_u32() as usize % 5],
-            });
-            let span = if case % 2 == 0 { 6 } else { limit };
-            let dr = (rng.next_u64() % span as u64) as i64 - span / 2;
-            let dc = (rng.next_u64() % span as u64) as i64 - span / 2;
-            let want = nearest_open::<Euclidean>(&cells, 4, 3, (dr, dc), OUR_RANKS);
-            let rows = [&cells[0..3], &cells[3..6], &cells[6..9]]
-                .map(|row| <&[Cell; 3]>::try_from(row).expect("three cells"));
-            let got = nearest_by_keys(rows, (dr, dc));
-            assert_eq!(
-                got,
-                want.map_or(NOWHERE, |(_, k)| k as u8),
-                "{cells:?} at ({dr}, {dc})"
-            );
-        }
-    }
-
-    #[test]
-    fn a_beast_may_enter_only_space_and_the_player() {
-        for c in Cell::ALL {
-            let open = matches!(c, Cell::Space | Cell::Player);
-            assert_eq!(CLOSED[c as usize] == 0, open, "{c:?}");
-        }
-    }
-
-    #[test]
-    fn the_keys_are_kept_to_maps_whose_offsets_fit() {
-        assert!(keys_fit(1 << 25, (1 << 25) - 1));
-        assert!(!keys_fit(1 << 25, 1 << 25));
-        assert!(!keys_fit(usize::MAX, 3));
-    }
-
-    #[test]
     fn beasts_move_by_the_table_as_they_do_by_the_distances() {
-        // Generated maps from 5x5 to 150x150, some crowded, each given 60 beast turns at a
+        // Generated maps from 5x6 to 300x203, some crowded, each given 60 beast turns at a
         // target that wanders, so that beasts are near it and far, hemmed in and free.
         let mut rng = ChaCha8Rng::seed_from_u64(23);
         for seed in 0..300 {
@@ -1390,6 +1342,56 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn whole_games_play_out_by_the_table_as_by_the_distances() {
+        use crate::judge::generate::{GenOptions, generate};
+        // Generated puzzles from 20 to 250 columns with 300 moves, under our readings and
+        // the switches that keep the table (order, target, schedule, bump, exhaust): the
+        // player pushes and crushes, so beasts leave the list in mid-game and their memos
+        // fall out of step with them.
+        let mut rng = ChaCha8Rng::seed_from_u64(29);
+        let mut crushed = 0;
+        for seed in 0..80 {
+            let side = [20, 70, 130, 250][seed as usize % 4];
+            let opts = GenOptions {
+                cols: side,
+                rows: side / 2 + 3,
+                beasts: 1 + rng.next_u32() as usize % side,
+                walls_pct: (rng.next_u32() % 50) as u8,
+                moves: 300,
+            };
+            let Ok(puzzle) = generate(seed, &opts) else {
+                continue;
+            };
+            let bits = rng.next_u32();
+            let rules = Rules {
+                order: [Order::Initial, Order::Turn][bits as usize & 1],
+                target: [Target::Start, Target::After][bits as usize >> 1 & 1],
+                schedule: [Schedule::Even, Schedule::Odd, Schedule::Every][bits as usize % 3],
+                bump: [Bump::Death, Bump::Blocked][bits as usize >> 2 & 1],
+                exhaust: [Exhaust::Wait, Exhaust::Stop][bits as usize >> 3 & 1],
+                ..Rules::OURS
+            };
+            let mut by_table = Game::new(&puzzle, rules);
+            let mut by_distance = by_table.clone();
+            let by_squares =
+                |g: &mut Game, target| g.beasts_act_by::<Euclidean, true>(target, OUR_RANKS);
+            for (turn, &played) in puzzle.moves().iter().enumerate() {
+                let step = by_table.apply(played);
+                assert_eq!(step, by_distance.apply_by(played, by_squares));
+                assert_eq!(by_table, by_distance, "seed {seed}, turn {turn}, {rules:?}");
+                if step.is_err() {
+                    break;
+                }
+            }
+            crushed += by_table.crushed().len();
+        }
+        assert!(
+            crushed >= 10,
+            "only {crushed} crushes: the games should lose beasts"
+        );
     }
 
     #[test]

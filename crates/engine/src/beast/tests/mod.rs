@@ -422,6 +422,35 @@ fn a_later_beast_takes_its_next_best_when_a_higher_ranked_beast_took_its_cell() 
 }
 
 #[test]
+fn under_taken_stays_a_cell_held_by_a_beast_that_did_not_move_is_not_taken() {
+    // Target (1,3). Beast A (3,2) is walled in and stays. Beast B (4,3) would prefer A's
+    // cell (at 5) to its one open neighbour (4,4) (at 10), but A did not move into it this
+    // turn: B takes (4,4), under the reading that stays put for a cell just taken too.
+    let map = "
+        #######
+        #  O  #
+        #~~~~~#
+        #~H~~~#
+        #~~H  #
+        #######";
+    let stays = Rules {
+        taken: Taken::Stays,
+        ..STOP
+    };
+    let want = draw(
+        "
+        #######
+        #  O  #
+        #~~~~~#
+        #~H~~~#
+        #~~ H #
+        #######",
+    );
+    assert_eq!(after(map, "WW", stays), want);
+    assert_eq!(after(map, "WW", STOP), want);
+}
+
+#[test]
 fn beasts_keep_their_initial_rank_unless_order_is_per_turn() {
     // Turn 2, target (4,3): A (1,5) and B (2,1) each have one open neighbour:
     // A -> (2,4), B -> (2,2). Now B (2,2) stands before A (2,4) in reading order.
