@@ -130,8 +130,8 @@ impl ClassMemo {
     }
 }
 
-/// A [`ClassMemo`] a beast, by rank: working memory of the beast turn, not part of a game's
-/// state, so that any two are equal.
+/// One [`ClassMemo`] for each beast, in rank order: working memory of the beast turn, not
+/// part of a game's state, so that any two are equal.
 #[derive(Clone, Debug, Default)]
 pub struct ClassMemos(pub Vec<ClassMemo>);
 
