@@ -698,17 +698,21 @@ impl Game {
 
     /// The beasts' moves on the last beast turn, `(from, to)`, in the order they moved.
     pub fn last_beast_moves(&self) -> Vec<(Pos, Pos)> {
-        let moved = self.beasts.iter().zip(&self.last_steps);
-        moved
-            .filter_map(|(&to, &step)| {
-                let &(dr, dc) = self.neighbours.get(usize::from(step))?;
-                let from = Pos::new(
-                    to.row.wrapping_add_signed(-dr),
-                    to.col.wrapping_add_signed(-dc),
-                );
-                Some((from, to))
-            })
-            .collect()
+        self.moves_logged().collect()
+    }
+
+    /// The moves of `last_steps`, `(from, to)`: each beast's cell now, and the cell
+    /// its logged step came from; a beast that stayed has none.
+    fn moves_logged(&self) -> impl Iterator<Item = (Pos, Pos)> + '_ {
+        let logged = self.beasts.iter().zip(&self.last_steps);
+        logged.filter_map(|(&to, &step)| {
+            let &(dr, dc) = self.neighbours.get(usize::from(step))?;
+            let from = Pos::new(
+                to.row.wrapping_add_signed(-dr),
+                to.col.wrapping_add_signed(-dc),
+            );
+            Some((from, to))
+        })
     }
 
     /// Plays one turn, or refuses it when the game is already over.
@@ -934,15 +938,16 @@ impl Game {
             } else {
                 self.nearest_allowed::<M>(at, (dr, dc), &deltas, &offsets, stays_when_taken)
             };
-            let step = nearest.filter(|&(best, choice)| {
-                let to_index = at.wrapping_add_signed(offsets[choice]);
+            let step = nearest
+                .map(|(best, choice)| (best, choice, at.wrapping_add_signed(offsets[choice])));
+            let step = step.filter(|&(best, _, to_index)| {
                 // Under `Taken::Stays`, a beast in its best cell took it this turn.
                 let taken = !PLAIN && cells[to_index] == Cell::Beast;
                 let farther =
                     !PLAIN && self.rules.stay == Stay::WhenFarther && best > M::of(dr, dc);
                 !taken && !farther
             });
-            let Some((_, choice)) = step else {
+            let Some((_, choice, to_index)) = step else {
                 self.last_steps.push(NOWHERE);
                 continue;
             };
@@ -952,7 +957,6 @@ impl Game {
                 from.col.wrapping_add_signed(nc),
             );
             self.last_steps.push(choice as u8);
-            let to_index = at.wrapping_add_signed(offsets[choice]);
             let cells = self.map.cells_mut();
             cells[at] = Cell::Space;
             let eats = cells[to_index] == Cell::Player;
@@ -997,10 +1001,7 @@ impl Game {
 
     /// True if a beast moved into the cell at flat index `n` earlier in this beast turn.
     fn taken_this_turn(&self, n: usize) -> bool {
-        let moved = self.beasts.iter().zip(&self.last_steps);
-        moved
-            .filter(|&(_, &step)| step != NOWHERE)
-            .any(|(&to, _)| self.map.index(to) == n)
+        self.moves_logged().any(|(_, to)| self.map.index(to) == n)
     }
 }
 
