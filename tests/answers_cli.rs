@@ -231,11 +231,12 @@ fn report_dir_holds_each_answers_report() {
     assert_eq!(last["diagnosis"]["status"], "correct");
 }
 
-/// `text` without its timings: a figure in ms (and the case named after it) becomes `T`,
-/// the `time:` lines go and runs of spaces (table alignment) become one.
+/// `text` without its measurements: a figure in ms (and the case named after it) becomes
+/// `T`, the `time:` and `memory:` lines go and runs of spaces (table alignment) become one.
 fn untimed(text: &str) -> String {
     let mut lines = Vec::new();
-    for line in text.lines().filter(|l| !l.starts_with("time: ")) {
+    let measured = |l: &&str| l.starts_with("time: ") || l.starts_with("memory: ");
+    for line in text.lines().filter(|l| !measured(l)) {
         let tokens: Vec<&str> = line.split_whitespace().collect();
         let mut kept = Vec::new();
         let mut i = 0;
@@ -266,6 +267,7 @@ fn untimed_json(mut v: serde_json::Value) -> serde_json::Value {
         serde_json::Value::Object(map) => {
             map.remove("time_ms");
             map.remove("slowest");
+            map.remove("peak_memory_mib");
             for (_, x) in map.iter_mut() {
                 *x = untimed_json(x.take());
             }

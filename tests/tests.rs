@@ -13,6 +13,7 @@ mod diagnosis_cli;
 mod examples;
 mod fence_cli;
 mod gen_cli;
+mod jail_cli;
 mod pipes_cli;
 mod play_tty;
 mod ring_cli;

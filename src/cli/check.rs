@@ -10,7 +10,6 @@ mod answers;
 mod load;
 mod pool;
 mod runner;
-pub mod sandbox;
 mod shrinking;
 
 use std::ffi::OsString;
@@ -32,8 +31,8 @@ use indicatif::{ProgressBar, ProgressStyle};
 use self::answers::Answer;
 use self::pool::Judge;
 use self::runner::{Groups, InputMode, Runner, Workspace};
-use self::sandbox::{Level, Sandbox};
 use super::r#gen::GenArgs;
+use super::sandbox::{self, Host, Level, Sandbox};
 
 /// Arguments of `beast check`.
 #[derive(clap::Args, Debug)]
@@ -116,12 +115,20 @@ pub struct Args {
     #[arg(long)]
     pub fail_fast: bool,
     /// How strongly the candidate is contained: auto (the strongest this machine allows),
-    /// strict (namespaces or exit 2), basic (no namespaces), none (trusted, full speed).
+    /// strict (the jail with cgroups, or exit 2), basic (no namespaces), none (trusted,
+    /// full speed).
     #[arg(long, value_enum, default_value_t = Level::Auto)]
     pub sandbox: Level,
-    /// Address-space limit per run in MiB (0: none); running out of it is MLE.
+    /// Memory limit per case in MiB (0: none): the case's cgroup (resident memory, tmpfs
+    /// and shared memory included), or its address space where no cgroup can be made;
+    /// running out of it is MLE.
     #[arg(long, value_name = "MIB", default_value_t = 1024)]
     pub memory: u64,
+    /// Also show the answer this path, read-only, at the same place (repeatable). The
+    /// answer sees the system directories, its program with its installation, the paths
+    /// its command names and its own directory, and nothing else.
+    #[arg(long, value_name = "PATH")]
+    pub bind: Vec<PathBuf>,
     /// Pass this environment variable on to the candidate (repeatable); the rest is
     /// cleared but for PATH, LANG, LC_* and TERM.
     #[arg(long, value_name = "NAME")]
@@ -292,7 +299,7 @@ pub fn run(args: Args) -> super::Ended {
         out.print(&shard_header(&args, &answers, &setup, &all, seed)?);
     }
     if args.format == Format::Text {
-        out.print(&format!("{}\n", setup.sandboxes[0].0));
+        out.print(&sandbox_lines(&names_of(&answers), &setup.sandboxes));
     }
     let names: Vec<&str> = answers.iter().map(|a| a.name.as_str()).collect();
     let finished = run_cases(
@@ -340,9 +347,11 @@ impl Setup {
     fn new(args: &Args, answers: &[Answer], groups: &Groups) -> anyhow::Result<Setup> {
         let workspace =
             Arc::new(Workspace::new().context("cannot make a directory for the candidates")?);
+        let host = Arc::new(Host::probe(args.sandbox, workspace.path())?);
+        sandbox::protect_the_judge(&host);
         let judges = answers
             .iter()
-            .map(|a| judge_for(args, a, groups, &workspace))
+            .map(|a| judge_for(args, a, groups, &workspace, &host))
             .collect::<anyhow::Result<Vec<Judge>>>()?;
         let sources = answers
             .iter()
@@ -503,6 +512,28 @@ fn read_shard(path: &Path) -> anyhow::Result<merge::ShardFile> {
     Ok(merge::ShardFile { file, lines })
 }
 
+/// The names of the answers.
+fn names_of(answers: &[Answer]) -> Vec<&str> {
+    answers.iter().map(|a| a.name.as_str()).collect()
+}
+
+/// The report's first lines: the sandbox line once when every answer has the same, else
+/// one line per answer, named.
+fn sandbox_lines(names: &[&str], sandboxes: &[(String, serde_json::Value)]) -> String {
+    let first = sandboxes.first().map(|s| s.0.as_str()).unwrap_or_default();
+    if sandboxes.iter().all(|s| s.0 == first) {
+        return format!("{first}\n");
+    }
+    names
+        .iter()
+        .zip(sandboxes)
+        .map(|(name, (line, _))| {
+            let rest = line.strip_prefix("sandbox: ").unwrap_or(line);
+            format!("sandbox ({}): {rest}\n", report::visible(name))
+        })
+        .collect()
+}
+
 /// The sandbox line and the JSON summary's sandbox object.
 fn sandbox_of(sandbox: &Sandbox) -> anyhow::Result<(String, serde_json::Value)> {
     let mut object = serde_json::to_value(sandbox.summary())?;
@@ -580,14 +611,18 @@ fn judge_for(
     answer: &Answer,
     groups: &Groups,
     workspace: &Arc<Workspace>,
+    host: &Arc<Host>,
 ) -> anyhow::Result<Judge> {
-    let sandbox = Sandbox::new(&sandbox::Request {
-        level: args.sandbox,
-        memory_mib: args.memory,
-        pass_env: &args.env,
-        cases: &args.cases,
-        command: &answer.command,
-    })?;
+    let sandbox = Sandbox::new(
+        &sandbox::Request {
+            memory_mib: args.memory,
+            pass_env: &args.env,
+            cases: &args.cases,
+            binds: &args.bind,
+            command: &answer.command,
+        },
+        host,
+    )?;
     Ok(Judge {
         runner: Runner {
             groups: groups.clone(),
@@ -843,6 +878,9 @@ fn text_ending(summary: &Summary, d: &DiagnosisReport) -> String {
     }
     s += &format!("diagnosis: {}\n", report::visible(&d.sentence));
     s += &format!("{}\n", summary.time_line());
+    if let Some(line) = summary.memory_line() {
+        s += &format!("{line}\n");
+    }
     if let Some(line) = summary.score_line() {
         s += &format!("{line}\n");
     }

@@ -26,7 +26,6 @@ macro_rules! eprintln {
 mod answer;
 mod cases;
 mod check;
-mod contain;
 mod error;
 mod fence;
 mod r#gen;
@@ -34,6 +33,7 @@ mod paint;
 mod play;
 mod replay;
 mod ring;
+mod sandbox;
 mod tui;
 mod values;
 mod variants;
@@ -83,7 +83,7 @@ enum Command {
     Variants(variants::Args),
     /// The sandbox helper `beast check` starts in place of a candidate (internal).
     #[command(name = "__contain", hide = true)]
-    Contain(contain::Args),
+    Contain(ContainArgs),
     /// Print a shell completion script.
     Completions {
         /// The shell to complete for.
@@ -93,24 +93,22 @@ enum Command {
 
 pub use error::Error;
 
+/// Arguments of the hidden sandbox helper: the one spec both sides share.
+#[derive(clap::Args, Debug)]
+pub struct ContainArgs {
+    #[command(flatten)]
+    spec: sandbox::spec::Spec,
+}
+
 /// What every command returns: `Ok` for success, or how it ended otherwise.
 pub type Ended = Result<(), Error>;
 
 /// Parses the arguments, runs the command and applies its exit status, decided by
 /// [`Error::code`]: 0 ok, 1 a check failed or a move was refused, 2 bad input or usage.
 pub fn run() -> ExitCode {
-    let cli = Cli::parse();
-    let result = match cli.command {
-        Some(Command::Fence(args)) => fence::run(args),
-        Some(Command::Ring(args)) => ring::run(args),
-        Some(Command::Play(args)) => play::run(args),
-        Some(Command::Check(args)) => check::run(*args),
-        Some(Command::Gen(args)) => r#gen::run(args),
-        Some(Command::Cases(args)) => cases::run(*args),
-        Some(Command::Variants(args)) => variants::run(args),
-        Some(Command::Contain(args)) => contain::run(args),
-        Some(Command::Completions { shell }) => completions(shell),
-        None => answer::run(cli.answer),
+    let result = match contained() {
+        Some(spec) => sandbox::helper::run(spec),
+        None => dispatch(Cli::parse()),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -120,6 +118,42 @@ pub fn run() -> ExitCode {
             }
             ExitCode::from(err.code())
         }
+    }
+}
+
+/// The sandbox helper's spec, when this process is one (`beast __contain ...`): parsed on
+/// its own, without building the whole command tree, since every case starts helpers.
+fn contained() -> Option<sandbox::spec::Spec> {
+    #[derive(clap::Parser)]
+    struct Helper {
+        #[command(flatten)]
+        spec: sandbox::spec::Spec,
+    }
+    let mut args = std::env::args_os();
+    let program = args.next()?;
+    if args.next()? != "__contain" {
+        return None;
+    }
+    let parsed = Helper::try_parse_from(std::iter::once(program).chain(args));
+    match parsed {
+        Ok(helper) => Some(helper.spec),
+        Err(e) => e.exit(),
+    }
+}
+
+/// Runs the command the arguments chose.
+fn dispatch(cli: Cli) -> Ended {
+    match cli.command {
+        Some(Command::Fence(args)) => fence::run(args),
+        Some(Command::Ring(args)) => ring::run(args),
+        Some(Command::Play(args)) => play::run(args),
+        Some(Command::Check(args)) => check::run(*args),
+        Some(Command::Gen(args)) => r#gen::run(args),
+        Some(Command::Cases(args)) => cases::run(*args),
+        Some(Command::Variants(args)) => variants::run(args),
+        Some(Command::Contain(args)) => sandbox::helper::run(args.spec),
+        Some(Command::Completions { shell }) => completions(shell),
+        None => answer::run(cli.answer),
     }
 }
 

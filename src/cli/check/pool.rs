@@ -181,6 +181,7 @@ impl Judge {
             consistent,
             seed,
             reproduce: seed.map(|s| format!("beast gen --seed {s}{}", self.gen_flags)),
+            peak_memory: run.peak_memory,
         })
     }
 }

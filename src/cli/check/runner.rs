@@ -18,7 +18,8 @@ use std::time::{Duration, Instant};
 use nix::sys::signal::{SigSet, Signal, kill, killpg};
 use nix::unistd::Pid;
 
-use super::sandbox::{self, INPUT_NAME, JAILED_HOME, Mechanism, Sandbox};
+use crate::cli::sandbox::spec::{Role, Spec};
+use crate::cli::sandbox::{self, INPUT_NAME, JAILED_HOME, Lease, Mechanism, Sandbox};
 
 /// How the puzzle reaches the candidate (`--input`).
 #[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -61,6 +62,8 @@ pub struct Run {
     pub stderr: Vec<u8>,
     /// Wall-clock time from spawn to exit (or kill).
     pub elapsed: Duration,
+    /// The most memory the case held at once, where its cgroup measured it.
+    pub peak_memory: Option<u64>,
 }
 
 /// How to run the candidate.
@@ -93,11 +96,18 @@ impl Workspace {
         use std::os::unix::fs::PermissionsExt;
         let dir = tempfile::Builder::new().prefix("beast-check-").tempdir()?;
         std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o711))?;
+        std::fs::create_dir(dir.path().join("root"))?;
         Ok(Workspace(dir))
     }
 
-    fn path(&self) -> &Path {
+    /// The directory itself.
+    pub fn path(&self) -> &Path {
         self.0.path()
+    }
+
+    /// The empty directory every jail builds its root on (in its own mount namespace).
+    fn root_dir(&self) -> PathBuf {
+        self.0.path().join("root")
     }
 }
 
@@ -116,7 +126,7 @@ impl Stop {
         match mechanism {
             Mechanism::None => Stop::Group,
             Mechanism::Basic => Stop::Helper(Signal::SIGTERM),
-            Mechanism::Namespaces => Stop::Helper(Signal::SIGKILL),
+            Mechanism::Jail => Stop::Helper(Signal::SIGKILL),
         }
     }
 
@@ -124,7 +134,11 @@ impl Stop {
         // ESRCH (gone already) is fine.
         let _ = match self {
             Stop::Group => killpg(Pid::from_raw(id), Signal::SIGKILL),
-            Stop::Helper(sig) => kill(Pid::from_raw(id), sig),
+            Stop::Helper(sig) => {
+                // A keeper the answer stopped (`kill -STOP -1`) must wake to hear it.
+                let _ = kill(Pid::from_raw(id), Signal::SIGCONT);
+                kill(Pid::from_raw(id), sig)
+            }
         };
     }
 }
@@ -139,13 +153,40 @@ pub struct Groups {
 }
 
 impl Groups {
-    /// Records a started candidate. One started after an interrupt is stopped at once: the
-    /// signal may have come between the check before the start and this call.
-    fn add(&self, id: i32, stop: Stop) {
-        if let Ok(mut set) = self.running.lock() {
-            set.insert(id, stop);
-            if self.interrupted().is_some() {
-                stop.send(id);
+    /// Starts a process with `start` and records it, with no sweep of orphans in between
+    /// (a sweep must never take a helper just started for an orphan). One started after
+    /// an interrupt is stopped at once: the signal may have come between the check before
+    /// the start and this call.
+    fn start_recorded(
+        &self,
+        stop: Stop,
+        start: impl FnOnce() -> io::Result<Started>,
+    ) -> io::Result<Started> {
+        let mut set = self
+            .running
+            .lock()
+            .map_err(|_| io::Error::other("the list of running answers is poisoned"))?;
+        let started = start()?;
+        set.insert(started.id, stop);
+        if self.interrupted().is_some() {
+            stop.send(started.id);
+        }
+        Ok(started)
+    }
+
+    /// Kills and reaps every child of the judge that is not a helper it started: what an
+    /// answer left after killing its keeper (`--sandbox basic`, where the judge is a
+    /// subreaper and orphans come to it).
+    fn sweep_orphans(&self) {
+        let Ok(set) = self.running.lock() else {
+            return;
+        };
+        let me = Pid::this();
+        for pid in crate::cli::sandbox::keep::descendants(me) {
+            let child = crate::cli::sandbox::keep::parent_of(pid.as_raw()) == Some(me.as_raw());
+            if child && !set.contains_key(&pid.as_raw()) {
+                let _ = kill(pid, Signal::SIGKILL);
+                let _ = nix::sys::wait::waitpid(pid, None);
             }
         }
     }
@@ -200,6 +241,9 @@ impl Groups {
     }
 }
 
+/// The largest private `/tmp` (and `/dev/shm`) of a jail; the memory limit, when smaller.
+const TMP_SIZE: u64 = 256 << 20;
+
 /// The most bytes of standard error kept.
 const STDERR_KEPT: usize = 4096;
 
@@ -220,11 +264,13 @@ struct Started {
     stderr: Option<ChildStderr>,
 }
 
-/// Files that live until the run is over.
+/// Files, cgroups and the user id that live until the run is over.
 #[derive(Default)]
 struct CaseFiles {
     _dir: Option<tempfile::TempDir>,
     _file: Option<tempfile::NamedTempFile>,
+    group: Option<sandbox::cgroup::CaseGroup>,
+    lease: Option<Lease>,
 }
 
 impl Runner {
@@ -242,20 +288,37 @@ impl Runner {
         if self.input == InputMode::Arg && input.len() >= MAX_ARG_BYTES {
             return Ok(Run::not_started(Ended::ArgumentTooLong));
         }
-        let (cmd, _files) = self.command_for(input)?;
+        let (cmd, mut files) = self.command_for(input)?;
         let start = Instant::now();
         let (tx, rx) = mpsc::channel();
-        let started = match self.start(cmd, tx.clone()) {
+        let stop = Stop::of(self.sandbox.mechanism);
+        let started = match self
+            .groups
+            .start_recorded(stop, || self.start(cmd, tx.clone()))
+        {
             Err(e) if e.raw_os_error() == Some(nix::libc::E2BIG) => {
+                self.sandbox.give_back(files.lease.take());
                 return Ok(Run::not_started(Ended::ArgumentTooLong));
             }
             other => other?,
         };
-        let stop = Stop::of(self.sandbox.mechanism);
-        self.groups.add(started.id, stop);
-        let result = self.supervise(started, input, start, tx, rx);
-        self.groups.remove(result.0);
-        Ok(result.1)
+        let (id, mut run) = self.supervise(started, input, start, tx, rx);
+        self.groups.remove(id);
+        if self.sandbox.mechanism == Mechanism::Basic {
+            self.groups.sweep_orphans();
+        }
+        if let Some(group) = files.group.take() {
+            // Whatever the answer did to its keeper, nothing of the case outlives it.
+            group.kill_all();
+            let usage = group.usage();
+            run.peak_memory = usage.peak;
+            let failed = !matches!(run.ended, Ended::Exited(0));
+            if usage.oom_killed && failed {
+                run.ended = Ended::MemoryLimit;
+            }
+        }
+        self.sandbox.give_back(files.lease.take());
+        Ok(run)
     }
 
     /// The process to start and the files it needs: the candidate itself, or the sandbox
@@ -284,21 +347,36 @@ impl Runner {
             cmd.args(args).stdin(self.stdin());
             return Ok((cmd, files));
         }
-        if sandbox::resolve_program(program).is_none_or(|p| !p.is_file()) {
+        // The layout's command: relative paths made absolute, a shim resolved.
+        let (program, rest) = self
+            .sandbox
+            .layout
+            .command
+            .split_first()
+            .unwrap_or((program, rest));
+        let path = self
+            .sandbox
+            .env
+            .iter()
+            .find(|(k, _)| k == "PATH")
+            .map(|(_, v)| v.as_os_str());
+        if sandbox::layout::resolve_program(program, path).is_none_or(|p| !p.is_file()) {
             return Err(io::Error::new(
                 io::ErrorKind::NotFound,
                 format!("no program {}", program.to_string_lossy()),
             ));
         }
+        files.lease = self.sandbox.lease();
         let (workdir, home) = self.private_dir(input, &mut files)?;
         let input_path = workdir.join(INPUT_NAME).into_os_string();
         let args = self.feed(rest, input, |_| Ok(input_path.clone()), &mut files)?;
+        files.group = self.sandbox.case_group()?;
+        let mut command = vec![program.clone()];
+        command.extend(args);
+        let spec = self.spec(workdir, command, &files);
         let mut cmd = Command::new(&self.sandbox.exe);
         cmd.arg("__contain")
-            .args(self.helper_flags(&workdir, &files))
-            .arg("--")
-            .arg(absolute(program, true))
-            .args(args.iter().map(|a| absolute(a, false)))
+            .args(spec.to_args())
             .env_clear()
             .envs(self.sandbox.env.iter().map(|(k, v)| (k, v)))
             .env("HOME", &home)
@@ -334,7 +412,7 @@ impl Runner {
     /// mode it is made here, owned by the user the candidate runs as.
     fn private_dir(&self, input: &[u8], files: &mut CaseFiles) -> io::Result<(PathBuf, PathBuf)> {
         let base = self.workspace.path();
-        if self.sandbox.mechanism == Mechanism::Namespaces {
+        if self.sandbox.mechanism == Mechanism::Jail {
             if self.input == InputMode::File {
                 let mut f = tempfile::Builder::new()
                     .prefix("puzzle-")
@@ -348,11 +426,10 @@ impl Runner {
         if self.input == InputMode::File {
             std::fs::write(dir.path().join(INPUT_NAME), input)?;
         }
-        if self.sandbox.drop_to_nobody {
-            let id = Some(sandbox::NOBODY);
-            std::os::unix::fs::chown(dir.path(), id, id)?;
+        if let Some(id) = files.lease.as_ref().map(|l| l.uid) {
+            std::os::unix::fs::chown(dir.path(), Some(id), Some(id))?;
             if self.input == InputMode::File {
-                std::os::unix::fs::chown(dir.path().join(INPUT_NAME), id, id)?;
+                std::os::unix::fs::chown(dir.path().join(INPUT_NAME), Some(id), Some(id))?;
             }
         }
         let path = dir.path().to_path_buf();
@@ -360,59 +437,47 @@ impl Runner {
         Ok((path.clone(), path))
     }
 
-    /// The `beast __contain` options for this case.
-    fn helper_flags(&self, workdir: &Path, files: &CaseFiles) -> Vec<OsString> {
+    /// The helper's description of this case.
+    fn spec(&self, workdir: PathBuf, command: Vec<OsString>, files: &CaseFiles) -> Spec {
         let sb = &self.sandbox;
-        let role = match sb.mechanism {
-            Mechanism::Namespaces => "jail",
-            _ => "keep",
-        };
-        let mut f: Vec<OsString> = vec![
-            "--role".into(),
-            role.into(),
-            "--judge-pid".into(),
-            sb.judge_pid.to_string().into(),
-            "--cpu".into(),
-            sandbox::cpu_seconds(self.timeout).to_string().into(),
-            "--fsize".into(),
-            (self.max_output as u64 + 1).to_string().into(),
-            "--workdir".into(),
-            workdir.as_os_str().to_os_string(),
-        ];
-        if let Some(bytes) = sb.memory_bytes() {
-            f.extend(["--memory".into(), bytes.to_string().into()]);
+        let jail = sb.mechanism == Mechanism::Jail;
+        Spec {
+            role: match (jail, sb.direct_jail()) {
+                (true, true) => Role::Init,
+                (true, false) => Role::Outer,
+                (false, _) => Role::Keep,
+            },
+            judge_pid: i32::try_from(sb.judge_pid).unwrap_or(i32::MAX),
+            address_space: sb.address_space(),
+            nproc: sb.nproc(),
+            cpu: sandbox::cpu_seconds(self.timeout),
+            fsize: self.max_output as u64 + 1,
+            uid: files.lease.as_ref().map(|l| l.uid),
+            cgroup: files.group.as_ref().map(|g| g.dirs()).unwrap_or_default(),
+            ro: sb.layout.ro.clone(),
+            mask: sb.layout.masks.clone(),
+            tmp_size: sb.memory_bytes().unwrap_or(TMP_SIZE).min(TMP_SIZE),
+            root_dir: jail.then(|| self.workspace.root_dir()),
+            input_file: files
+                ._file
+                .as_ref()
+                .filter(|_| jail)
+                .map(|f| f.path().to_path_buf()),
+            workdir,
+            command,
         }
-        if sb.drop_to_nobody {
-            f.push("--nobody".into());
-        }
-        if sb.mechanism == Mechanism::Namespaces {
-            for d in &sb.hidden_dirs {
-                f.extend(["--hide-dir".into(), d.as_os_str().to_os_string()]);
-            }
-            for h in &sb.hidden_files {
-                f.extend(["--hide-file".into(), h.as_os_str().to_os_string()]);
-            }
-            if let Some(file) = &files._file {
-                f.extend([
-                    "--input-file".into(),
-                    file.path().as_os_str().to_os_string(),
-                ]);
-            }
-        }
-        f
     }
 
-    /// Starts `cmd` in a thread that then waits for it and reports its exit on `tx`. Under
-    /// namespaces that thread first enters fresh ones, so the process is pid 1 of its own;
-    /// it ends once the process has, which is what the helper's parent-death signal needs.
+    /// Starts `cmd` in a thread that then waits for it and reports its exit on `tx`; the
+    /// thread ends once the process has, which is what the helper's parent-death signal
+    /// needs. For the jail under root, that thread first makes the namespaces, so the
+    /// helper it starts is pid 1 of its own (no outer process needed).
     fn start(&self, mut cmd: Command, tx: Sender<Event>) -> io::Result<Started> {
         cmd.stdout(Stdio::piped()).stderr(Stdio::piped());
-        let netns = self.sandbox.netns.clone();
+        let direct = self.sandbox.direct_jail();
         let (ptx, prx) = mpsc::channel();
         thread::spawn(move || {
-            if let Some(ns) = netns
-                && let Err(e) = sandbox::enter_namespaces(&ns)
-            {
+            if direct && let Err(e) = sandbox::jail::namespaces_for_init() {
                 let _ = ptx.send(Err(io::Error::from(e)));
                 return;
             }
@@ -485,6 +550,7 @@ impl Runner {
             stdout: watch.output.unwrap_or_default(),
             stderr,
             elapsed: watch.elapsed.unwrap_or_else(|| start.elapsed()),
+            peak_memory: None,
         };
         (id, run)
     }
@@ -504,7 +570,8 @@ impl Runner {
             None => Ended::TimedOut,
         };
         let contained = self.sandbox.mechanism != Mechanism::None;
-        if contained && self.sandbox.memory_bytes().is_some() && out_of_memory(ended, stderr) {
+        let rlimit = self.sandbox.address_space().is_some();
+        if contained && rlimit && out_of_memory(ended, stderr) {
             Ended::MemoryLimit
         } else {
             ended
@@ -570,6 +637,7 @@ impl Run {
             stdout: Vec::new(),
             stderr: Vec::new(),
             elapsed: Duration::ZERO,
+            peak_memory: None,
         }
     }
 }
@@ -592,18 +660,6 @@ pub fn out_of_memory(ended: Ended, stderr: &[u8]) -> bool {
     let failed = matches!(ended, Ended::Exited(c) if c != 0) || matches!(ended, Ended::Signaled(_));
     let text = String::from_utf8_lossy(stderr).to_lowercase();
     failed && SIGNS.iter().any(|s| text.contains(s))
-}
-
-/// A relative path that exists from here, made absolute (the candidate runs in its own
-/// directory); anything else as it is. A program without a `/` is looked up in `PATH`.
-fn absolute(arg: &OsStr, program: bool) -> OsString {
-    let path = Path::new(arg);
-    let bytes = arg.as_bytes();
-    let looked_up = program && !bytes.contains(&b'/');
-    if looked_up || path.is_absolute() || bytes.starts_with(b"-") || !path.exists() {
-        return arg.to_os_string();
-    }
-    std::path::absolute(path).map_or_else(|_| arg.to_os_string(), PathBuf::into_os_string)
 }
 
 /// The puzzle in a temporary file, for `--input file` without a sandbox.

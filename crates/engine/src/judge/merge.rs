@@ -508,6 +508,10 @@ fn record(v: &serde_json::Value) -> Result<(usize, Case, CaseReport), String> {
         consistent: None,
         seed,
         reproduce: optional("gen"),
+        peak_memory: v
+            .get("peak_memory_mib")
+            .and_then(|x| x.as_f64())
+            .map(|m| (m * f64::from(1u32 << 20)) as u64),
     };
     Ok((index, case, report))
 }

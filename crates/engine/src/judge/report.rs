@@ -35,6 +35,8 @@ pub struct CaseReport {
     pub seed: Option<u64>,
     /// For a random case: the `beast gen` command that prints the puzzle.
     pub reproduce: Option<String>,
+    /// The most memory the case held at once, in bytes, where the sandbox measured it.
+    pub peak_memory: Option<u64>,
 }
 
 /// A case shrunk to a smaller one that still shows its group's mistake.
@@ -245,6 +247,8 @@ pub struct Summary {
     pub time_total_ms: f64,
     /// The slowest case and its time, in milliseconds.
     pub slowest: Option<(String, f64)>,
+    /// The case that held the most memory, and how much, in bytes.
+    pub largest: Option<(String, u64)>,
     /// The answer's length in bytes and characters, and the file measured.
     pub source: Option<Source>,
 }
@@ -279,13 +283,25 @@ impl Summary {
             .iter()
             .max_by(|a, b| a.time_ms.total_cmp(&b.time_ms))
             .map(|r| (r.name.clone(), r.time_ms));
+        let largest = reports
+            .iter()
+            .filter_map(|r| Some((r.name.clone(), r.peak_memory?)))
+            .max_by_key(|(_, bytes)| *bytes);
         Summary {
             passed,
             failed: reports.len() - passed,
             time_total_ms: reports.iter().map(|r| r.time_ms).sum(),
             slowest,
+            largest,
             source: None,
         }
+    }
+
+    /// The memory line, where the sandbox measured memory: `memory: peak 12.5 MiB
+    /// (random-1-3)`.
+    pub fn memory_line(&self) -> Option<String> {
+        let (name, bytes) = self.largest.as_ref()?;
+        Some(format!("memory: peak {} ({})", mib(*bytes), visible(name)))
     }
 
     /// The summary line, `N passed, N failed`.
@@ -484,8 +500,19 @@ pub fn group_text(g: &GroupReport) -> String {
     s
 }
 
+/// Bytes in MiB with one decimal, as the report says them: `12.5 MiB`.
+pub fn mib(bytes: u64) -> String {
+    format!("{:.1} MiB", bytes as f64 / f64::from(1u32 << 20))
+}
+
+/// Bytes in MiB rounded to one decimal, as JSON carries them.
+fn mib_number(bytes: u64) -> f64 {
+    (bytes as f64 / f64::from(1u32 << 20) * 10.0).round() / 10.0
+}
+
 /// The JSON object of one case: `name`, `verdict`, `passed`, `time_ms`, `expected`, `got`,
-/// `detail`, `seed`; for a failure also `puzzle`, and `gen` for a random one.
+/// `detail`, `seed`; `peak_memory_mib` where the sandbox measured it; for a failure also
+/// `puzzle`, and `gen` for a random one.
 pub fn json(r: &CaseReport) -> serde_json::Value {
     let mut v = serde_json::json!({
         "name": r.name,
@@ -497,6 +524,9 @@ pub fn json(r: &CaseReport) -> serde_json::Value {
         "detail": r.detail,
         "seed": r.seed,
     });
+    if let Some(bytes) = r.peak_memory {
+        v["peak_memory_mib"] = mib_number(bytes).into();
+    }
     if !r.passed {
         v["puzzle"] = r.puzzle.clone().into();
         if let Some(cmd) = &r.reproduce {
@@ -709,6 +739,7 @@ mod tests {
             consistent: None,
             seed: None,
             reproduce: None,
+            peak_memory: None,
         }
     }
 

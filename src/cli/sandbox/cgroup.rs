@@ -1,0 +1,356 @@
+//! A cgroup per case for memory and processes: cgroup v2 where the `memory` and `pids`
+//! controllers can be had in a subtree this process may write, else the v1 `memory` and
+//! `pids` hierarchies (as on a machine with only those writable). A case's cgroup bounds
+//! its resident memory (tmpfs and shared memory included) and its process count; the
+//! kernel's OOM kill inside it is the MLE verdict; its peak is measured; and killing every
+//! pid it lists ends the case whatever the answer did to its keeper.
+
+use std::io;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
+
+use nix::sys::signal::{Signal, kill};
+use nix::unistd::Pid;
+
+/// One controller's directory of this check (`.../beast-PID`), and how it is spoken to.
+#[derive(Debug)]
+struct Controller {
+    base: PathBuf,
+    v2: bool,
+}
+
+/// The cgroups of one check: a directory per controller under this process's own cgroup,
+/// removed when the check ends; each case gets a child of it.
+#[derive(Debug)]
+pub struct Cgroups {
+    memory: Option<Controller>,
+    pids: Option<Controller>,
+    next: AtomicU64,
+}
+
+/// What can be had, and why the rest cannot.
+#[derive(Debug)]
+pub struct Found {
+    /// The check's cgroups, if any controller could be had.
+    pub cgroups: Option<Cgroups>,
+    /// Why the memory controller cannot be used, when it cannot.
+    pub no_memory: Option<String>,
+    /// Why the pids controller cannot be used, when it cannot.
+    pub no_pids: Option<String>,
+}
+
+/// The cgroups of one case; every process left in them is killed and they are removed
+/// when this is dropped.
+#[derive(Debug)]
+pub struct CaseGroup {
+    memory: Option<(PathBuf, bool)>,
+    pids: Option<(PathBuf, bool)>,
+}
+
+/// What a case's memory cgroup saw.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Usage {
+    /// The most memory the case held at once, in bytes.
+    pub peak: Option<u64>,
+    /// The kernel killed a process of the case for going over the limit.
+    pub oom_killed: bool,
+}
+
+/// A line of `/proc/self/cgroup`: hierarchy id, controllers, path.
+fn own_paths(text: &str) -> Vec<(String, String)> {
+    text.lines()
+        .filter_map(|l| {
+            let mut parts = l.splitn(3, ':');
+            let _id = parts.next()?;
+            Some((parts.next()?.to_string(), parts.next()?.to_string()))
+        })
+        .collect()
+}
+
+/// The mount points of cgroup file systems: (point, v2, super options).
+fn mounts(mountinfo: &str) -> Vec<(PathBuf, bool, String)> {
+    mountinfo
+        .lines()
+        .filter_map(|l| {
+            let (left, right) = l.split_once(" - ")?;
+            let point = left.split(' ').nth(4)?;
+            let mut r = right.split(' ');
+            let fstype = r.next()?;
+            let _source = r.next()?;
+            let options = r.next().unwrap_or_default().to_string();
+            match fstype {
+                "cgroup2" => Some((PathBuf::from(point), true, options)),
+                "cgroup" => Some((PathBuf::from(point), false, options)),
+                _ => None,
+            }
+        })
+        .collect()
+}
+
+/// The directory of this process's own cgroup for `controller`: (dir, v2).
+fn own_dir(controller: &str, cgroup: &str, mountinfo: &str) -> Option<(PathBuf, bool)> {
+    let paths = own_paths(cgroup);
+    let all = mounts(mountinfo);
+    let v1 = all
+        .iter()
+        .find(|(_, v2, opts)| !v2 && opts.split(',').any(|o| o == controller));
+    if let Some((point, _, _)) = v1 {
+        let path = paths
+            .iter()
+            .find(|(c, _)| c.split(',').any(|c| c == controller))?;
+        return Some((join(point, &path.1), false));
+    }
+    let (point, _, _) = all.iter().find(|(_, v2, _)| *v2)?;
+    let path = paths.iter().find(|(c, _)| c.is_empty())?;
+    let dir = join(point, &path.1);
+    let available = std::fs::read_to_string(dir.join("cgroup.controllers")).ok()?;
+    available
+        .split_whitespace()
+        .any(|c| c == controller)
+        .then_some((dir, true))
+}
+
+fn join(point: &Path, path: &str) -> PathBuf {
+    point.join(path.trim_start_matches('/'))
+}
+
+/// Makes `dir/beast-PID` for one controller; the reason when it cannot.
+fn make_base(controller: &str, own: Option<(PathBuf, bool)>) -> Result<Controller, String> {
+    let (dir, v2) = own.ok_or_else(|| format!("no {controller} controller is mounted"))?;
+    let base = dir.join(format!("beast-{}", std::process::id()));
+    std::fs::create_dir(&base).map_err(|e| {
+        format!(
+            "cannot make a {controller} cgroup in {}: {e}",
+            dir.display()
+        )
+    })?;
+    if v2 {
+        let enabled = format!("+{controller}");
+        let ok = std::fs::write(base.join("cgroup.subtree_control"), &enabled);
+        if let Err(e) = ok {
+            let _ = std::fs::remove_dir(&base);
+            return Err(format!(
+                "cannot delegate {controller} below {}: {e}",
+                base.display()
+            ));
+        }
+    }
+    Ok(Controller { base, v2 })
+}
+
+impl Cgroups {
+    /// The cgroups this process may make, from `/proc/self/cgroup` and the mount table.
+    pub fn find() -> Found {
+        let read = |p: &str| std::fs::read_to_string(p).unwrap_or_default();
+        let (cgroup, mountinfo) = (read("/proc/self/cgroup"), read("/proc/self/mountinfo"));
+        let memory = make_base("memory", own_dir("memory", &cgroup, &mountinfo));
+        let pids = make_base("pids", own_dir("pids", &cgroup, &mountinfo));
+        let (no_memory, no_pids) = (memory.as_ref().err(), pids.as_ref().err());
+        let (no_memory, no_pids) = (no_memory.cloned(), no_pids.cloned());
+        let (memory, pids) = (memory.ok(), pids.ok());
+        let cgroups = (memory.is_some() || pids.is_some()).then_some(Cgroups {
+            memory,
+            pids,
+            next: AtomicU64::new(0),
+        });
+        Found {
+            cgroups,
+            no_memory,
+            no_pids,
+        }
+    }
+
+    /// True when cases get a memory cgroup.
+    pub fn has_memory(&self) -> bool {
+        self.memory.is_some()
+    }
+
+    /// True when cases get a pids cgroup.
+    pub fn has_pids(&self) -> bool {
+        self.pids.is_some()
+    }
+
+    /// A fresh cgroup for one case: at most `memory` bytes (none when `None`) and at most
+    /// `processes` processes.
+    pub fn case(&self, memory: Option<u64>, processes: u64) -> io::Result<CaseGroup> {
+        let n = self.next.fetch_add(1, Ordering::Relaxed);
+        let name = format!("case-{n}");
+        let mut group = CaseGroup {
+            memory: None,
+            pids: None,
+        };
+        if let Some(c) = &self.memory {
+            let dir = c.base.join(&name);
+            std::fs::create_dir(&dir)?;
+            group.memory = Some((dir.clone(), c.v2));
+            if let Some(bytes) = memory {
+                if c.v2 {
+                    std::fs::write(dir.join("memory.max"), bytes.to_string())?;
+                    let _ = std::fs::write(dir.join("memory.swap.max"), "0");
+                } else {
+                    std::fs::write(dir.join("memory.limit_in_bytes"), bytes.to_string())?;
+                    let _ =
+                        std::fs::write(dir.join("memory.memsw.limit_in_bytes"), bytes.to_string());
+                }
+            }
+        }
+        if let Some(c) = &self.pids {
+            let dir = c.base.join(&name);
+            if group.memory.as_ref().is_none_or(|(m, _)| *m != dir) {
+                match std::fs::create_dir(&dir) {
+                    Err(e) if e.kind() != io::ErrorKind::AlreadyExists => return Err(e),
+                    _ => {}
+                }
+            }
+            std::fs::write(dir.join("pids.max"), processes.to_string())?;
+            group.pids = Some((dir, c.v2));
+        }
+        Ok(group)
+    }
+}
+
+impl Drop for Cgroups {
+    fn drop(&mut self) {
+        for c in [&self.memory, &self.pids].into_iter().flatten() {
+            let _ = std::fs::remove_dir(&c.base);
+        }
+    }
+}
+
+impl CaseGroup {
+    /// The directories a process of the case joins (each once).
+    pub fn dirs(&self) -> Vec<PathBuf> {
+        let mut dirs: Vec<PathBuf> = Vec::new();
+        for (d, _) in [&self.memory, &self.pids].into_iter().flatten() {
+            if !dirs.contains(d) {
+                dirs.push(d.clone());
+            }
+        }
+        dirs
+    }
+
+    /// The processes in the case's cgroups now.
+    pub fn processes(&self) -> Vec<i32> {
+        let mut pids = Vec::new();
+        for dir in self.dirs() {
+            let text = std::fs::read_to_string(dir.join("cgroup.procs")).unwrap_or_default();
+            pids.extend(text.lines().filter_map(|l| l.trim().parse::<i32>().ok()));
+        }
+        pids.sort_unstable();
+        pids.dedup();
+        pids
+    }
+
+    /// Kills every process of the case until none is left (`cgroup.kill` on v2).
+    pub fn kill_all(&self) {
+        for (dir, v2) in [&self.memory, &self.pids].into_iter().flatten() {
+            if *v2 {
+                let _ = std::fs::write(dir.join("cgroup.kill"), "1");
+            }
+        }
+        for _ in 0..2000 {
+            let left = self.processes();
+            if left.is_empty() {
+                return;
+            }
+            for pid in left {
+                let _ = kill(Pid::from_raw(pid), Signal::SIGKILL);
+            }
+            std::thread::sleep(Duration::from_micros(200));
+        }
+    }
+
+    /// The peak and whether the OOM killer struck.
+    pub fn usage(&self) -> Usage {
+        let Some((dir, v2)) = &self.memory else {
+            return Usage::default();
+        };
+        let read = |name: &str| std::fs::read_to_string(dir.join(name)).unwrap_or_default();
+        let number = |name: &str| read(name).trim().parse::<u64>().ok();
+        let oom_kills = |text: String| {
+            text.lines()
+                .find_map(|l| l.strip_prefix("oom_kill "))
+                .and_then(|n| n.trim().parse::<u64>().ok())
+                .unwrap_or(0)
+        };
+        if *v2 {
+            Usage {
+                peak: number("memory.peak"),
+                oom_killed: oom_kills(read("memory.events")) > 0,
+            }
+        } else {
+            Usage {
+                peak: number("memory.max_usage_in_bytes"),
+                oom_killed: oom_kills(read("memory.oom_control")) > 0,
+            }
+        }
+    }
+}
+
+impl Drop for CaseGroup {
+    fn drop(&mut self) {
+        self.kill_all();
+        for dir in self.dirs() {
+            // The last processes may take a moment to leave.
+            for _ in 0..200 {
+                match std::fs::remove_dir(&dir) {
+                    Err(e) if e.raw_os_error() == Some(nix::libc::EBUSY) => {
+                        std::thread::sleep(Duration::from_micros(500));
+                    }
+                    _ => break,
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MOUNTINFO: &str = "\
+30 25 0:26 / /sys/fs/cgroup/memory rw,relatime shared:9 - cgroup cgroup rw,memory
+31 25 0:27 / /sys/fs/cgroup/pids rw,relatime shared:10 - cgroup cgroup rw,pids
+32 25 0:28 / /sys/fs/cgroup/unified rw,relatime shared:11 - cgroup2 cgroup2 rw
+";
+
+    #[test]
+    fn a_v1_controller_is_found_under_this_process_own_path() {
+        let cgroup = "8:pids:/\n4:memory:/process_api/abc\n0::/\n";
+        assert_eq!(
+            own_dir("memory", cgroup, MOUNTINFO),
+            Some((
+                PathBuf::from("/sys/fs/cgroup/memory/process_api/abc"),
+                false
+            ))
+        );
+        assert_eq!(
+            own_dir("pids", cgroup, MOUNTINFO),
+            Some((PathBuf::from("/sys/fs/cgroup/pids"), false))
+        );
+    }
+
+    #[test]
+    fn oom_kills_are_read_from_the_v1_oom_control() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        std::fs::write(
+            dir.path().join("memory.oom_control"),
+            "oom_kill_disable 0\nunder_oom 0\noom_kill 1\n",
+        )
+        .expect("write");
+        std::fs::write(dir.path().join("memory.max_usage_in_bytes"), "4096\n").expect("write");
+        let group = CaseGroup {
+            memory: Some((dir.path().to_path_buf(), false)),
+            pids: None,
+        };
+        let usage = group.usage();
+        assert_eq!(
+            usage,
+            Usage {
+                peak: Some(4096),
+                oom_killed: true
+            }
+        );
+    }
+}

@@ -1,0 +1,311 @@
+//! What a helper does to itself just before it becomes the answer: no capability left in
+//! any set and securebits locked, no new privileges, the resource limits, no inherited
+//! descriptor but 0, 1 and 2, default signal handling, Landlock (basic), and last the
+//! seccomp filter. Each step is a function of its own, and [`SECCOMP_REFUSED`] is the one
+//! list of refused system calls (the README names it).
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+
+use nix::libc;
+use nix::sys::resource::{Resource, setrlimit};
+use nix::sys::signal::{SigSet, Signal};
+use rustix::thread::{self as rt, CapabilitiesSecureBits, CapabilitySet, CapabilitySets};
+use seccompiler::{
+    BpfProgram, SeccompAction, SeccompCmpArgLen, SeccompCmpOp, SeccompCondition, SeccompFilter,
+    SeccompRule, TargetArch,
+};
+
+use super::helper::{Failure, Step};
+use super::spec::Spec;
+
+/// The number of the highest capability this kernel knows.
+fn last_capability() -> u32 {
+    std::fs::read_to_string("/proc/sys/kernel/cap_last_cap")
+        .ok()
+        .and_then(|s| s.trim().parse().ok())
+        .unwrap_or(40)
+}
+
+/// Every capability this kernel knows, one set each.
+fn each_capability() -> impl Iterator<Item = CapabilitySet> {
+    (0..=last_capability().min(63)).map(|i| CapabilitySet::from_bits_retain(1 << i))
+}
+
+/// Makes every capability this process holds ambient, so that they survive the `exec` of
+/// the jail's `init` (a process that is not root in its user namespace loses them at
+/// `exec` otherwise).
+pub fn keep_capabilities_across_exec() -> Result<(), Failure> {
+    let now = rt::capabilities(None).step("read the capabilities")?;
+    rt::set_capabilities(
+        None,
+        CapabilitySets {
+            inheritable: now.permitted,
+            ..now
+        },
+    )
+    .step("make the capabilities inheritable")?;
+    for cap in each_capability().filter(|c| now.permitted.contains(*c)) {
+        rt::configure_capability_in_ambient_set(cap, true).step("make the capabilities ambient")?;
+    }
+    Ok(())
+}
+
+/// Gives up every capability for good: the bounding set emptied, the securebits that make
+/// root special set and locked, the ambient set cleared, every set empty, and no new
+/// privileges (a set-uid file cannot give any back).
+pub fn drop_every_capability() -> Result<(), Failure> {
+    for cap in each_capability() {
+        rt::remove_capability_from_bounding_set(cap).step("empty the bounding set")?;
+    }
+    let bits = CapabilitiesSecureBits::NO_ROOT
+        | CapabilitiesSecureBits::NO_ROOT_LOCKED
+        | CapabilitiesSecureBits::NO_SETUID_FIXUP
+        | CapabilitiesSecureBits::NO_SETUID_FIXUP_LOCKED
+        | CapabilitiesSecureBits::KEEP_CAPS_LOCKED
+        | CapabilitiesSecureBits::NO_CAP_AMBIENT_RAISE
+        | CapabilitiesSecureBits::NO_CAP_AMBIENT_RAISE_LOCKED;
+    rt::set_capabilities_secure_bits(bits).step("lock the securebits")?;
+    rt::clear_ambient_capability_set().step("clear the ambient capabilities")?;
+    let none = CapabilitySet::empty();
+    rt::set_capabilities(
+        None,
+        CapabilitySets {
+            effective: none,
+            permitted: none,
+            inheritable: none,
+        },
+    )
+    .step("drop every capability")?;
+    no_new_privileges()
+}
+
+/// `PR_SET_NO_NEW_PRIVS`.
+pub fn no_new_privileges() -> Result<(), Failure> {
+    rt::set_no_new_privs(true).step("set no_new_privs")
+}
+
+/// The resource limits of `spec`: CPU time, file size, open files, no core files, and the
+/// address space and process count where no cgroup holds them.
+pub fn limits(spec: &Spec) -> Result<(), Failure> {
+    let set = |r: Resource, v: u64| setrlimit(r, v, v);
+    if let Some(bytes) = spec.address_space {
+        set(Resource::RLIMIT_AS, bytes).step("limit memory")?;
+    }
+    if let Some(n) = spec.nproc {
+        set(Resource::RLIMIT_NPROC, n).step("limit processes")?;
+    }
+    setrlimit(Resource::RLIMIT_CPU, spec.cpu, spec.cpu + 1).step("limit CPU time")?;
+    set(Resource::RLIMIT_FSIZE, spec.fsize).step("limit file size")?;
+    set(Resource::RLIMIT_NOFILE, 256).step("limit open files")?;
+    set(Resource::RLIMIT_CORE, 0).step("turn off core files")
+}
+
+/// Closes every descriptor but 0, 1 and 2: whatever the judge's caller left open (a
+/// secret file on fd 7, say) does not reach the answer.
+pub fn close_inherited_descriptors() -> Result<(), Failure> {
+    let fds: Vec<i32> = std::fs::read_dir("/proc/self/fd")
+        .step("list open descriptors")?
+        .flatten()
+        .filter_map(|e| e.file_name().to_str().and_then(|n| n.parse().ok()))
+        .filter(|&fd| fd > 2)
+        .collect();
+    for fd in fds {
+        // The directory listing's own descriptor is already closed: EBADF is fine.
+        match nix::unistd::close(fd) {
+            Ok(()) | Err(nix::errno::Errno::EBADF) => {}
+            Err(e) => return Err(e).step("close an inherited descriptor"),
+        }
+    }
+    Ok(())
+}
+
+/// Signals a parent may have left ignored; `exec` keeps ignored signals ignored.
+const RESETTABLE: [Signal; 20] = [
+    Signal::SIGHUP,
+    Signal::SIGINT,
+    Signal::SIGQUIT,
+    Signal::SIGTERM,
+    Signal::SIGUSR1,
+    Signal::SIGUSR2,
+    Signal::SIGPIPE,
+    Signal::SIGALRM,
+    Signal::SIGCHLD,
+    Signal::SIGCONT,
+    Signal::SIGTSTP,
+    Signal::SIGTTIN,
+    Signal::SIGTTOU,
+    Signal::SIGURG,
+    Signal::SIGXCPU,
+    Signal::SIGXFSZ,
+    Signal::SIGVTALRM,
+    Signal::SIGPROF,
+    Signal::SIGWINCH,
+    Signal::SIGIO,
+];
+
+/// An empty signal mask, and a handler on every signal a parent may have ignored: `exec`
+/// resets handled signals to their defaults (ignored ones it would keep ignored), so the
+/// answer starts with default handling. Setting a disposition to the default directly
+/// needs `unsafe` in nix; installing a handler through `signal-hook` does not.
+pub fn reset_signal_handling() -> Result<(), Failure> {
+    let flag = Arc::new(AtomicBool::new(false));
+    for sig in RESETTABLE {
+        signal_hook::flag::register(sig as i32, Arc::clone(&flag)).step("reset signal handling")?;
+    }
+    SigSet::empty()
+        .thread_set_mask()
+        .step("clear the signal mask")
+}
+
+/// The system calls the seccomp filter refuses with `EPERM`, by name (the README lists
+/// them): new mounts and namespaces, tracing and other processes' memory, the kernel's
+/// keyring, BPF, perf, userfaultfd, io_uring, kexec and modules. `clone` is refused only
+/// with a namespace flag; `clone3`, whose flags the filter cannot read, gets `ENOSYS` so
+/// that the C library falls back to `clone`.
+pub const SECCOMP_REFUSED: [(&str, i64); 34] = [
+    ("mount", libc::SYS_mount),
+    ("umount2", libc::SYS_umount2),
+    ("pivot_root", libc::SYS_pivot_root),
+    ("chroot", libc::SYS_chroot),
+    ("unshare", libc::SYS_unshare),
+    ("setns", libc::SYS_setns),
+    ("fsopen", libc::SYS_fsopen),
+    ("fsconfig", libc::SYS_fsconfig),
+    ("fsmount", libc::SYS_fsmount),
+    ("fspick", libc::SYS_fspick),
+    ("move_mount", libc::SYS_move_mount),
+    ("open_tree", libc::SYS_open_tree),
+    ("mount_setattr", libc::SYS_mount_setattr),
+    ("open_by_handle_at", libc::SYS_open_by_handle_at),
+    ("ptrace", libc::SYS_ptrace),
+    ("process_vm_readv", libc::SYS_process_vm_readv),
+    ("process_vm_writev", libc::SYS_process_vm_writev),
+    ("keyctl", libc::SYS_keyctl),
+    ("add_key", libc::SYS_add_key),
+    ("request_key", libc::SYS_request_key),
+    ("bpf", libc::SYS_bpf),
+    ("perf_event_open", libc::SYS_perf_event_open),
+    ("userfaultfd", libc::SYS_userfaultfd),
+    ("io_uring_setup", libc::SYS_io_uring_setup),
+    ("io_uring_enter", libc::SYS_io_uring_enter),
+    ("io_uring_register", libc::SYS_io_uring_register),
+    ("kexec_load", libc::SYS_kexec_load),
+    ("kexec_file_load", libc::SYS_kexec_file_load),
+    ("init_module", libc::SYS_init_module),
+    ("finit_module", libc::SYS_finit_module),
+    ("delete_module", libc::SYS_delete_module),
+    ("swapon", libc::SYS_swapon),
+    ("swapoff", libc::SYS_swapoff),
+    ("reboot", libc::SYS_reboot),
+];
+
+/// System V IPC, refused too where no IPC namespace keeps it private (basic).
+const SYSV_IPC: [i64; 3] = [libc::SYS_shmget, libc::SYS_msgget, libc::SYS_semget];
+
+/// The namespace flags `clone` is refused with.
+const NAMESPACE_FLAGS: [u64; 7] = [
+    libc::CLONE_NEWNS as u64,
+    libc::CLONE_NEWUTS as u64,
+    libc::CLONE_NEWIPC as u64,
+    libc::CLONE_NEWUSER as u64,
+    libc::CLONE_NEWPID as u64,
+    libc::CLONE_NEWNET as u64,
+    libc::CLONE_NEWCGROUP as u64,
+];
+
+#[cfg(target_arch = "x86_64")]
+const ARCH: TargetArch = TargetArch::x86_64;
+#[cfg(target_arch = "aarch64")]
+const ARCH: TargetArch = TargetArch::aarch64;
+#[cfg(target_arch = "riscv64")]
+const ARCH: TargetArch = TargetArch::riscv64;
+
+/// The two filters: refused calls (`EPERM`) and `clone3` (`ENOSYS`). A call from another
+/// architecture's table (the 32-bit one on x86_64) kills the process.
+fn filters(sysv_ipc: bool) -> Result<[BpfProgram; 2], seccompiler::Error> {
+    let mut refused: BTreeMap<i64, Vec<SeccompRule>> = SECCOMP_REFUSED
+        .iter()
+        .map(|&(_, nr)| (nr, Vec::new()))
+        .collect();
+    if sysv_ipc {
+        refused.extend(SYSV_IPC.iter().map(|&nr| (nr, Vec::new())));
+    }
+    let clone_rules = NAMESPACE_FLAGS
+        .iter()
+        .map(|&flag| {
+            SeccompRule::new(vec![SeccompCondition::new(
+                0,
+                SeccompCmpArgLen::Qword,
+                SeccompCmpOp::MaskedEq(flag),
+                flag,
+            )?])
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    refused.insert(libc::SYS_clone, clone_rules);
+    let eperm = SeccompFilter::new(
+        refused,
+        SeccompAction::Allow,
+        SeccompAction::Errno(libc::EPERM as u32),
+        ARCH,
+    )?;
+    let clone3 = SeccompFilter::new(
+        BTreeMap::from([(libc::SYS_clone3, Vec::new())]),
+        SeccompAction::Allow,
+        SeccompAction::Errno(libc::ENOSYS as u32),
+        ARCH,
+    )?;
+    Ok([eperm.try_into()?, clone3.try_into()?])
+}
+
+/// Installs the seccomp filters (after `no_new_privs`). `sysv_ipc` also refuses System V
+/// IPC, for a run with no IPC namespace.
+pub fn seccomp(sysv_ipc: bool) -> Result<(), Failure> {
+    for filter in filters(sysv_ipc).step("build the seccomp filter")? {
+        seccompiler::apply_filter(&filter).step("install the seccomp filter")?;
+    }
+    Ok(())
+}
+
+/// Restricts this process and what it starts with Landlock: `read` paths readable and
+/// runnable, `write` paths writable too, nothing else of the file system; no signal to
+/// and no abstract socket of any process outside. Returns whether the kernel enforces it
+/// fully.
+pub fn landlock(read: &[PathBuf], write: &[PathBuf]) -> Result<bool, Failure> {
+    use landlock::{
+        ABI, Access, AccessFs, Ruleset, RulesetAttr, RulesetCreatedAttr, RulesetStatus, Scope,
+        path_beneath_rules,
+    };
+    let abi = ABI::V6;
+    let status = Ruleset::default()
+        .handle_access(AccessFs::from_all(abi))
+        .and_then(|r| r.scope(Scope::from_all(abi)))
+        .and_then(|r| r.create())
+        .and_then(|r| r.add_rules(path_beneath_rules(read, AccessFs::from_read(abi))))
+        .and_then(|r| r.add_rules(path_beneath_rules(write, AccessFs::from_all(abi))))
+        .and_then(|r| r.restrict_self())
+        .step("restrict file access (Landlock)")?;
+    Ok(status.ruleset == RulesetStatus::FullyEnforced)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_seccomp_filters_compile_for_this_machine() {
+        let [eperm, clone3] = filters(true).expect("filters compile");
+        assert!(eperm.len() > SECCOMP_REFUSED.len());
+        assert!(!clone3.is_empty());
+    }
+
+    #[test]
+    fn every_refused_call_is_named_once() {
+        let mut names: Vec<&str> = SECCOMP_REFUSED.iter().map(|(n, _)| *n).collect();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), SECCOMP_REFUSED.len());
+    }
+}

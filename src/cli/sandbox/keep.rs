@@ -1,0 +1,224 @@
+//! `--sandbox basic`: no namespaces. The keeper joins the case's cgroups, takes the
+//! case's own uid under root, becomes a child subreaper, and confines itself (Landlock
+//! over the same allow-list as the jail's root, no signal out of it; seccomp; limits; no
+//! inherited descriptor) before it starts the answer, waits for it, and kills every
+//! descendant left.
+
+use std::collections::{HashMap, HashSet};
+use std::io;
+use std::path::PathBuf;
+use std::process::Command;
+use std::time::Duration;
+
+use nix::errno::Errno;
+use nix::sys::prctl;
+use nix::sys::signal::{SigSet, Signal, kill};
+use nix::sys::wait::{WaitPidFlag, WaitStatus, waitpid};
+use nix::unistd::{Gid, Pid, Uid, getpid, getppid, setgroups, setresgid, setresuid, setsid};
+
+use super::confine;
+use super::helper::{CANNOT_START, Failure, SETUP_FAILED, Step, relay};
+use super::layout::{SYSTEM, without_masks};
+use super::spec::Spec;
+
+/// The files every answer may write besides its directory: the harmless devices.
+const DEVICES: [&str; 3] = ["/dev/null", "/dev/zero", "/dev/full"];
+
+/// A subreaper that starts the answer, waits for it and kills every descendant.
+pub fn keep(spec: &Spec) -> Result<u8, Failure> {
+    let me = std::process::id().to_string();
+    for dir in &spec.cgroup {
+        std::fs::write(dir.join("cgroup.procs"), &me).step("join the case's cgroup")?;
+    }
+    prctl::set_child_subreaper(true).step("become a subreaper")?;
+    // A helper started as a process group leader cannot call setsid; it has none then.
+    let _ = setsid();
+    if let Some(id) = spec.uid {
+        setgroups(&[]).step("drop supplementary groups")?;
+        setresgid(Gid::from_raw(id), Gid::from_raw(id), Gid::from_raw(id))
+            .step("take the case's group id")?;
+        setresuid(Uid::from_raw(id), Uid::from_raw(id), Uid::from_raw(id))
+            .step("take the case's user id")?;
+    }
+    // The answer runs as the keeper's user: it must not trace the keeper or write its memory.
+    prctl::set_dumpable(false).step("make the keeper undumpable")?;
+    confine::no_new_privileges()?;
+    confine::limits(spec)?;
+    let read: Vec<PathBuf> = SYSTEM
+        .iter()
+        .map(PathBuf::from)
+        .chain(spec.ro.iter().cloned())
+        .chain(["/proc", "/dev/urandom", "/dev/random"].map(PathBuf::from))
+        .filter(|p| p.exists())
+        .collect();
+    let read = without_masks(&read, &spec.mask);
+    let write: Vec<PathBuf> = std::iter::once(spec.workdir.clone())
+        .chain(DEVICES.map(PathBuf::from))
+        .filter(|p| p.exists())
+        .collect();
+    confine::landlock(&read, &write)?;
+    confine::close_inherited_descriptors()?;
+    // Changing the user clears the parent-death signal: set it now.
+    prctl::set_pdeathsig(Signal::SIGTERM).step("set the parent-death signal")?;
+    confine::reset_signal_handling()?;
+    if getppid().as_raw() != spec.judge_pid {
+        return Ok(SETUP_FAILED);
+    }
+    let waited = keeper_signals();
+    waited.thread_block().step("block signals")?;
+    confine::seccomp(true)?;
+    let child = while_at_the_process_limit(|| answer(spec).spawn()).map_err(|e| Failure {
+        step: "start the answer",
+        reason: format!("{}: {e}", spec.command[0].to_string_lossy()),
+        code: CANNOT_START,
+    })?;
+    let pid = Pid::from_raw(i32::try_from(child.id()).unwrap_or(i32::MAX));
+    let ended = wait_for(pid, &waited);
+    kill_descendants();
+    Ok(relay(ended))
+}
+
+/// How long starting the answer is tried again while its user is at the process limit.
+const LIMIT_WAIT: Duration = Duration::from_secs(5);
+
+/// Tries `start` again, for up to [`LIMIT_WAIT`], while it fails with `EAGAIN` (the
+/// processes of the case's last run may take a moment to go). The judge's timeout still
+/// bounds the whole run.
+fn while_at_the_process_limit<T>(mut start: impl FnMut() -> io::Result<T>) -> io::Result<T> {
+    let since = std::time::Instant::now();
+    loop {
+        match start() {
+            Err(e) if e.kind() == io::ErrorKind::WouldBlock && since.elapsed() < LIMIT_WAIT => {
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            done => return done,
+        }
+    }
+}
+
+/// The answer's command, in its directory (the environment was set by the judge).
+fn answer(spec: &Spec) -> Command {
+    let mut cmd = Command::new(&spec.command[0]);
+    cmd.args(&spec.command[1..]).current_dir(&spec.workdir);
+    cmd
+}
+
+/// The signals the keeper waits for: its child's end, and being told to stop.
+fn keeper_signals() -> SigSet {
+    let mut set = SigSet::empty();
+    for s in [
+        Signal::SIGCHLD,
+        Signal::SIGTERM,
+        Signal::SIGINT,
+        Signal::SIGHUP,
+    ] {
+        set.add(s);
+    }
+    set
+}
+
+/// Waits until the answer ends (its status) or the keeper is told to stop (`None`).
+fn wait_for(pid: Pid, waited: &SigSet) -> Option<WaitStatus> {
+    loop {
+        if let Some(status) = reap(pid) {
+            return Some(status);
+        }
+        match waited.wait() {
+            Ok(Signal::SIGCHLD) | Err(_) => {}
+            Ok(_) => return None,
+        }
+    }
+}
+
+/// Reaps every finished child; returns the status of `pid` if it was among them.
+fn reap(pid: Pid) -> Option<WaitStatus> {
+    let mut found = None;
+    loop {
+        match waitpid(None, Some(WaitPidFlag::WNOHANG)) {
+            Ok(WaitStatus::StillAlive) | Err(_) => return found,
+            Ok(status) if status.pid() == Some(pid) => found = Some(status),
+            Ok(_) => {}
+        }
+    }
+}
+
+/// Kills every descendant until none is left: orphans come to this subreaper, so no
+/// child left means no descendant left.
+fn kill_descendants() {
+    for _ in 0..1000 {
+        reap(Pid::from_raw(0));
+        if matches!(
+            waitpid(None, Some(WaitPidFlag::WNOHANG)),
+            Err(Errno::ECHILD)
+        ) {
+            return;
+        }
+        for pid in descendants(getpid()) {
+            let _ = kill(pid, Signal::SIGKILL);
+        }
+        std::thread::sleep(Duration::from_millis(1));
+    }
+}
+
+/// Every process below `root`, from the parent links in `/proc`.
+pub fn descendants(root: Pid) -> Vec<Pid> {
+    let mut children: HashMap<i32, Vec<i32>> = HashMap::new();
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    for entry in entries.flatten() {
+        let Some(pid) = entry
+            .file_name()
+            .to_str()
+            .and_then(|n| n.parse::<i32>().ok())
+        else {
+            continue;
+        };
+        if let Some(ppid) = parent_of(pid) {
+            children.entry(ppid).or_default().push(pid);
+        }
+    }
+    let mut found = Vec::new();
+    let mut seen = HashSet::new();
+    let mut todo = vec![root.as_raw()];
+    while let Some(p) = todo.pop() {
+        for &c in children.get(&p).into_iter().flatten() {
+            if seen.insert(c) {
+                found.push(Pid::from_raw(c));
+                todo.push(c);
+            }
+        }
+    }
+    found
+}
+
+/// The parent of `pid`, from `/proc/PID/stat`.
+pub fn parent_of(pid: i32) -> Option<i32> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    let (_, rest) = stat.rsplit_once(") ")?;
+    rest.split(' ').nth(1)?.parse().ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_parent_of_this_process_is_read_from_proc() {
+        let me = std::process::id() as i32;
+        assert_eq!(parent_of(me), Some(getppid().as_raw()));
+    }
+
+    #[test]
+    fn a_spawned_child_is_a_descendant() {
+        let mut child = Command::new("sleep")
+            .arg("5")
+            .spawn()
+            .expect("sleep starts");
+        let pid = child.id() as i32;
+        let found = descendants(getpid());
+        let _ = child.kill();
+        let _ = child.wait();
+        assert!(found.contains(&Pid::from_raw(pid)), "{found:?}");
+    }
+}

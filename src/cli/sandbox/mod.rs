@@ -1,0 +1,643 @@
+//! Containment of a stranger's answer, in one module. The judge's side is here: which level
+//! is in force (`--sandbox`), what the machine allows ([`Host`], probed once a check), the
+//! environment and limits an answer gets, the uid and cgroup each case gets, and the line
+//! the report starts with, which names every protection in force and every one missing.
+//! The helper's side is in [`helper`] (dispatch), [`jail`] (namespaces and the minimal
+//! root), [`keep`] (basic) and [`confine`] (privileges, limits, seccomp, Landlock); the
+//! one description both sides share is [`spec::Spec`]; what the answer may see is
+//! [`layout`]; the cgroups are [`cgroup`].
+
+pub mod cgroup;
+pub mod confine;
+pub mod helper;
+pub mod jail;
+pub mod keep;
+pub mod layout;
+pub mod spec;
+
+use std::ffi::OsString;
+use std::fs::File;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use nix::fcntl::{Flock, FlockArg};
+use nix::unistd::geteuid;
+use serde::Serialize;
+
+use self::cgroup::{CaseGroup, Cgroups};
+use self::layout::Layout;
+pub use self::spec::{INPUT_NAME, JAILED_HOME};
+
+/// `--sandbox`: how strongly the answer is contained.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Level {
+    /// The strongest level this machine allows: the jail where user namespaces work, else
+    /// `basic`; cgroups where they can be made, else rlimits. The first line says which.
+    #[default]
+    Auto,
+    /// The jail with a cgroup per case for memory and processes; exit 2 naming what is
+    /// missing otherwise.
+    Strict,
+    /// No namespaces: Landlock over the same allow-list, seccomp, limits, a cleared
+    /// environment, a private directory, and a kill of every descendant after each case.
+    Basic,
+    /// Nothing: the command runs as it is, at full speed. For your own, trusted answer.
+    None,
+}
+
+/// The mechanism chosen for a run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Mechanism {
+    /// The jail: a `beast __contain` outer process and its `init`, pid 1 of fresh user,
+    /// mount, pid, network, IPC, UTS and cgroup namespaces, in a minimal root.
+    Jail,
+    /// A `beast __contain keep` helper confined by Landlock that starts the answer and
+    /// kills its whole tree.
+    Basic,
+    /// The answer runs directly, in its own process group.
+    None,
+}
+
+/// The namespaces of the jail, as the report names them.
+pub const NAMESPACES: [&str; 7] = ["user", "mount", "pid", "net", "ipc", "uts", "cgroup"];
+
+/// The first of the user ids answers run as when the judge is root: one per answer
+/// running at once, never shared (`0x70000000`, above the ranges that distributions and
+/// systemd hand out).
+pub const FIRST_UID: u32 = 1_879_048_192;
+
+/// How many user ids the range holds.
+const UIDS: u32 = 65_536;
+
+/// Where the judges of a machine lock the user ids they hand out.
+const UID_LOCKS: &str = "/run/beast-judge";
+
+/// The most processes a case may have at once.
+pub const PROCESSES: u64 = 256;
+
+/// Environment variables passed through besides `LC_*` and those of `--env`.
+const ALLOWED_ENV: [&str; 3] = ["PATH", "LANG", "TERM"];
+
+/// What this machine allows, found once a check.
+#[derive(Debug)]
+pub struct Host {
+    /// The mechanism in force.
+    pub mechanism: Mechanism,
+    /// Why the jail cannot be had, when it cannot.
+    pub no_jail: Option<String>,
+    /// The cgroups cases get, if any.
+    pub cgroups: Option<Cgroups>,
+    /// Why there is no memory cgroup, when there is none.
+    pub no_memory_cgroup: Option<String>,
+    /// Why there is no pids cgroup, when there is none.
+    pub no_pids_cgroup: Option<String>,
+    /// The user ids handed out, when the judge is root.
+    pub uids: Option<UidPool>,
+}
+
+/// Why a sandbox level cannot be had.
+#[derive(Debug, thiserror::Error)]
+#[error("--sandbox strict: {feature} is not available here: {reason}")]
+pub struct Unavailable {
+    /// The missing feature, e.g. "a memory cgroup".
+    pub feature: &'static str,
+    /// The system's reason.
+    pub reason: String,
+}
+
+impl Host {
+    /// Probes the machine for `level` (a jail is tried once, on `/bin/true`). `strict`
+    /// fails naming what is missing.
+    pub fn probe(level: Level, workspace: &Path) -> Result<Host, Unavailable> {
+        let (mechanism, no_jail) = match level {
+            Level::None => (Mechanism::None, None),
+            Level::Basic => (Mechanism::Basic, None),
+            Level::Auto | Level::Strict => match probe_jail(workspace) {
+                Ok(()) => (Mechanism::Jail, None),
+                Err(why) if level == Level::Strict => {
+                    return Err(Unavailable {
+                        feature: "the jail (user and other namespaces)",
+                        reason: why,
+                    });
+                }
+                Err(why) => (Mechanism::Basic, Some(why)),
+            },
+        };
+        let contained = mechanism != Mechanism::None;
+        let found = contained.then(Cgroups::find);
+        let (cgroups, no_memory, no_pids) = match found {
+            Some(f) => (f.cgroups, f.no_memory, f.no_pids),
+            None => (None, None, None),
+        };
+        if level == Level::Strict {
+            for (feature, why) in [("a memory cgroup", &no_memory), ("a pids cgroup", &no_pids)] {
+                if let Some(why) = why {
+                    return Err(Unavailable {
+                        feature,
+                        reason: format!("{why} (cgroups need root or a delegated subtree)"),
+                    });
+                }
+            }
+        }
+        let uids = (contained && geteuid().is_root()).then(UidPool::new);
+        Ok(Host {
+            mechanism,
+            no_jail,
+            cgroups,
+            no_memory_cgroup: no_memory,
+            no_pids_cgroup: no_pids,
+            uids,
+        })
+    }
+}
+
+/// Runs `/bin/true` in a jail once: the jail works here, or why not.
+fn probe_jail(workspace: &Path) -> Result<(), String> {
+    let exe = std::env::current_exe().map_err(|e| e.to_string())?;
+    let root = workspace.join("probe-root");
+    std::fs::create_dir_all(&root).map_err(|e| e.to_string())?;
+    let program = ["/bin/true", "/usr/bin/true"]
+        .into_iter()
+        .find(|p| Path::new(p).is_file())
+        .ok_or("no /bin/true to try a jail on")?;
+    let spec = spec::Spec {
+        role: spec::Role::Outer,
+        judge_pid: std::process::id() as i32,
+        address_space: None,
+        nproc: None,
+        cpu: 5,
+        fsize: 1 << 20,
+        uid: geteuid().is_root().then_some(FIRST_UID + UIDS - 1),
+        cgroup: Vec::new(),
+        ro: Vec::new(),
+        mask: Vec::new(),
+        tmp_size: 1 << 20,
+        root_dir: Some(root),
+        input_file: None,
+        workdir: PathBuf::from(JAILED_HOME),
+        command: vec![program.into()],
+    };
+    let out = std::process::Command::new(exe)
+        .arg("__contain")
+        .args(spec.to_args())
+        .env_clear()
+        .stdin(std::process::Stdio::null())
+        .output()
+        .map_err(|e| e.to_string())?;
+    if out.status.success() {
+        return Ok(());
+    }
+    let said = String::from_utf8_lossy(&out.stderr);
+    let said = said.trim().trim_start_matches("beast sandbox: ");
+    Err(if said.is_empty() {
+        format!("a test jail ended with {}", out.status)
+    } else {
+        said.to_string()
+    })
+}
+
+/// The user ids of one check, each held by a lock file so that no other judge of the
+/// machine hands it out while this one may use it.
+#[derive(Debug)]
+pub struct UidPool {
+    free: Mutex<Vec<Lease>>,
+}
+
+/// One user id, held.
+#[derive(Debug)]
+pub struct Lease {
+    /// The user (and group) id.
+    pub uid: u32,
+    _lock: Option<Flock<File>>,
+}
+
+impl UidPool {
+    fn new() -> UidPool {
+        UidPool {
+            free: Mutex::new(Vec::new()),
+        }
+    }
+
+    /// A user id no other answer running now has.
+    pub fn take(&self) -> Lease {
+        if let Some(lease) = self.free.lock().ok().and_then(|mut f| f.pop()) {
+            return lease;
+        }
+        let dir = Path::new(UID_LOCKS);
+        let _ = std::fs::create_dir_all(dir);
+        for n in 0..UIDS - 1 {
+            let Ok(file) = File::create(dir.join(format!("uid-{n}"))) else {
+                break;
+            };
+            if let Ok(lock) = Flock::lock(file, FlockArg::LockExclusiveNonblock) {
+                return Lease {
+                    uid: FIRST_UID + n,
+                    _lock: Some(lock),
+                };
+            }
+        }
+        // No lock can be had: an id from this process's own number, unlocked.
+        Lease {
+            uid: FIRST_UID + std::process::id() % (UIDS - 1),
+            _lock: None,
+        }
+    }
+
+    /// Gives a lease back for the next case.
+    pub fn give(&self, lease: Lease) {
+        if let Ok(mut free) = self.free.lock() {
+            free.push(lease);
+        }
+    }
+}
+
+/// What is in force for one answer: the mechanism, the limits, the environment and what
+/// it may see.
+#[derive(Debug)]
+pub struct Sandbox {
+    /// How answers are started.
+    pub mechanism: Mechanism,
+    /// `--memory` in MiB; 0 for none.
+    pub memory_mib: u64,
+    /// The environment every answer gets (HOME and TMPDIR are added per case).
+    pub env: Vec<(OsString, OsString)>,
+    /// This binary, for starting the helper.
+    pub exe: PathBuf,
+    /// This process, so helpers can notice when it is gone.
+    pub judge_pid: u32,
+    /// What the answer sees.
+    pub layout: Layout,
+    /// What the machine allows.
+    pub host: Arc<Host>,
+}
+
+/// The serializable summary of a [`Sandbox`], for JSON and JUnit reports.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct SandboxSummary {
+    /// `jail`, `basic` or `none`.
+    pub mechanism: Mechanism,
+    /// The namespaces in force, empty without them.
+    pub namespaces: Vec<&'static str>,
+    /// The memory limit in MiB, or null.
+    pub memory_mib: Option<u64>,
+    /// How memory is limited: `cgroup`, `rlimit` (address space), or null.
+    pub memory_limit: Option<&'static str>,
+    /// The most processes a case may have, or null.
+    pub processes: Option<u64>,
+    /// True when the environment is cleared to an allow-list.
+    pub env_cleared: bool,
+    /// The first user id answers run as when it is changed (one per answer running at
+    /// once, from this one up).
+    pub run_as_uid: Option<u32>,
+    /// Every protection in force, in words.
+    pub protections: Vec<String>,
+    /// Every protection missing, with the reason.
+    pub missing: Vec<String>,
+}
+
+/// What `beast check` tells the sandbox about one answer.
+#[derive(Clone, Debug)]
+pub struct Request<'a> {
+    /// `--memory` in MiB (0: none).
+    pub memory_mib: u64,
+    /// `--env` names passed through.
+    pub pass_env: &'a [OsString],
+    /// `--cases` directories.
+    pub cases: &'a [PathBuf],
+    /// `--bind` paths.
+    pub binds: &'a [PathBuf],
+    /// The answer's command (relative paths made absolute).
+    pub command: &'a [OsString],
+}
+
+impl Sandbox {
+    /// The sandbox of one answer on `host`.
+    pub fn new(req: &Request, host: &Arc<Host>) -> Result<Sandbox, Unavailable> {
+        let exe = std::env::current_exe().map_err(|e| Unavailable {
+            feature: "the path of this binary",
+            reason: e.to_string(),
+        })?;
+        let env = allowed_env(std::env::vars_os(), req.pass_env);
+        let path = env
+            .iter()
+            .find(|(k, _)| k == "PATH")
+            .map(|(_, v)| v.as_os_str());
+        let home = std::env::var_os("HOME").map(PathBuf::from);
+        let judge_named = names_the_judge(&exe, req.command, &env, path);
+        let layout = match host.mechanism {
+            Mechanism::None => Layout {
+                command: req.command.to_vec(),
+                ..Layout::default()
+            },
+            _ => Layout::new(&layout::Request {
+                command: req.command,
+                path,
+                binds: req.binds,
+                env_values: env
+                    .iter()
+                    .filter(|(k, _)| req.pass_env.contains(k))
+                    .map(|(_, v)| v.as_os_str())
+                    .collect(),
+                cases: req.cases,
+                exe: &exe,
+                home: home.as_deref(),
+                judge_named,
+            }),
+        };
+        Ok(Sandbox {
+            mechanism: host.mechanism,
+            memory_mib: req.memory_mib,
+            env,
+            exe,
+            judge_pid: std::process::id(),
+            layout,
+            host: Arc::clone(host),
+        })
+    }
+
+    /// True when the judge starts the jail's `init` itself, from a thread that has made
+    /// the namespaces (under root: no user namespace is needed to make them, so no outer
+    /// process either).
+    pub fn direct_jail(&self) -> bool {
+        self.mechanism == Mechanism::Jail && self.host.uids.is_some()
+    }
+
+    fn cgroups(&self) -> Option<&Cgroups> {
+        self.host.cgroups.as_ref()
+    }
+
+    /// True when cases get a memory cgroup.
+    pub fn memory_cgroup(&self) -> bool {
+        self.mechanism != Mechanism::None && self.cgroups().is_some_and(Cgroups::has_memory)
+    }
+
+    /// `RLIMIT_AS` in bytes: only where no memory cgroup holds the memory.
+    pub fn address_space(&self) -> Option<u64> {
+        (!self.memory_cgroup())
+            .then(|| self.memory_bytes())
+            .flatten()
+    }
+
+    /// `RLIMIT_NPROC`: only where no pids cgroup holds the processes.
+    pub fn nproc(&self) -> Option<u64> {
+        let pids = self.cgroups().is_some_and(Cgroups::has_pids);
+        (!pids).then_some(2 * PROCESSES)
+    }
+
+    /// The memory limit in bytes, or `None` for none.
+    pub fn memory_bytes(&self) -> Option<u64> {
+        (self.memory_mib > 0).then(|| self.memory_mib.saturating_mul(1 << 20))
+    }
+
+    /// A fresh cgroup for one case, where cgroups can be had.
+    pub fn case_group(&self) -> std::io::Result<Option<CaseGroup>> {
+        match self.cgroups() {
+            Some(c) if self.mechanism != Mechanism::None => {
+                let memory = self.memory_bytes();
+                c.case(memory, PROCESSES).map(Some)
+            }
+            _ => Ok(None),
+        }
+    }
+
+    /// A user id for one case (root only).
+    pub fn lease(&self) -> Option<Lease> {
+        self.host.uids.as_ref().map(UidPool::take)
+    }
+
+    /// Gives a case's user id back.
+    pub fn give_back(&self, lease: Option<Lease>) {
+        if let (Some(pool), Some(l)) = (&self.host.uids, lease) {
+            pool.give(l);
+        }
+    }
+
+    /// The summary for reports.
+    pub fn summary(&self) -> SandboxSummary {
+        let mut protections: Vec<String> = Vec::new();
+        let mut missing: Vec<String> = Vec::new();
+        let host = &self.host;
+        let contained = self.mechanism != Mechanism::None;
+        match self.mechanism {
+            Mechanism::Jail => {
+                protections.push(format!("{} namespaces", NAMESPACES.join("+")));
+                protections.push("minimal root".to_string());
+                protections.push("mounts locked".to_string());
+            }
+            Mechanism::Basic => {
+                protections.push("Landlock file access".to_string());
+                missing.push(match &host.no_jail {
+                    Some(why) => format!("namespaces ({why})"),
+                    None => "namespaces (--sandbox basic)".to_string(),
+                });
+            }
+            Mechanism::None => missing.push("everything (--sandbox none)".to_string()),
+        }
+        if contained {
+            protections.push(match host.uids {
+                Some(_) => format!("own uid per case from {FIRST_UID}"),
+                None => "the judge's uid, never root".to_string(),
+            });
+            protections.push("no capabilities".to_string());
+            protections.push("seccomp".to_string());
+        }
+        let memory_cgroup = self.memory_cgroup();
+        let memory_limit = match (contained, self.memory_bytes(), memory_cgroup) {
+            (false, _, _) | (_, None, _) => None,
+            (true, Some(_), true) => Some("cgroup"),
+            (true, Some(_), false) => Some("rlimit"),
+        };
+        if let Some(kind) = memory_limit {
+            let m = self.memory_mib;
+            if kind == "cgroup" {
+                protections.push(format!("memory cgroup {m} MiB"));
+            } else {
+                let why = host.no_memory_cgroup.as_deref().unwrap_or("no cgroup");
+                missing.push(format!(
+                    "memory cgroup ({why}): memory is RLIMIT_AS {m} MiB, so a JVM needs --memory 0"
+                ));
+            }
+        }
+        let pids_cgroup = self.cgroups().is_some_and(Cgroups::has_pids);
+        if contained {
+            if pids_cgroup {
+                protections.push(format!("pids cgroup {PROCESSES}"));
+            } else {
+                let why = host.no_pids_cgroup.as_deref().unwrap_or("no cgroup");
+                missing.push(format!(
+                    "pids cgroup ({why}): processes are RLIMIT_NPROC {}",
+                    2 * PROCESSES
+                ));
+            }
+            protections.push("env cleared".to_string());
+            protections.push("inherited fds closed".to_string());
+        }
+        SandboxSummary {
+            mechanism: self.mechanism,
+            namespaces: match self.mechanism {
+                Mechanism::Jail => NAMESPACES.to_vec(),
+                _ => Vec::new(),
+            },
+            memory_mib: memory_limit.map(|_| self.memory_mib),
+            memory_limit,
+            processes: contained.then_some(if pids_cgroup {
+                PROCESSES
+            } else {
+                2 * PROCESSES
+            }),
+            env_cleared: contained,
+            run_as_uid: host.uids.as_ref().filter(|_| contained).map(|_| FIRST_UID),
+            protections,
+            missing,
+        }
+    }
+
+    /// The first line of the report, e.g. `sandbox: jail: user+mount+... namespaces, ...`.
+    pub fn line(&self) -> String {
+        summary_line(&self.summary())
+    }
+}
+
+/// The report line of a summary (see [`Sandbox::line`]): the mechanism, what is in
+/// force, and what is missing.
+pub fn summary_line(s: &SandboxSummary) -> String {
+    let name = match s.mechanism {
+        Mechanism::Jail => "jail",
+        Mechanism::Basic => "basic",
+        Mechanism::None => "none (the command runs unconfined)",
+    };
+    let mut line = format!("sandbox: {name}");
+    if !s.protections.is_empty() {
+        line.push_str(": ");
+        line.push_str(&s.protections.join(", "));
+    }
+    if !s.missing.is_empty() && s.mechanism != Mechanism::None {
+        line.push_str("; missing: ");
+        line.push_str(&s.missing.join("; "));
+    }
+    line
+}
+
+/// The CPU-time limit: twice the timeout, rounded up to whole seconds.
+pub fn cpu_seconds(timeout: Duration) -> u64 {
+    (timeout.as_secs_f64() * 2.0).ceil().max(1.0) as u64
+}
+
+/// The variables of `vars` an answer may see: `PATH`, `LANG`, `LC_*`, `TERM` and the
+/// names in `pass`.
+pub fn allowed_env(
+    vars: impl Iterator<Item = (OsString, OsString)>,
+    pass: &[OsString],
+) -> Vec<(OsString, OsString)> {
+    let mut env: Vec<(OsString, OsString)> = vars
+        .filter(|(name, _)| {
+            let n = name.as_encoded_bytes();
+            ALLOWED_ENV.iter().any(|a| a.as_bytes() == n)
+                || n.starts_with(b"LC_")
+                || pass.iter().any(|p| p == name)
+        })
+        .collect();
+    env.sort();
+    env
+}
+
+/// True when the answer's program, or a passed variable, is this binary: the user trusts
+/// it then, so it is not masked.
+fn names_the_judge(
+    exe: &Path,
+    command: &[OsString],
+    env: &[(OsString, OsString)],
+    path: Option<&std::ffi::OsStr>,
+) -> bool {
+    let program = command
+        .first()
+        .and_then(|p| layout::resolve_program(p, path));
+    program.is_some_and(|p| same_file(exe, &p))
+        || env.iter().any(|(_, v)| same_file(exe, Path::new(v)))
+}
+
+/// True when both paths name one file.
+fn same_file(a: &Path, b: &Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    match (a.metadata(), b.metadata()) {
+        (Ok(a), Ok(b)) => a.dev() == b.dev() && a.ino() == b.ino(),
+        _ => false,
+    }
+}
+
+/// Makes this process undumpable, so that no answer running under its uid can open its
+/// `/proc/PID/mem` or trace it; under `basic`, also a subreaper, so that what an answer
+/// leaves after killing its keeper comes to the judge, which kills it.
+pub fn protect_the_judge(host: &Host) {
+    let _ = nix::sys::prctl::set_dumpable(false);
+    if host.mechanism == Mechanism::Basic {
+        let _ = nix::sys::prctl::set_child_subreaper(true);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn os(pairs: &[(&str, &str)]) -> Vec<(OsString, OsString)> {
+        pairs
+            .iter()
+            .map(|(a, b)| (OsString::from(a), OsString::from(b)))
+            .collect()
+    }
+
+    #[test]
+    fn only_the_allow_list_and_passed_names_reach_the_answer() {
+        let vars = os(&[
+            ("PATH", "/bin"),
+            ("GITHUB_TOKEN", "secret"),
+            ("LC_ALL", "C"),
+            ("AWS_SECRET_ACCESS_KEY", "k"),
+            ("BEAST", "/x"),
+            ("LANGUAGE", "no"),
+        ]);
+        let got = allowed_env(vars.into_iter(), &[OsString::from("BEAST")]);
+        assert_eq!(
+            got,
+            os(&[("BEAST", "/x"), ("LC_ALL", "C"), ("PATH", "/bin")])
+        );
+    }
+
+    #[test]
+    fn the_report_line_names_what_is_in_force_and_what_is_missing() {
+        let s = SandboxSummary {
+            mechanism: Mechanism::Jail,
+            namespaces: NAMESPACES.to_vec(),
+            memory_mib: Some(1024),
+            memory_limit: Some("rlimit"),
+            processes: Some(512),
+            env_cleared: true,
+            run_as_uid: None,
+            protections: vec!["minimal root".to_string(), "seccomp".to_string()],
+            missing: vec!["memory cgroup (no)".to_string()],
+        };
+        assert_eq!(
+            summary_line(&s),
+            "sandbox: jail: minimal root, seccomp; missing: memory cgroup (no)"
+        );
+        let none = SandboxSummary {
+            mechanism: Mechanism::None,
+            protections: vec![],
+            missing: vec!["everything (--sandbox none)".to_string()],
+            ..s
+        };
+        assert_eq!(
+            summary_line(&none),
+            "sandbox: none (the command runs unconfined)"
+        );
+    }
+
+    #[test]
+    fn cpu_time_is_twice_the_timeout_rounded_up() {
+        assert_eq!(cpu_seconds(Duration::from_millis(300)), 1);
+        assert_eq!(cpu_seconds(Duration::from_secs(5)), 10);
+        assert_eq!(cpu_seconds(Duration::from_millis(2600)), 6);
+    }
+}

@@ -1,0 +1,529 @@
+//! The jail against the attacks that broke the earlier sandbox, each checked from outside:
+//! a file on the host, a process left, a secret in the output, segments in `ipcs`, the
+//! host's name. And the honest answers that could not run: a JVM under the default
+//! memory limit, a `python3` under a directory closed to others, a script that calls a
+//! helper next to itself under `/tmp`. Tests of the jail skip, saying why, where the
+//! kernel refuses it; tests of root-only attacks skip as a normal user.
+
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use crate::contain_cli::{
+    Cases, hostile, leaves_nothing, left_running, levels, marker, namespaces, run, run_with,
+};
+use crate::util::{BEAST, beast};
+
+/// The longest any check here may take.
+const BOUND: Duration = Duration::from_secs(20);
+
+fn is_root() -> bool {
+    nix::unistd::geteuid().is_root()
+}
+
+/// A world-writable directory of the test's, so that only the sandbox stands in the way.
+fn open_dir() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o777)).expect("chmod");
+    dir
+}
+
+#[test]
+fn unmounting_and_remounting_are_refused() {
+    for level in levels("the umount test", true) {
+        let cases = Cases::new();
+        let host = open_dir();
+        let target = host.path().to_str().expect("path");
+        let o = run(level, &cases, "umount.sh", &[target], &[]);
+        assert_eq!(o.got, "held\n", "{level}: {o:?}");
+        assert!(
+            !host.path().join("pwned").exists(),
+            "{level}: wrote on the host"
+        );
+    }
+}
+
+#[test]
+fn no_process_environment_shows_the_judges_token() {
+    for level in levels("the environ test", true) {
+        let cases = Cases::new();
+        let o = run(level, &cases, "environ.sh", &[], &[("GITHUB_TOKEN", "2")]);
+        assert_eq!(o.got, "no token\n", "{level}: {o:?}");
+    }
+    // Without a sandbox it finds the judge's: the test can tell.
+    let o = run(
+        "none",
+        &Cases::new(),
+        "environ.sh",
+        &[],
+        &[("GITHUB_TOKEN", "2")],
+    );
+    assert_eq!(o.got, "2\n", "{o:?}");
+}
+
+#[test]
+fn no_network_namespace_of_the_host_can_be_joined() {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("listen");
+    let port = listener.local_addr().expect("address").port().to_string();
+    for level in levels("the setns test", false) {
+        let cases = Cases::new();
+        let o = run(level, &cases, "join-net.sh", &[&port], &[]);
+        assert_eq!(o.got, "no network\n", "{level}: {o:?}");
+    }
+}
+
+#[test]
+fn the_hosts_name_and_sysctls_stay_as_they_were() {
+    let read = |p: &str| std::fs::read_to_string(p).unwrap_or_default();
+    let before = (
+        nix::unistd::gethostname().expect("hostname"),
+        read("/proc/sys/kernel/printk_ratelimit"),
+        read("/proc/sys/vm/stat_interval"),
+    );
+    for level in levels("the host settings test", true) {
+        let cases = Cases::new();
+        let o = run(level, &cases, "host-settings.sh", &["x"], &[]);
+        assert_eq!(o.got, "held\n", "{level}: {o:?}");
+        let after = (
+            nix::unistd::gethostname().expect("hostname"),
+            read("/proc/sys/kernel/printk_ratelimit"),
+            read("/proc/sys/vm/stat_interval"),
+        );
+        assert_eq!(after, before, "{level}");
+    }
+}
+
+#[test]
+fn a_descriptor_the_caller_left_open_does_not_reach_the_answer() {
+    let secret = tempfile::NamedTempFile::new().expect("temp file");
+    std::fs::write(secret.path(), "2\n").expect("write");
+    std::fs::set_permissions(secret.path(), std::fs::Permissions::from_mode(0o600)).expect("chmod");
+    let mut all = levels("the fd test", true);
+    all.push("none");
+    for level in all {
+        let cases = Cases::new();
+        let check = format!(
+            "exec 7<'{}'; exec '{BEAST}' check --sandbox {level} --format json --no-builtin \
+             --shrink none --cases '{}' -- '{}'",
+            secret.path().display(),
+            cases.dir().display(),
+            hostile("fd7.sh")
+        );
+        let out = std::process::Command::new("sh")
+            .args(["-c", &check])
+            .output()
+            .expect("sh runs");
+        let text = String::from_utf8_lossy(&out.stdout);
+        let first: serde_json::Value =
+            serde_json::from_str(text.lines().next().unwrap_or_default()).expect("JSON");
+        // Without a sandbox the descriptor arrives: the test can tell.
+        let leaked = if level == "none" { "2\n" } else { "no fd 7\n" };
+        assert_eq!(first["got"], leaked, "{level}: {text}");
+    }
+}
+
+/// The host's System V shared memory segments of `size` bytes.
+fn segments_of(size: u64) -> usize {
+    let table = std::fs::read_to_string("/proc/sysvipc/shm").unwrap_or_default();
+    table
+        .lines()
+        .skip(1)
+        .filter(|l| l.split_whitespace().nth(3) == Some(&size.to_string()))
+        .count()
+}
+
+#[test]
+fn system_v_shared_memory_is_gone_with_the_case() {
+    // An odd size no other program uses.
+    let size: u64 = (48 << 20) + 4096 * 7;
+    for level in levels("the SysV test", true) {
+        let cases = Cases::new();
+        let o = run(level, &cases, "sysv-shm.sh", &[&size.to_string()], &[]);
+        assert_eq!(o.got, "held\n", "{level}: {o:?}");
+        assert_eq!(segments_of(size), 0, "{level}: segments left on the host");
+    }
+}
+
+#[test]
+fn a_file_in_dev_shm_is_gone_with_the_case() {
+    for level in levels("the /dev/shm test", true) {
+        let name = marker("shm");
+        let cases = Cases::new();
+        let o = run(level, &cases, "dev-shm.sh", &[&name], &[]);
+        assert_eq!(o.got, "held\n", "{level}: {o:?}");
+        assert!(
+            !Path::new("/dev/shm").join(&name).exists(),
+            "{level}: left in /dev/shm"
+        );
+    }
+}
+
+#[test]
+fn memory_is_counted_for_the_whole_case() {
+    if !is_root() || !namespaces("the per-case memory test") {
+        eprintln!("skipped: a memory cgroup needs root here");
+        return;
+    }
+    let cases = Cases::new();
+    let o = run_with("strict", &cases, "hog.py", &[], &[], &["--memory", "256"]);
+    assert_ne!(o.verdict, "AC", "{o:?}");
+    let peak = o.peak_memory_mib.expect("a peak is measured");
+    assert!(
+        peak <= 260.0,
+        "30 children of 100 MiB held {peak} MiB: {o:?}"
+    );
+}
+
+#[test]
+fn another_answers_output_is_out_of_reach() {
+    if !namespaces("the stdout test") {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("temp dir");
+    let answers = dir.path().join("answers.toml");
+    let toml = format!(
+        "[[answer]]\nname = \"writer\"\ncommand = [\"{}\"]\n\n\
+         [[answer]]\nname = \"honest\"\ncommand = [\"{BEAST}\"]\n",
+        hostile("stdout-writer.sh")
+    );
+    std::fs::write(&answers, toml).expect("write");
+    let out = beast()
+        // Three cases on two jobs: the honest answer's run while the writer's third does.
+        .args([
+            "check",
+            "--sandbox",
+            "strict",
+            "--format",
+            "json",
+            "--jobs",
+            "2",
+        ])
+        .args([
+            "--no-builtin",
+            "--random",
+            "3",
+            "--seed",
+            "3",
+            "--shrink",
+            "none",
+        ])
+        .arg("--answers")
+        .arg(&answers)
+        .timeout(BOUND)
+        .output()
+        .expect("beast runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    let honest_failures = text
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .filter(|v| v["answer"] == "honest" && v["passed"] == false)
+        .count();
+    assert_eq!(honest_failures, 0, "{text}");
+    assert!(text.contains("\"answer\":\"honest\""), "{text}");
+}
+
+/// A fake checkout of this project with a copy of the judge in `target/`, the built-in
+/// cases' answers in `examples/`, and the hostile script at its root.
+fn checkout_with_copies(case_answer: &str) -> (tempfile::TempDir, PathBuf) {
+    let root = tempfile::tempdir().expect("temp dir");
+    let repo = root.path();
+    std::fs::write(
+        repo.join("Cargo.toml"),
+        "[package]\nname = \"beast-judge\"\n",
+    )
+    .expect("write");
+    std::fs::create_dir_all(repo.join("target/debug")).expect("mkdir");
+    std::fs::copy(BEAST, repo.join("target/debug/beast")).expect("copy");
+    std::fs::create_dir_all(repo.join("examples/beast")).expect("mkdir");
+    std::fs::write(repo.join("examples/beast/one.out"), case_answer).expect("write");
+    let script = repo.join("copies.sh");
+    std::fs::copy(hostile("copies.sh"), &script).expect("copy");
+    (root, script)
+}
+
+#[test]
+fn no_other_copy_of_the_judge_nor_the_built_in_answers_is_reachable() {
+    let mut all = levels("the copies test", true);
+    all.push("none");
+    for level in all {
+        let (_root, script) = checkout_with_copies("2\n");
+        let cases = Cases::new();
+        let out = beast()
+            .args([
+                "check",
+                "--sandbox",
+                level,
+                "--format",
+                "json",
+                "--no-builtin",
+            ])
+            .args(["--shrink", "none", "--cases"])
+            .arg(cases.dir())
+            .arg("--")
+            .arg(&script)
+            .timeout(BOUND)
+            .output()
+            .expect("beast runs");
+        let text = String::from_utf8_lossy(&out.stdout);
+        let first: serde_json::Value =
+            serde_json::from_str(text.lines().next().unwrap_or_default()).expect("JSON");
+        // Without a sandbox it finds a copy: the test can tell.
+        let held = if level == "none" { "2\n" } else { "held\n" };
+        assert_eq!(first["got"], held, "{level}: {text}");
+    }
+}
+
+#[test]
+fn stopping_every_process_stops_only_the_answers_own() {
+    for level in levels("the SIGSTOP test", true) {
+        let mark = marker("stop-all");
+        let cases = Cases::new();
+        let start = Instant::now();
+        let o = run(level, &cases, "stop-all.sh", &[&mark], &[]);
+        assert!(start.elapsed() < BOUND, "{level}: the judge hung: {o:?}");
+        let left = left_running(&mark);
+        assert!(left.is_empty(), "{level}: left: {left:?}");
+    }
+}
+
+#[test]
+fn a_session_left_after_killing_the_keeper_is_killed() {
+    leaves_nothing("kill-keeper.sh", &["WA", "RTE"]);
+}
+
+/// Where `javac` is, or why the test cannot run.
+fn javac() -> Option<PathBuf> {
+    let found = std::env::split_paths(&std::env::var_os("PATH")?)
+        .map(|d| d.join("javac"))
+        .find(|p| p.is_file());
+    if found.is_none() {
+        eprintln!("skipped: no javac on PATH");
+    }
+    found
+}
+
+#[test]
+fn a_java_answer_runs_under_the_default_sandbox() {
+    let Some(javac) = javac() else { return };
+    let dir = tempfile::tempdir().expect("temp dir");
+    let source = dir.path().join("Answer.java");
+    // The one case's answer is 2; what matters here is that a JVM starts and reads stdin.
+    let java = "public class Answer { public static void main(String[] a) throws Exception {\n\
+                byte[] in = System.in.readAllBytes();\n\
+                System.out.println(in.length > 0 ? \"2\" : \"empty\"); } }\n";
+    std::fs::write(&source, java).expect("write");
+    let compiled = std::process::Command::new(javac)
+        .arg("-d")
+        .arg(dir.path())
+        .arg(&source)
+        .status()
+        .expect("javac runs");
+    assert!(compiled.success());
+    let cases = Cases::new();
+    let out = beast()
+        .args([
+            "check",
+            "--no-builtin",
+            "--shrink",
+            "none",
+            "--timeout",
+            "10",
+        ])
+        .arg("--cases")
+        .arg(cases.dir())
+        .args(["--", "java", "-cp"])
+        .arg(dir.path())
+        .arg("Answer")
+        .timeout(Duration::from_secs(60))
+        .output()
+        .expect("beast runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    let first = text.lines().next().unwrap_or_default();
+    if is_root() && namespaces("the JVM line test") {
+        assert!(first.contains("memory cgroup 1024 MiB"), "{first}");
+    }
+}
+
+#[test]
+fn a_python3_behind_a_closed_directory_runs_honestly_and_not_as_root() {
+    if !is_root() {
+        eprintln!("skipped: only root has directories closed to the answer's user here");
+        return;
+    }
+    let Some(python) = ["/usr/bin/python3", "/usr/local/bin/python3"]
+        .into_iter()
+        .find(|p| Path::new(p).exists())
+    else {
+        eprintln!("skipped: no system python3");
+        return;
+    };
+    let dir = tempfile::tempdir().expect("temp dir");
+    let closed = dir.path().join("versions");
+    let bin = closed.join("bin");
+    std::fs::create_dir_all(&bin).expect("mkdir");
+    std::os::unix::fs::symlink(python, bin.join("python3")).expect("link");
+    std::fs::set_permissions(&closed, std::fs::Permissions::from_mode(0o700)).expect("chmod");
+    let script = dir.path().join("a.py");
+    std::fs::write(
+        &script,
+        "import os, sys\nsys.stdin.read()\nprint(2 if os.getuid() != 0 else 'root')\n",
+    )
+    .expect("write");
+    let path = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    for level in levels("the closed python3 test", true) {
+        let cases = Cases::new();
+        let out = beast()
+            .args([
+                "check",
+                "--sandbox",
+                level,
+                "--no-builtin",
+                "--shrink",
+                "none",
+            ])
+            .arg("--cases")
+            .arg(cases.dir())
+            .args(["--", "python3"])
+            .arg(&script)
+            .env("PATH", &path)
+            .timeout(BOUND)
+            .output()
+            .expect("beast runs");
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.code(), Some(0), "{level}: {text}");
+    }
+}
+
+#[test]
+fn a_script_under_tmp_calls_the_helper_next_to_it() {
+    let dir = tempfile::Builder::new()
+        .prefix("beast-helper-")
+        .tempdir_in("/tmp")
+        .expect("a directory in /tmp");
+    let helper = dir.path().join("helper.sh");
+    std::fs::write(&helper, "#!/bin/sh\necho 2\n").expect("write");
+    let script = dir.path().join("answer.sh");
+    std::fs::write(
+        &script,
+        "#!/bin/sh\ncat > /dev/null\nexec \"$(dirname \"$0\")/helper.sh\"\n",
+    )
+    .expect("write");
+    for f in [&helper, &script] {
+        std::fs::set_permissions(f, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    }
+    for level in levels("the helper test", true) {
+        let cases = Cases::new();
+        let out = beast()
+            .args([
+                "check",
+                "--sandbox",
+                level,
+                "--no-builtin",
+                "--shrink",
+                "none",
+            ])
+            .arg("--cases")
+            .arg(cases.dir())
+            .arg("--")
+            .arg(&script)
+            .timeout(BOUND)
+            .output()
+            .expect("beast runs");
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.code(), Some(0), "{level}: {text}");
+    }
+}
+
+/// A user for the non-root test, made when missing: its name and home.
+fn test_user() -> Option<(String, PathBuf)> {
+    let name = "beast-judge-test";
+    let exists = std::process::Command::new("id")
+        .arg(name)
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !exists {
+        let made = std::process::Command::new("useradd")
+            .args(["--create-home", name])
+            .status();
+        if !made.is_ok_and(|s| s.success()) {
+            eprintln!("skipped: cannot create the user {name} (useradd failed)");
+            return None;
+        }
+    }
+    Some((name.to_string(), PathBuf::from("/home").join(name)))
+}
+
+#[test]
+fn as_a_normal_user_the_users_secrets_stay_out_of_reach() {
+    if !is_root() {
+        eprintln!("skipped: the test makes a user, which needs root");
+        return;
+    }
+    let Some((user, home)) = test_user() else {
+        return;
+    };
+    let chown = |p: &Path| {
+        std::process::Command::new("chown")
+            .args(["-R", &format!("{user}:{user}")])
+            .arg(p)
+            .status()
+            .expect("chown runs")
+    };
+    std::fs::create_dir_all(home.join(".ssh")).expect("mkdir");
+    std::fs::write(home.join(".ssh/id_rsa"), "2\n").expect("write");
+    std::fs::write(home.join(".bashrc"), "# the user's own\n").expect("write");
+    chown(&home);
+    // The judge, the script and the cases where the user can reach them.
+    let place = tempfile::tempdir().expect("temp dir");
+    std::fs::set_permissions(place.path(), std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    let judge = place.path().join("beast");
+    std::fs::copy(BEAST, &judge).expect("copy");
+    let script = place.path().join("secrets.sh");
+    std::fs::copy(hostile("secrets.sh"), &script).expect("copy");
+    let cases = place.path().join("cases");
+    std::fs::create_dir(&cases).expect("mkdir");
+    std::fs::write(
+        cases.join("one.in"),
+        "5 5\n#####\n#O  #\n# ~ #\n#  H#\n#####\nWRD\n",
+    )
+    .expect("write");
+    std::fs::write(cases.join("one.out"), "2\n").expect("write");
+    chown(place.path());
+    for level in ["auto", "basic"] {
+        let out = std::process::Command::new("runuser")
+            .args(["-u", &user, "--"])
+            .arg(&judge)
+            .args([
+                "check",
+                "--sandbox",
+                level,
+                "--format",
+                "json",
+                "--no-builtin",
+            ])
+            .args(["--shrink", "none", "--timeout", "2", "--cases"])
+            .arg(&cases)
+            .arg("--")
+            .arg(&script)
+            .env("HOME", &home)
+            .current_dir(place.path())
+            .output()
+            .expect("runuser runs");
+        let text = String::from_utf8_lossy(&out.stdout);
+        let first: serde_json::Value =
+            serde_json::from_str(text.lines().next().unwrap_or_default()).unwrap_or_else(|e| {
+                panic!(
+                    "{level}: {e}: {text} {}",
+                    String::from_utf8_lossy(&out.stderr)
+                )
+            });
+        assert_eq!(first["got"], "held\n", "{level}: {text}");
+        let rc = std::fs::read_to_string(home.join(".bashrc")).expect("read");
+        assert_eq!(rc, "# the user's own\n", "{level}: .bashrc was written");
+    }
+}
