@@ -157,7 +157,11 @@ fn the_text_leaderboard_heads_each_answers_report_and_markdown_is_a_table() {
         "{text}"
     );
     let md = String::from_utf8(run("markdown")).expect("UTF-8");
-    let rows: Vec<&str> = md.lines().collect();
+    let lines: Vec<&str> = md.lines().collect();
+    // What contained them, a blank line, then the table.
+    assert!(lines[0].starts_with("sandbox: "), "{md}");
+    assert_eq!(lines[1], "", "{md}");
+    let rows = &lines[2..];
     assert_eq!(rows.len(), 6, "{md}");
     assert!(
         rows[0].starts_with("| # | answer | passed | bytes |"),

@@ -527,3 +527,92 @@ fn as_a_normal_user_the_users_secrets_stay_out_of_reach() {
         assert_eq!(rc, "# the user's own\n", "{level}: .bashrc was written");
     }
 }
+
+/// Where `program` is on `PATH`.
+fn on_path(program: &str) -> Option<PathBuf> {
+    std::env::split_paths(&std::env::var_os("PATH")?)
+        .map(|d| d.join(program))
+        .find(|p| p.is_file())
+}
+
+/// An honest answer in each installed language of golf reads the puzzle and prints the
+/// one case's answer under the default sandbox (the seccomp filter, the minimal root).
+#[test]
+fn honest_answers_in_every_installed_language_pass_under_the_default_sandbox() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let write = |name: &str, text: &str| {
+        let p = dir.path().join(name);
+        std::fs::write(&p, text).expect("write");
+        p.display().to_string()
+    };
+    let c_source = write(
+        "a.c",
+        "#include <stdio.h>\nint main(void){char b[4096];while(fread(b,1,sizeof b,stdin)>0);\
+         puts(\"2\");return 0;}\n",
+    );
+    let c_binary = dir.path().join("a.out").display().to_string();
+    let mut answers: Vec<(&str, Vec<String>)> = vec![
+        (
+            "sh",
+            vec!["sh".into(), write("a.sh", "cat > /dev/null; echo 2\n")],
+        ),
+        (
+            "bash",
+            vec![
+                "bash".into(),
+                write("a.bash", "mapfile -t l; echo $((1+1))\n"),
+            ],
+        ),
+        (
+            "python3",
+            vec![
+                "python3".into(),
+                write("a.py", "import sys\nsys.stdin.read()\nprint(2)\n"),
+            ],
+        ),
+        (
+            "perl",
+            vec![
+                "perl".into(),
+                write("a.pl", "my @l = <STDIN>; print 1+1, \"\\n\";\n"),
+            ],
+        ),
+        (
+            "node",
+            vec![
+                "node".into(),
+                write("a.js", "require('fs').readFileSync(0); console.log(2);\n"),
+            ],
+        ),
+        (
+            "ruby",
+            vec!["ruby".into(), write("a.rb", "STDIN.read; puts 2\n")],
+        ),
+    ];
+    if let Some(cc) = on_path("cc") {
+        let built = std::process::Command::new(cc)
+            .args(["-O2", "-o", &c_binary, &c_source])
+            .status()
+            .is_ok_and(|s| s.success());
+        if built {
+            answers.push(("cc", vec![c_binary.clone()]));
+        }
+    }
+    for (language, command) in answers {
+        if language != "cc" && on_path(language).is_none() {
+            eprintln!("skipped {language}: not installed");
+            continue;
+        }
+        let cases = Cases::new();
+        let out = beast()
+            .args(["check", "--no-builtin", "--shrink", "none", "--cases"])
+            .arg(cases.dir())
+            .arg("--")
+            .args(&command)
+            .timeout(BOUND)
+            .output()
+            .expect("beast runs");
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.code(), Some(0), "{language}: {text}");
+    }
+}

@@ -299,7 +299,8 @@ pub fn run(args: Args) -> super::Ended {
         out.print(&shard_header(&args, &answers, &setup, &all, seed)?);
     }
     if args.format == Format::Text {
-        out.print(&sandbox_lines(&names_of(&answers), &setup.sandboxes));
+        let lines: Vec<&str> = setup.sandboxes.iter().map(|s| s.0.as_str()).collect();
+        out.print(&sandbox_lines(&names_of(&answers), &lines));
     }
     let names: Vec<&str> = answers.iter().map(|a| a.name.as_str()).collect();
     let finished = run_cases(
@@ -519,15 +520,15 @@ fn names_of(answers: &[Answer]) -> Vec<&str> {
 
 /// The report's first lines: the sandbox line once when every answer has the same, else
 /// one line per answer, named.
-fn sandbox_lines(names: &[&str], sandboxes: &[(String, serde_json::Value)]) -> String {
-    let first = sandboxes.first().map(|s| s.0.as_str()).unwrap_or_default();
-    if sandboxes.iter().all(|s| s.0 == first) {
+fn sandbox_lines(names: &[&str], lines: &[&str]) -> String {
+    let first = lines.first().copied().unwrap_or_default();
+    if lines.iter().all(|l| *l == first) {
         return format!("{first}\n");
     }
     names
         .iter()
-        .zip(sandboxes)
-        .map(|(name, (line, _))| {
+        .zip(lines)
+        .map(|(name, line)| {
             let rest = line.strip_prefix("sandbox: ").unwrap_or(line);
             format!("sandbox ({}): {rest}\n", report::visible(name))
         })
@@ -720,7 +721,13 @@ fn finish(args: &Args, many: bool, judged: &[Judged], out: &mut Out) -> super::E
         write_reports(dir, judged)?;
     }
     match (args.format, many) {
-        (Format::Markdown, _) => out.print(&leaderboard::markdown(&rows)),
+        (Format::Markdown, _) => {
+            // What contained the answers, as in text, then the table.
+            let names: Vec<&str> = judged.iter().map(|j| j.name.as_str()).collect();
+            let lines: Vec<&str> = judged.iter().map(|j| j.sandbox_line.as_str()).collect();
+            out.print(&format!("{}\n", sandbox_lines(&names, &lines)));
+            out.print(&leaderboard::markdown(&rows));
+        }
         (Format::Json, _) => {
             for j in judged {
                 if let Err(reason) = &j.outcome {

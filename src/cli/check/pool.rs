@@ -11,7 +11,7 @@ use beast_engine::beast::variant;
 use beast_engine::judge::cases::{Case, Origin};
 use beast_engine::judge::diagnose;
 use beast_engine::judge::generate::GenOptions;
-use beast_engine::judge::report::CaseReport;
+use beast_engine::judge::report::{self, CaseReport};
 use beast_engine::judge::verdict::{self, Verdict};
 
 use super::load::{CaseList, Job};
@@ -85,11 +85,21 @@ impl Judge {
             ),
             Ended::MemoryLimit => (
                 Verdict::MemoryLimit,
-                Some(format!(
-                    "ran out of the {} MiB memory limit{}",
-                    self.runner.sandbox.memory_mib,
-                    stderr()
-                )),
+                Some(match run.peak_memory {
+                    // The cgroup's OOM kill: the kernel's word, and its measure.
+                    Some(peak) => format!(
+                        "killed by the kernel at the {} MiB memory limit of its cgroup \
+                         (peak {}){}",
+                        self.runner.sandbox.memory_mib,
+                        report::mib(peak),
+                        stderr()
+                    ),
+                    None => format!(
+                        "ran out of the {} MiB memory limit{}",
+                        self.runner.sandbox.memory_mib,
+                        stderr()
+                    ),
+                }),
             ),
             Ended::ArgumentTooLong => (
                 Verdict::RuntimeError,

@@ -271,6 +271,7 @@ struct CaseFiles {
     _file: Option<tempfile::NamedTempFile>,
     group: Option<sandbox::cgroup::CaseGroup>,
     lease: Option<Lease>,
+    network: Option<std::fs::File>,
 }
 
 impl Runner {
@@ -292,9 +293,14 @@ impl Runner {
         let start = Instant::now();
         let (tx, rx) = mpsc::channel();
         let stop = Stop::of(self.sandbox.mechanism);
+        let network = files
+            .network
+            .as_ref()
+            .map(std::fs::File::try_clone)
+            .transpose()?;
         let started = match self
             .groups
-            .start_recorded(stop, || self.start(cmd, tx.clone()))
+            .start_recorded(stop, || self.start(cmd, network, tx.clone()))
         {
             Err(e) if e.raw_os_error() == Some(nix::libc::E2BIG) => {
                 self.sandbox.give_back(files.lease.take());
@@ -318,6 +324,9 @@ impl Runner {
             }
         }
         self.sandbox.give_back(files.lease.take());
+        if let Some(ns) = files.network.take() {
+            self.sandbox.host.give_network(ns);
+        }
         Ok(run)
     }
 
@@ -371,6 +380,9 @@ impl Runner {
         let input_path = workdir.join(INPUT_NAME).into_os_string();
         let args = self.feed(rest, input, |_| Ok(input_path.clone()), &mut files)?;
         files.group = self.sandbox.case_group()?;
+        if self.sandbox.direct_jail() {
+            files.network = Some(self.sandbox.host.take_network()?);
+        }
         let mut command = vec![program.clone()];
         command.extend(args);
         let spec = self.spec(workdir, command, &files);
@@ -470,14 +482,21 @@ impl Runner {
 
     /// Starts `cmd` in a thread that then waits for it and reports its exit on `tx`; the
     /// thread ends once the process has, which is what the helper's parent-death signal
-    /// needs. For the jail under root, that thread first makes the namespaces, so the
-    /// helper it starts is pid 1 of its own (no outer process needed).
-    fn start(&self, mut cmd: Command, tx: Sender<Event>) -> io::Result<Started> {
+    /// needs. For the jail under root, that thread first makes the namespaces and enters
+    /// the case's network namespace, so the helper it starts is pid 1 of its own (no outer
+    /// process needed).
+    fn start(
+        &self,
+        mut cmd: Command,
+        network: Option<std::fs::File>,
+        tx: Sender<Event>,
+    ) -> io::Result<Started> {
         cmd.stdout(Stdio::piped()).stderr(Stdio::piped());
-        let direct = self.sandbox.direct_jail();
         let (ptx, prx) = mpsc::channel();
         thread::spawn(move || {
-            if direct && let Err(e) = sandbox::jail::namespaces_for_init() {
+            if let Some(ns) = network
+                && let Err(e) = sandbox::jail::namespaces_for_init(&ns)
+            {
                 let _ = ptx.send(Err(io::Error::from(e)));
                 return;
             }

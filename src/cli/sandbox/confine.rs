@@ -302,6 +302,21 @@ mod tests {
     }
 
     #[test]
+    fn the_readme_lists_every_refused_call() {
+        let readme = include_str!("../../../README.md");
+        let start = readme
+            .find("The seccomp filter refuses")
+            .expect("the README's list");
+        let list = &readme[start..start + 1200];
+        for (name, _) in SECCOMP_REFUSED {
+            assert!(
+                list.contains(&format!("`{name}`")),
+                "{name} is not in the README"
+            );
+        }
+    }
+
+    #[test]
     fn every_refused_call_is_named_once() {
         let mut names: Vec<&str> = SECCOMP_REFUSED.iter().map(|(n, _)| *n).collect();
         names.sort_unstable();

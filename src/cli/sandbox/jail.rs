@@ -48,9 +48,11 @@ const NAMESPACES: CloneFlags = CloneFlags::CLONE_NEWNS
     .union(CloneFlags::CLONE_NEWUTS);
 
 /// Moves the calling thread (of the judge, under root; it must start one process and then
-/// end) into fresh namespaces, so that the `init` it starts is pid 1 of its own.
-pub fn namespaces_for_init() -> nix::Result<()> {
-    unshare(NAMESPACES)
+/// end) into fresh namespaces and the network namespace `network`, so that the `init` it
+/// starts is pid 1 of its own.
+pub fn namespaces_for_init(network: &std::fs::File) -> nix::Result<()> {
+    unshare(NAMESPACES.difference(CloneFlags::CLONE_NEWNET))?;
+    nix::sched::setns(network, CloneFlags::CLONE_NEWNET)
 }
 
 /// The outer process: cgroups, namespaces, then `init`, whose end it passes on.

@@ -95,6 +95,11 @@ pub struct Host {
     pub no_pids_cgroup: Option<String>,
     /// The user ids handed out, when the judge is root.
     pub uids: Option<UidPool>,
+    /// Network namespaces (no interface up) for the jail under root, one per case running
+    /// at once and reused by the next case: making one costs more than the rest of the
+    /// jail, and a namespace no process is left in keeps nothing of its last case (an
+    /// answer has no capability over it).
+    networks: Mutex<Vec<File>>,
 }
 
 /// Why a sandbox level cannot be had.
@@ -143,6 +148,7 @@ impl Host {
         }
         let uids = (contained && geteuid().is_root()).then(UidPool::new);
         Ok(Host {
+            networks: Mutex::new(Vec::new()),
             mechanism,
             no_jail,
             cgroups,
@@ -150,6 +156,32 @@ impl Host {
             no_pids_cgroup: no_pids,
             uids,
         })
+    }
+}
+
+impl Host {
+    /// A network namespace for one case of the jail under root (made when none is free).
+    pub fn take_network(&self) -> std::io::Result<File> {
+        if let Some(ns) = self.networks.lock().ok().and_then(|mut n| n.pop()) {
+            return Ok(ns);
+        }
+        std::thread::spawn(|| {
+            nix::sched::unshare(nix::sched::CloneFlags::CLONE_NEWNET)?;
+            File::open("/proc/thread-self/ns/net")
+        })
+        .join()
+        .unwrap_or_else(|_| {
+            Err(std::io::Error::other(
+                "the thread making a network namespace failed",
+            ))
+        })
+    }
+
+    /// Gives a case's network namespace back for the next case.
+    pub fn give_network(&self, ns: File) {
+        if let Ok(mut free) = self.networks.lock() {
+            free.push(ns);
+        }
     }
 }
 

@@ -332,12 +332,14 @@ impl Summary {
 }
 
 /// True for characters a report never prints raw: control characters other than tab and
-/// newline (C0 and C1), and the Unicode format characters that reorder or hide text
+/// newline (C0 and C1), the Unicode line and paragraph separators (U+2028, U+2029, line
+/// breaks like the others), and the format characters that reorder or hide text
 /// (bidirectional overrides and isolates, zero-width characters, the byte-order mark).
 fn hidden(c: char) -> bool {
     (c.is_control() && c != '\t' && c != '\n')
         || matches!(c,
             '\u{00ad}' | '\u{061c}' | '\u{180e}' | '\u{200b}'..='\u{200f}'
+            | '\u{2028}' | '\u{2029}'
             | '\u{202a}'..='\u{202e}' | '\u{2060}'..='\u{2069}' | '\u{feff}'
             | '\u{fff9}'..='\u{fffb}')
 }
@@ -722,6 +724,22 @@ mod tests {
         let xml = xml_escape(evil);
         assert!(
             !xml.contains('\u{202e}') && !xml.contains('\u{85}'),
+            "{xml}"
+        );
+    }
+
+    #[test]
+    fn unicode_line_and_paragraph_separators_are_escaped_like_other_line_breaks() {
+        let broken = "2\u{2028}aHHHH!\u{2029}0";
+        assert_eq!(visible(broken), "2\\u{2028}aHHHH!\\u{2029}0");
+        let json = json_text(&serde_json::json!({ "got": broken }));
+        assert!(
+            json.contains("\\u2028") && json.contains("\\u2029"),
+            "{json}"
+        );
+        let xml = xml_escape(broken);
+        assert!(
+            !xml.contains('\u{2028}') && !xml.contains('\u{2029}'),
             "{xml}"
         );
     }
