@@ -6,13 +6,15 @@ CARGO ?= cargo
 run: ## Judge the Wikipedia sample puzzle (prints 8)
 	$(CARGO) run --release --quiet -- examples/beast/wikipedia.txt
 
-test: ## Every unit, integration, property and example test
+test: ## Every unit, integration, property and example test; then the check tests without the jail
 	$(CARGO) test --workspace --lib --bins --tests --quiet
 	$(CARGO) test --workspace --doc --quiet
+	$(CARGO) test --no-default-features --bins --test tests --quiet check_cli
 
 lint: ## Formatting and clippy, warnings denied
 	$(CARGO) fmt --check
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
+	$(CARGO) clippy --no-default-features --all-targets -- -D warnings
 	RUSTDOCFLAGS="-D warnings" $(CARGO) doc --workspace --no-deps --quiet
 
 e2e: ## Browser tests of the Ring Collector and replay pages in headless Chromium (installs chromium if missing)

@@ -625,3 +625,42 @@ fn a_check_with_no_case_to_run_is_a_usage_error_not_a_pass() {
         .code(2)
         .stderr(predicate::str::contains("no case to run"));
 }
+
+/// Built without the jail (`--no-default-features`, or not Linux), `check` runs answers
+/// in a process group, says exactly that, and `--sandbox strict` and `basic` refuse.
+#[cfg(not(jail))]
+#[test]
+fn without_the_jail_the_first_line_says_so_and_strict_refuses() {
+    let out = beast()
+        .args(["check", "--random", "3", "--seed", "1", "--", BEAST])
+        .output()
+        .expect("beast runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    assert!(
+        text.starts_with(
+            "sandbox: none (the command runs unconfined): a process group, the timeout and \
+             the output cap; missing: the jail (this build has none"
+        ),
+        "{text}"
+    );
+    for level in ["strict", "basic"] {
+        let out = beast()
+            .args([
+                "check",
+                "--sandbox",
+                level,
+                "--random",
+                "1",
+                "--seed",
+                "1",
+                "--",
+                BEAST,
+            ])
+            .output()
+            .expect("beast runs");
+        assert_eq!(out.status.code(), Some(2), "{level}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("this build has none"), "{level}: {err}");
+    }
+}

@@ -182,8 +182,8 @@ impl Groups {
             return;
         };
         let me = Pid::this();
-        for pid in crate::cli::sandbox::keep::descendants(me) {
-            let child = crate::cli::sandbox::keep::parent_of(pid.as_raw()) == Some(me.as_raw());
+        for pid in sandbox::procs::descendants(me) {
+            let child = sandbox::procs::parent_of(pid.as_raw()) == Some(me.as_raw());
             if child && !set.contains_key(&pid.as_raw()) {
                 let _ = kill(pid, Signal::SIGKILL);
                 let _ = nix::sys::wait::waitpid(pid, None);
@@ -495,9 +495,9 @@ impl Runner {
         let (ptx, prx) = mpsc::channel();
         thread::spawn(move || {
             if let Some(ns) = network
-                && let Err(e) = sandbox::jail::namespaces_for_init(&ns)
+                && let Err(e) = sandbox::enter_case_namespaces(&ns)
             {
-                let _ = ptx.send(Err(io::Error::from(e)));
+                let _ = ptx.send(Err(e));
                 return;
             }
             let mut child = match cmd.spawn() {

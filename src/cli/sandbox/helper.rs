@@ -7,11 +7,14 @@
 use nix::sys::signal::Signal;
 use nix::sys::wait::WaitStatus;
 
-use super::spec::{Role, Spec};
+#[cfg(jail)]
+use super::spec::Role;
+use super::spec::Spec;
 
 /// Exit code when the sandbox itself cannot be set up.
 pub const SETUP_FAILED: u8 = 125;
 /// Exit code when the answer cannot be started.
+#[cfg_attr(not(jail), allow(dead_code))]
 pub const CANNOT_START: u8 = 127;
 
 /// A step that failed, for the one line of stderr the judge shows.
@@ -26,6 +29,7 @@ pub struct Failure {
 }
 
 /// Names the step of a fallible call.
+#[cfg_attr(not(jail), allow(dead_code))]
 pub trait Step<T> {
     /// The error, as the failure of `step`.
     fn step(self, step: &'static str) -> Result<T, Failure>;
@@ -44,12 +48,7 @@ impl<T, E: std::fmt::Display> Step<T> for Result<T, E> {
 /// Runs the helper. Returns only on failure (init) or with the answer's exit status,
 /// which the judge reads back.
 pub fn run(spec: Spec) -> crate::cli::Ended {
-    let result = match spec.role {
-        Role::Outer => super::jail::outer(&spec),
-        Role::Init => super::jail::init(&spec).map(|()| SETUP_FAILED),
-        Role::Keep => super::keep::keep(&spec),
-    };
-    let code = result.unwrap_or_else(|f| {
+    let code = contain(&spec).unwrap_or_else(|f| {
         eprintln!("beast sandbox: cannot {}: {}", f.step, f.reason);
         f.code
     });
@@ -59,8 +58,29 @@ pub fn run(spec: Spec) -> crate::cli::Ended {
     }
 }
 
+/// Plays the helper's role: the answer's exit status, or the step that failed.
+#[cfg(jail)]
+fn contain(spec: &Spec) -> Result<u8, Failure> {
+    match spec.role {
+        Role::Outer => super::jail::outer(spec),
+        Role::Init => super::jail::init(spec).map(|()| SETUP_FAILED),
+        Role::Keep => super::keep::keep(spec),
+    }
+}
+
+/// Without the jail there is no role to play.
+#[cfg(not(jail))]
+fn contain(spec: &Spec) -> Result<u8, Failure> {
+    Err(Failure {
+        step: "contain the answer",
+        reason: format!("{:?}: this build has no jail", spec.role),
+        code: SETUP_FAILED,
+    })
+}
+
 /// The exit code that passes on how a child ended; for a signal, this process first dies
 /// of the same signal if it can (so the judge sees the signal itself).
+#[cfg_attr(not(jail), allow(dead_code))]
 pub fn relay(ended: Option<WaitStatus>) -> u8 {
     match ended {
         Some(WaitStatus::Exited(_, code)) => u8::try_from(code).unwrap_or(1),
@@ -76,6 +96,7 @@ pub fn relay(ended: Option<WaitStatus>) -> u8 {
 }
 
 /// True while the judge runs.
+#[cfg_attr(not(jail), allow(dead_code))]
 pub fn judge_alive(pid: i32) -> bool {
     std::fs::read_to_string(format!("/proc/{pid}/stat"))
         .ok()

@@ -315,6 +315,7 @@ fn masks(ro: &[PathBuf], req: &Request, trusted: &[PathBuf]) -> Vec<PathBuf> {
 /// The paths `read` allows with every mask cut out, for Landlock, which can only allow:
 /// a directory holding a mask is replaced by its entries (down to the mask), the mask left
 /// out.
+#[cfg_attr(not(jail), allow(dead_code))]
 pub fn without_masks(read: &[PathBuf], masks: &[PathBuf]) -> Vec<PathBuf> {
     let mut out = Vec::new();
     let mut todo: Vec<PathBuf> = read.to_vec();

@@ -8,11 +8,15 @@
 //! [`layout`]; the cgroups are [`cgroup`].
 
 pub mod cgroup;
+#[cfg(jail)]
 pub mod confine;
 pub mod helper;
+#[cfg(jail)]
 pub mod jail;
+#[cfg(jail)]
 pub mod keep;
 pub mod layout;
+pub mod procs;
 pub mod spec;
 
 use std::ffi::OsString;
@@ -116,6 +120,19 @@ impl Host {
     /// Probes the machine for `level` (a jail is tried once, on `/bin/true`). `strict`
     /// fails naming what is missing.
     pub fn probe(level: Level, workspace: &Path) -> Result<Host, Unavailable> {
+        #[cfg(not(jail))]
+        let _ = workspace;
+        #[cfg(not(jail))]
+        let (mechanism, no_jail) = match level {
+            Level::Strict | Level::Basic => {
+                return Err(Unavailable {
+                    feature: "a sandbox",
+                    reason: NO_JAIL.to_string(),
+                });
+            }
+            Level::Auto | Level::None => (Mechanism::None, Some(NO_JAIL.to_string())),
+        };
+        #[cfg(jail)]
         let (mechanism, no_jail) = match level {
             Level::None => (Mechanism::None, None),
             Level::Basic => (Mechanism::Basic, None),
@@ -166,6 +183,7 @@ impl Host {
             return Ok(ns);
         }
         std::thread::spawn(|| {
+            #[cfg(jail)]
             nix::sched::unshare(nix::sched::CloneFlags::CLONE_NEWNET)?;
             File::open("/proc/thread-self/ns/net")
         })
@@ -185,7 +203,12 @@ impl Host {
     }
 }
 
+/// Why a build has no sandbox but a process group.
+#[cfg(not(jail))]
+const NO_JAIL: &str = "this build has none: it is Linux-only and needs the `jail` feature";
+
 /// Runs `/bin/true` in a jail once: the jail works here, or why not.
+#[cfg(jail)]
 fn probe_jail(workspace: &Path) -> Result<(), String> {
     let exe = std::env::current_exe().map_err(|e| e.to_string())?;
     let root = workspace.join("probe-root");
@@ -465,7 +488,13 @@ impl Sandbox {
                     None => "namespaces (--sandbox basic)".to_string(),
                 });
             }
-            Mechanism::None => missing.push("everything (--sandbox none)".to_string()),
+            Mechanism::None => {
+                protections.push("a process group, the timeout and the output cap".to_string());
+                missing.push(match &host.no_jail {
+                    Some(why) => format!("the jail ({why})"),
+                    None => "everything else (--sandbox none)".to_string(),
+                });
+            }
         }
         if contained {
             protections.push(match host.uids {
@@ -541,11 +570,15 @@ pub fn summary_line(s: &SandboxSummary) -> String {
         Mechanism::None => "none (the command runs unconfined)",
     };
     let mut line = format!("sandbox: {name}");
+    let chosen = s.missing.iter().any(|m| m.ends_with("(--sandbox none)"));
+    if s.mechanism == Mechanism::None && chosen {
+        return line;
+    }
     if !s.protections.is_empty() {
         line.push_str(": ");
         line.push_str(&s.protections.join(", "));
     }
-    if !s.missing.is_empty() && s.mechanism != Mechanism::None {
+    if !s.missing.is_empty() {
         line.push_str("; missing: ");
         line.push_str(&s.missing.join("; "));
     }
@@ -603,9 +636,25 @@ fn same_file(a: &Path, b: &Path) -> bool {
 /// `/proc/PID/mem` or trace it; under `basic`, also a subreaper, so that what an answer
 /// leaves after killing its keeper comes to the judge, which kills it.
 pub fn protect_the_judge(host: &Host) {
-    let _ = nix::sys::prctl::set_dumpable(false);
-    if host.mechanism == Mechanism::Basic {
-        let _ = nix::sys::prctl::set_child_subreaper(true);
+    #[cfg(jail)]
+    {
+        let _ = nix::sys::prctl::set_dumpable(false);
+        if host.mechanism == Mechanism::Basic {
+            let _ = nix::sys::prctl::set_child_subreaper(true);
+        }
+    }
+    #[cfg(not(jail))]
+    let _ = host;
+}
+
+/// Moves the calling thread into the case's namespaces (see [`jail::namespaces_for_init`]).
+pub fn enter_case_namespaces(network: &File) -> std::io::Result<()> {
+    #[cfg(jail)]
+    return jail::namespaces_for_init(network).map_err(std::io::Error::from);
+    #[cfg(not(jail))]
+    {
+        let _ = network;
+        Err(std::io::Error::other(NO_JAIL))
     }
 }
 
@@ -654,15 +703,24 @@ mod tests {
             summary_line(&s),
             "sandbox: jail: minimal root, seccomp; missing: memory cgroup (no)"
         );
-        let none = SandboxSummary {
+        let chosen = SandboxSummary {
             mechanism: Mechanism::None,
-            protections: vec![],
-            missing: vec!["everything (--sandbox none)".to_string()],
-            ..s
+            protections: vec!["a process group".to_string()],
+            missing: vec!["everything else (--sandbox none)".to_string()],
+            ..s.clone()
         };
         assert_eq!(
-            summary_line(&none),
+            summary_line(&chosen),
             "sandbox: none (the command runs unconfined)"
+        );
+        let no_jail = SandboxSummary {
+            missing: vec!["the jail (no jail in this build)".to_string()],
+            ..chosen
+        };
+        assert_eq!(
+            summary_line(&no_jail),
+            "sandbox: none (the command runs unconfined): a process group; missing: the jail \
+             (no jail in this build)"
         );
     }
 

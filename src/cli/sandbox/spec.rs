@@ -95,6 +95,7 @@ pub struct Spec {
 
 impl Spec {
     /// The same spec for another role (the outer process starts `init` with its own).
+    #[cfg_attr(not(jail), allow(dead_code))]
     pub fn with_role(&self, role: Role) -> Spec {
         Spec {
             role,
