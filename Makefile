@@ -1,7 +1,7 @@
 # The two commands a fresh machine needs: `make run` and `make test`.
 CARGO ?= cargo
 
-.PHONY: run test lint bench e2e build install
+.PHONY: run test lint bench e2e build install package man
 
 run: ## Judge the Wikipedia sample puzzle (prints 8)
 	$(CARGO) run --release --quiet -- examples/beast/wikipedia.txt
@@ -17,6 +17,9 @@ lint: ## Formatting and clippy, warnings denied
 
 e2e: ## Browser tests of the Ring Collector and replay pages in headless Chromium (installs chromium if missing)
 	bash tests/e2e/run.sh
+
+package: ## Both crates packaged and built from their .crate files, as crates.io would (nothing is published)
+	$(CARGO) package --workspace
 
 bench: ## Benchmarks (divan); not part of `make test`
 	$(CARGO) bench --workspace
