@@ -21,6 +21,9 @@ e2e: ## Browser tests of the Ring Collector and replay pages in headless Chromiu
 package: ## Both crates packaged and built from their .crate files, as crates.io would (nothing is published)
 	$(CARGO) package --workspace
 
+man: ## The manual pages: man/beast.1 and one a subcommand (man/beast-check.1, ...)
+	$(CARGO) run --quiet -- man --out man
+
 bench: ## Benchmarks (divan); not part of `make test`
 	$(CARGO) bench --workspace
 
