@@ -16,4 +16,5 @@ mod gen_cli;
 mod jail_cli;
 mod pipes_cli;
 mod play_tty;
+mod post_cli;
 mod ring_cli;

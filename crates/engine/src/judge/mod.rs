@@ -10,6 +10,7 @@ pub mod generate;
 pub mod leaderboard;
 pub mod merge;
 pub mod pack;
+pub mod post;
 pub mod report;
 pub mod shrink;
 pub mod verdict;
