@@ -14,6 +14,7 @@ mod examples;
 mod fence_cli;
 mod gen_cli;
 mod jail_cli;
+mod kattis_cli;
 mod pipes_cli;
 mod play_tty;
 mod post_cli;

@@ -7,6 +7,7 @@
 pub mod cases;
 pub mod diagnose;
 pub mod generate;
+pub mod kattis;
 pub mod leaderboard;
 pub mod merge;
 pub mod pack;

@@ -1,7 +1,12 @@
 #!/usr/bin/env python3
 """The beast puzzle under the rules of docs/RULES.md, written plainly (not golfed): the
-accepted submission of the Kattis package `beast cases --format kattis` writes."""
+accepted submission of the Kattis package that beast cases --format kattis writes.
+
+READING names one of the catalogue's other readings (beast variants) to follow instead of
+ours: the package's wrong-answer submissions are this file with READING set."""
 import sys
+
+READING = ""
 
 # A beast's eight neighbours in the order that breaks ties: up-left, left, up, up-right,
 # right, down-left, down-right, down.
@@ -34,14 +39,23 @@ def main():
     def finish(dead):
         sys.stdout.write(("aHHHH!\n" if dead else "") + f"{score}\n")
 
+    def distance(dr, dc):
+        if READING == "distance-manhattan":
+            return abs(dr) + abs(dc)
+        if READING == "distance-chebyshev":
+            return max(abs(dr), abs(dc))
+        return dr * dr + dc * dc
+
     def beasts_move(target):
         """Moves every beast in rank order; True if one lands on the player."""
+        if READING == "order-turn":
+            beasts.sort()
         for i, (r, c) in enumerate(beasts):
             best = None
-            for dr, dc in AROUND:
+            for dr, dc in AROUND[::-1] if READING == "ties-reversed" else AROUND:
                 nr, nc = r + dr, c + dc
                 if grid[nr][nc] in " O":
-                    d = (nr - target[0]) ** 2 + (nc - target[1]) ** 2
+                    d = distance(nr - target[0], nc - target[1])
                     if best is None or d < best[0]:
                         best = (d, nr, nc)
             if best is None:
@@ -68,7 +82,7 @@ def main():
                 grid[player[0]][player[1]] = " "
                 grid[r][c] = "O"
                 player = (r, c)
-            elif here == "H":
+            elif here == "H" and READING != "bump-blocked":
                 return finish(True)
             elif here == "~":
                 xr, xc = r, c
@@ -86,8 +100,12 @@ def main():
                     player = (r, c)
         if not beasts:
             return finish(False)
-        if turn % 2 == 0 and beasts_move(start):
+        beast_turn = {"beasts-odd-turns": 1, "beasts-every-turn": turn % 2}.get(READING, 0)
+        target = player if READING == "target-after" else start
+        if turn % 2 == beast_turn and beasts_move(target):
             return finish(True)
+    if READING == "exhaust-stop":
+        return finish(False)
 
     # The moves have run out: the player waits. The beasts move on every even turn; their
     # positions after each beast turn follow one another, so a repeat (Brent's cycle
