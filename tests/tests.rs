@@ -3,6 +3,7 @@
 
 mod util;
 
+mod action_cli;
 mod answers_cli;
 mod beast_cli;
 mod bounded_cli;
