@@ -264,6 +264,10 @@ fn the_validator_accepts_and_refuses_exactly_where_the_parser_does() {
         accepted += usize::from(parser == "ok");
         zeros += usize::from(parser == "ok" && leading_zero);
     }
+    eprintln!(
+        "{} inputs: {accepted} accepted by both, {zeros} of them with a leading zero",
+        inputs.len()
+    );
     // Both kinds are well represented, so neither half of the comparison is empty.
     assert!(
         accepted > 200,
