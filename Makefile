@@ -19,6 +19,10 @@ e2e: ## Browser tests of the Ring Collector and replay pages in headless Chromiu
 	bash tests/e2e/run.sh
 
 package: ## Both crates packaged and built from their .crate files, as crates.io would (nothing is published)
+	@# Cargo unpacks the packaged engine into its registry cache to build the binary against
+	@# it, and reuses that copy on the next run even when the engine has changed since (the
+	@# version is the same): drop our own crate's copies first.
+	rm -rf "$${CARGO_HOME:-$$HOME/.cargo}"/registry/src/*/beast-engine-[0-9]*
 	$(CARGO) package --workspace
 
 man: ## The manual pages: man/beast.1 and one a subcommand (man/beast-check.1, ...)
