@@ -801,7 +801,8 @@ fn finish(
                 } else {
                     out.print(&text_ending(summary, d));
                     if args.post {
-                        eprintln!("no post: the answer does not pass every case");
+                        let why = post::refusal(summary.failed, summary.passed + summary.failed);
+                        eprintln!("{why}");
                     }
                 }
             }

@@ -68,6 +68,11 @@ pub fn text(
     ))
 }
 
+/// Why a failing answer gets no post.
+pub fn refusal(failed: usize, total: usize) -> String {
+    post::no_post(failed, total)
+}
+
 /// What passed, by kind: samples, rule examples, `--cases` files and random puzzles.
 fn passed(reports: &[CaseReport], seed: Option<u64>) -> Passed {
     let builtin: Vec<String> = cases::builtin().cases.into_iter().map(|c| c.name).collect();

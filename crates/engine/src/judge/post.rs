@@ -186,16 +186,20 @@ pub fn passes_line(passed: &Passed, version: &str) -> String {
 
 /// `n` grouped in thousands, then `noun`, plural unless `n` is 1: `1,000 random puzzles`.
 fn counted(n: usize, noun: &str) -> String {
-    let plain = words::count(n as u64, noun);
+    words::count(n as u64, noun).replacen(&n.to_string(), &grouped(n), 1)
+}
+
+/// `n` with its thousands grouped: `1,234,567`.
+fn grouped(n: usize) -> String {
     let digits = n.to_string();
-    let mut grouped = String::new();
+    let mut out = String::new();
     for (i, d) in digits.chars().enumerate() {
         if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            grouped.push(',');
+            out.push(',');
         }
-        grouped.push(d);
+        out.push(d);
     }
-    plain.replacen(&digits, &grouped, 1)
+    out
 }
 
 /// True if `code` cannot go in an indented block as it is: it holds a backtick, or a
@@ -241,6 +245,15 @@ pub fn post(language: &str, bytes: usize, code: &str, passed: &Passed, version: 
         words::count(bytes as u64, "byte"),
         code_block(code),
         passes_line(passed, version)
+    )
+}
+
+/// Why there is no post: the answer failed `failed` of the `total` cases.
+pub fn no_post(failed: usize, total: usize) -> String {
+    format!(
+        "no post: the answer fails {} of {}, and a post says it passes them all",
+        counted(failed, "case"),
+        grouped(total)
     )
 }
 
@@ -336,6 +349,14 @@ mod tests {
             "<pre><code>s=&#96;x&#96;&lt;&amp;&gt;&#x1;</code></pre>\n"
         );
         assert_eq!(code_block("a\tb<"), "    a\tb<\n");
+    }
+
+    #[test]
+    fn a_failing_answer_gets_no_post_and_is_told_why() {
+        assert_eq!(
+            no_post(1, 1040),
+            "no post: the answer fails 1 case of 1,040, and a post says it passes them all"
+        );
     }
 
     #[test]
