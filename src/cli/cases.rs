@@ -78,7 +78,8 @@ pub struct Args {
     /// What to write.
     #[arg(long, value_enum, default_value = "files")]
     pub format: Format,
-    /// Leave out cases whose puzzle text is longer than this many bytes.
+    /// Leave out built-in cases whose puzzle text is longer than this many bytes, and make
+    /// the random puzzles small enough to fit (a smaller map and fewer moves, said on stderr).
     #[arg(long, value_name = "BYTES")]
     pub max_size: Option<usize>,
     /// Overwrite files that exist already.
