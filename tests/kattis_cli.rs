@@ -1,5 +1,7 @@
 //! The Kattis package of `beast cases --format kattis`: its input validator against the
-//! parser, input for input, and the whole package through Kattis's own `verifyproblem`.
+//! parser, input for input; its submissions against the engine under their readings (and
+//! the README's short answer under ours); and the whole package through Kattis's own
+//! `verifyproblem`.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -294,6 +296,97 @@ fn the_validator_accepts_and_refuses_exactly_where_the_parser_does() {
         (43, 43),
         "the first base is a refused puzzle"
     );
+}
+
+/// Runs the Python program `code` on each input in one process (each run with its own
+/// stdin and stdout, its `sys.exit` caught); what it printed on each.
+fn python_outputs(python: &str, code: &str, inputs: &[String], dir: &Path) -> Vec<String> {
+    let program = dir.join("program.py");
+    fs::write(&program, code).expect("write the program");
+    let driver = r#"
+import io, json, sys
+code = open(sys.argv[1]).read()
+outputs = []
+for path in sys.argv[2:]:
+    sys.stdin = io.TextIOWrapper(io.BytesIO(open(path, "rb").read()), encoding="utf-8")
+    sys.stdout = out = io.StringIO()
+    try:
+        exec(compile(code, "program.py", "exec"), {"__name__": "__main__"})
+    except SystemExit:
+        pass
+    sys.stdout = sys.__stdout__
+    outputs.append(out.getvalue())
+print(json.dumps(outputs))
+"#;
+    let files: Vec<PathBuf> = inputs
+        .iter()
+        .enumerate()
+        .map(|(i, text)| {
+            let path = dir.join(format!("case-{i}.txt"));
+            fs::write(&path, text).expect("write a case");
+            path
+        })
+        .collect();
+    let out = Command::new(python)
+        .arg("-c")
+        .arg(driver)
+        .arg(&program)
+        .args(&files)
+        .output()
+        .expect("python runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("a JSON list")
+}
+
+#[test]
+fn the_submissions_answer_as_the_engine_does_under_their_readings() {
+    use beast_engine::beast::{Rules, play_out, variant};
+    let Some(python) = python() else { return };
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut puzzles: Vec<Puzzle> = beast_engine::judge::cases::builtin()
+        .cases
+        .into_iter()
+        .map(|c| c.puzzle)
+        .collect();
+    puzzles.extend((0..40).filter_map(|seed| generate(seed, &GenOptions::default()).ok()));
+    let texts: Vec<String> = puzzles.iter().map(ToString::to_string).collect();
+    // The README's short answer too, under ours.
+    let golf = fs::read_to_string(repo("examples/golf/beasts.py")).expect("the golf answer");
+    let got = python_outputs(python, &golf, &texts, dir.path());
+    for ((puzzle, text), got) in puzzles.iter().zip(&texts).zip(&got) {
+        let want = play_out(puzzle, Rules::OURS).expect("judged").answer();
+        assert_eq!(*got, want, "examples/golf/beasts.py on\n{text}");
+    }
+    let mut readings = vec![("", Rules::OURS)];
+    for name in kattis::WRONG_READINGS {
+        let v = variant::find(name).expect("a catalogue reading");
+        readings.push((name, v.apply(Rules::OURS)));
+    }
+    for (name, rules) in readings {
+        let code = if name.is_empty() {
+            kattis::ACCEPTED.to_string()
+        } else {
+            kattis::wrong_answer(name)
+        };
+        let got = python_outputs(python, &code, &texts, dir.path());
+        let mut differ = 0;
+        for ((puzzle, text), got) in puzzles.iter().zip(&texts).zip(&got) {
+            let want = play_out(puzzle, rules).expect("judged").answer();
+            assert_eq!(*got, want, "reading {name:?} on\n{text}");
+            let ours = play_out(puzzle, Rules::OURS).expect("judged").answer();
+            differ += usize::from(want != ours);
+        }
+        // Each wrong answer is wrong somewhere: the comparison is not of equal programs.
+        assert_eq!(
+            differ == 0,
+            name.is_empty(),
+            "{name}: {differ} cases differ from ours"
+        );
+    }
 }
 
 /// Kattis's `verifyproblem`: on PATH, or in the virtual environment `.ci/run` makes.
