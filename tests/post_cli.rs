@@ -122,6 +122,16 @@ fn a_character_latin1_lacks_is_refused_with_its_place() {
 }
 
 #[test]
+fn post_without_a_source_is_refused_before_any_case_runs() {
+    check(&["--post", "--", BEAST])
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(predicate::str::contains("--post needs the answer's code"))
+        .stderr(predicate::str::contains("passed").not());
+}
+
+#[test]
 fn a_failing_answer_gets_its_report_and_no_post() {
     let (dir, _) = answer_script();
     let wrong = dir.path().join("wrong.sh");

@@ -299,6 +299,9 @@ pub fn run(args: Args) -> super::Ended {
         .kill_on_interrupt()
         .context("cannot set up the interrupt handler")?;
     let setup = Setup::new(&args, &answers, &groups)?;
+    if args.post && setup.sources[0].is_none() {
+        return Err(super::error::usage(post::NO_SOURCE));
+    }
     let jobs = args.jobs.map_or_else(
         || thread::available_parallelism().map_or(1, |n| n.get()),
         |j| j as usize,

@@ -33,6 +33,10 @@ impl From<EncodingArg> for Encoding {
     }
 }
 
+/// The refusal of `--post` without a source file, before any case runs.
+pub const NO_SOURCE: &str = "--post needs the answer's code: name it with --source FILE (no \
+                             script was found in the command)";
+
 /// How long the interpreter may take to print its version.
 const VERSION_TIME: Duration = Duration::from_secs(5);
 
@@ -46,10 +50,7 @@ pub fn text(
     language: Option<&str>,
     encoding: EncodingArg,
 ) -> anyhow::Result<String> {
-    let source = source.context(
-        "--post needs the answer's code: name it with --source FILE (no script was found in \
-         the command)",
-    )?;
+    let source = source.context(NO_SOURCE)?;
     let path = Path::new(&source.file);
     let bytes = std::fs::read(path)
         .with_context(|| format!("cannot read the source {}", path.display()))?;
