@@ -1,7 +1,7 @@
 # The two commands a fresh machine needs: `make run` and `make test`.
 CARGO ?= cargo
 
-.PHONY: run test lint bench e2e build install
+.PHONY: run test lint bench e2e build install package man
 
 run: ## Judge the Wikipedia sample puzzle (prints 8)
 	$(CARGO) run --release --quiet -- examples/beast/wikipedia.txt
@@ -19,6 +19,16 @@ lint: ## Formatting and clippy, warnings denied
 
 e2e: ## Browser tests of the Ring Collector and replay pages in headless Chromium (installs chromium if missing)
 	bash tests/e2e/run.sh
+
+package: ## Both crates packaged and built from their .crate files, as crates.io would (nothing is published)
+	@# Cargo unpacks the packaged engine into its registry cache to build the binary against
+	@# it, and reuses that copy on the next run even when the engine has changed since (the
+	@# version is the same): drop our own crate's copies first.
+	rm -rf "$${CARGO_HOME:-$$HOME/.cargo}"/registry/src/*/beast-engine-[0-9]*
+	$(CARGO) package --workspace
+
+man: ## The manual pages: man/beast.1 and one a subcommand (man/beast-check.1, ...)
+	$(CARGO) run --quiet -- man --out man
 
 bench: ## Benchmarks (divan); not part of `make test`
 	$(CARGO) bench --workspace

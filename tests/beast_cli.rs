@@ -208,6 +208,28 @@ fn completions_are_printed_for_bash() {
         .stdout(predicate::str::contains("_beast"));
 }
 
+#[test]
+fn man_prints_the_page_and_writes_one_a_subcommand() {
+    beast()
+        .arg("man")
+        .assert()
+        .success()
+        .stdout(predicate::str::starts_with(".ie"))
+        .stdout(predicate::str::contains(".TH beast 1"))
+        .stdout(predicate::str::contains("beast\\-check(1)"));
+    let dir = tempfile::tempdir().expect("temp dir");
+    beast()
+        .args(["man", "--out"])
+        .arg(dir.path())
+        .assert()
+        .success();
+    for page in ["beast.1", "beast-check.1", "beast-cases.1", "beast-man.1"] {
+        let text = fs::read_to_string(dir.path().join(page)).expect(page);
+        assert!(text.contains(".TH"), "{page} is not a man page");
+    }
+    assert!(!dir.path().join("beast-__contain.1").exists());
+}
+
 /// The JSON data of a replay page.
 fn page_data(page: &str) -> serde_json::Value {
     let start = page.find(r#"id="replay-data">"#).expect("the data") + r#"id="replay-data">"#.len();

@@ -179,6 +179,16 @@ fn a_kattis_package_has_the_samples_the_secret_cases_and_a_problem_yaml() {
     let name = keys.iter().find(|(k, _)| *k == "name").map(|(_, v)| *v);
     assert!(name.is_some_and(|n| n.contains("Beasts")), "{yaml}");
     assert!(keys.iter().any(|(k, _)| *k == "validation"));
+    assert!(keys.iter().any(|(k, v)| *k == "license" && *v != "unknown"));
+    assert!(keys.iter().any(|(k, v)| *k == "uuid" && v.len() == 36));
+    for part in [
+        "problem_statement/problem.en.tex",
+        "input_validators/validate.py",
+        "submissions/accepted/beasts.py",
+        "submissions/wrong_answer/target-after.py",
+    ] {
+        assert!(out.join(part).is_file(), "no {part}");
+    }
 
     let sample = out.join("data/sample");
     let secret = out.join("data/secret");
@@ -292,6 +302,43 @@ fn markdown_prints_a_test_cases_block_shortest_first_within_max_size() {
         .collect();
     let want: Vec<&str> = small.iter().map(|c| c.name.as_str()).collect();
     assert_eq!(listed, want);
+}
+
+#[test]
+fn max_size_makes_random_puzzles_that_fit_instead_of_an_empty_block() {
+    // Every default puzzle is 207 bytes: the options shrink so that ten of 200 are made.
+    let run = beast()
+        .args(["cases", "--no-builtin", "--random", "10", "--seed", "1"])
+        .args(["--format", "markdown", "--max-size", "200"])
+        .assert()
+        .success()
+        .stderr(predicate::str::contains(
+            "--size 15x9 --beasts 3 --moves 28",
+        ));
+    let text = String::from_utf8_lossy(&run.get_output().stdout).into_owned();
+    let blocks: Vec<&str> = text.split("\n```\n").skip(1).step_by(4).collect();
+    assert_eq!(blocks.len(), 10, "{text}");
+    for block in blocks {
+        let puzzle = format!("{block}\n");
+        assert!(puzzle.len() <= 200, "{puzzle}");
+        assert!(
+            beast_engine::beast::Puzzle::parse(&puzzle).is_ok(),
+            "{puzzle}"
+        );
+    }
+    beast()
+        .args(["cases", "--no-builtin", "--random", "3", "--seed", "1"])
+        .args(["--format", "markdown", "--max-size", "16"])
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(predicate::str::contains("--max-size 16 is too small"));
+    beast()
+        .args(["cases", "--format", "markdown", "--max-size", "5"])
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(predicate::str::contains("no case to write"));
 }
 
 #[test]

@@ -3,6 +3,7 @@
 
 mod util;
 
+mod action_cli;
 mod answers_cli;
 mod beast_cli;
 mod bounded_cli;
@@ -14,6 +15,8 @@ mod examples;
 mod fence_cli;
 mod gen_cli;
 mod jail_cli;
+mod kattis_cli;
 mod pipes_cli;
 mod play_tty;
+mod post_cli;
 mod ring_cli;

@@ -1,4 +1,5 @@
-//! Embeds every `examples/beast/NAME.txt` (or `NAME.in`) that has a `NAME.out` next to it,
+//! Embeds every `cases/NAME.txt` (or `NAME.in`; `cases` links to the repository's
+//! `examples/beast`) that has a `NAME.out` next to it,
 //! with an optional `NAME.args`, as the built-in cases of `beast check`. New pairs are picked
 //! up without a code change.
 
@@ -8,8 +9,8 @@ use std::{env, fs};
 
 fn main() {
     let manifest = env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR");
-    let dir = Path::new(&manifest).join("../../examples/beast");
-    println!("cargo::rerun-if-changed=../../examples/beast");
+    let dir = Path::new(&manifest).join("cases");
+    println!("cargo::rerun-if-changed=cases");
     let mut names: Vec<(String, String)> = Vec::new();
     if let Ok(entries) = fs::read_dir(&dir) {
         for entry in entries.flatten() {

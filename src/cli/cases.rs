@@ -11,12 +11,16 @@ use anyhow::Context;
 use beast_engine::beast::variant;
 use beast_engine::judge::cases::{self, Case};
 use beast_engine::judge::diagnose;
+use beast_engine::judge::kattis;
 use beast_engine::judge::pack::{self, KattisGroup};
 
 use super::r#gen::GenArgs;
 
 /// The engine's budget for judging one case under one reading.
 const ENGINE_TIME: Duration = Duration::from_secs(10);
+
+/// The rules, which the Kattis statement is made from.
+const RULES: &str = include_str!("../../docs/RULES.md");
 
 /// What `beast cases` writes.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -74,7 +78,8 @@ pub struct Args {
     /// What to write.
     #[arg(long, value_enum, default_value = "files")]
     pub format: Format,
-    /// Leave out cases whose puzzle text is longer than this many bytes.
+    /// Leave out built-in cases whose puzzle text is longer than this many bytes, and make
+    /// the random puzzles small enough to fit (a smaller map and fewer moves, said on stderr).
     #[arg(long, value_name = "BYTES")]
     pub max_size: Option<usize>,
     /// Overwrite files that exist already.
@@ -90,7 +95,7 @@ pub fn run(args: Args) -> super::Ended {
         all.extend(cases::builtin().cases);
     }
     if let Some(n) = args.random {
-        let opts = args.gen_args.options()?;
+        let opts = fitted(&args)?;
         let seed = args.seed.unwrap_or_else(super::fresh_seed);
         if args.seed.is_none() {
             eprintln!("random cases from --seed {seed}");
@@ -104,6 +109,11 @@ pub fn run(args: Args) -> super::Ended {
     }
     if let Some(max) = args.max_size {
         all.retain(|c| c.input.len() <= max);
+    }
+    if all.is_empty() && args.format != Format::Kattis {
+        return Err(super::error::usage(
+            "no case to write: every case is left out (by --no-builtin, or by --max-size)",
+        ));
     }
     let kept = match args.select {
         Select::All => all,
@@ -120,7 +130,7 @@ pub fn run(args: Args) -> super::Ended {
         Format::Files | Format::Kattis => {
             let dir = args.out.as_deref().unwrap_or(Path::new("."));
             let files = if args.format == Format::Kattis {
-                kattis_files(&kept)
+                kattis_files(&kept)?
             } else {
                 pack_files(&kept, args.readings)
             };
@@ -138,6 +148,30 @@ pub fn run(args: Args) -> super::Ended {
         }
     }
     Ok(())
+}
+
+/// The generation options of the random cases: the flags', made smaller when
+/// `--max-size` asks for shorter puzzles than they make (said on stderr).
+fn fitted(args: &Args) -> anyhow::Result<beast_engine::judge::generate::GenOptions> {
+    let opts = args.gen_args.options()?;
+    let Some(max) = args.max_size else {
+        return Ok(opts);
+    };
+    let fit = pack::fitting(&opts, max).with_context(|| {
+        format!("--max-size {max} is too small for any puzzle (a 3x3 map takes 17 bytes)")
+    })?;
+    if fit != opts {
+        eprintln!(
+            "note: random puzzles of at most {max} bytes: --size {}x{} --beasts {} --moves {} \
+             ({} bytes)",
+            fit.cols,
+            fit.rows,
+            fit.beasts,
+            fit.moves,
+            pack::generated_len(&fit)
+        );
+    }
+    Ok(fit)
 }
 
 /// Refuses flag combinations that make no sense, before any work.
@@ -251,12 +285,30 @@ fn pack_files(kept: &[Case], readings: bool) -> Vec<(PathBuf, Vec<u8>)> {
 }
 
 /// The files of a Kattis package: the five samples in `data/sample` (always), the other
-/// kept cases in `data/secret`, as `.in` and `.ans`, and `problem.yaml`.
-fn kattis_files(kept: &[Case]) -> Vec<(PathBuf, Vec<u8>)> {
-    let mut files = vec![(
-        PathBuf::from("problem.yaml"),
-        pack::problem_yaml().into_bytes(),
-    )];
+/// kept cases in `data/secret`, as `.in` and `.ans`; `problem.yaml`; the statement, made
+/// from the rules; the input validator; the accepted submission; and a wrong answer for
+/// every reading of [`kattis::WRONG_READINGS`] the cases tell from ours.
+fn kattis_files(kept: &[Case]) -> anyhow::Result<Vec<(PathBuf, Vec<u8>)>> {
+    let statement = kattis::statement_tex(RULES)
+        .context("docs/RULES.md lacks the input format, the turn or the output")?;
+    let mut files = vec![
+        (
+            PathBuf::from("problem.yaml"),
+            kattis::problem_yaml().into_bytes(),
+        ),
+        (
+            PathBuf::from("problem_statement/problem.en.tex"),
+            statement.into_bytes(),
+        ),
+        (
+            PathBuf::from("input_validators/validate.py"),
+            kattis::VALIDATOR.as_bytes().to_vec(),
+        ),
+        (
+            PathBuf::from("submissions/accepted/beasts.py"),
+            kattis::ACCEPTED.as_bytes().to_vec(),
+        ),
+    ];
     let samples = cases::builtin()
         .cases
         .into_iter()
@@ -265,7 +317,8 @@ fn kattis_files(kept: &[Case]) -> Vec<(PathBuf, Vec<u8>)> {
         .iter()
         .filter(|c| KattisGroup::of(&c.name) == KattisGroup::Secret)
         .cloned();
-    for c in samples.chain(secret) {
+    let cases: Vec<Case> = samples.chain(secret).collect();
+    for c in &cases {
         let dir = Path::new(KattisGroup::of(&c.name).dir());
         files.push((dir.join(format!("{}.in", c.name)), c.input.clone()));
         files.push((
@@ -273,7 +326,14 @@ fn kattis_files(kept: &[Case]) -> Vec<(PathBuf, Vec<u8>)> {
             c.expected.clone().into_bytes(),
         ));
     }
-    files
+    let puzzles: Vec<&beast_engine::beast::Puzzle> = cases.iter().map(|c| &c.puzzle).collect();
+    for name in kattis::separated_readings(&puzzles, &mut in_time(ENGINE_TIME)) {
+        files.push((
+            PathBuf::from(format!("submissions/wrong_answer/{name}.py")),
+            kattis::wrong_answer(name).into_bytes(),
+        ));
+    }
+    Ok(files)
 }
 
 /// How many cases a Kattis package of `kept` holds: the samples and the other kept cases.

@@ -9,6 +9,7 @@
 mod answers;
 mod load;
 mod pool;
+mod post;
 mod runner;
 mod shrinking;
 
@@ -157,6 +158,19 @@ pub struct Args {
         conflicts_with_all = ["command", "answers", "shard", "random", "cases", "only", "list"]
     )]
     pub merge: Vec<PathBuf>,
+    /// Print the Code Golf answer post of the answer once every case passes: the header
+    /// (language and bytes), the code as a Markdown block, and what it passed. The report's
+    /// summary goes to stderr; a failing answer gets its report and no post.
+    #[arg(long, conflicts_with_all = ["answers", "merge", "format"])]
+    pub post: bool,
+    /// The language the post names [default: the interpreter's name and version, from
+    /// `CMD --version` or the script's `#!` line].
+    #[arg(long, value_name = "NAME", requires = "post")]
+    pub language: Option<String>,
+    /// How the post counts bytes: every byte of the file (`utf-8`), or one a character
+    /// where ISO 8859-1 encodes the code (`latin-1`).
+    #[arg(long, value_enum, default_value_t = post::EncodingArg::Utf8, requires = "post")]
+    pub encoding: post::EncodingArg,
     /// The candidate command and its arguments (put them after `--`).
     #[arg(
         required_unless_present_any = ["answers", "merge"],
@@ -285,6 +299,9 @@ pub fn run(args: Args) -> super::Ended {
         .kill_on_interrupt()
         .context("cannot set up the interrupt handler")?;
     let setup = Setup::new(&args, &answers, &groups)?;
+    if args.post && setup.sources[0].is_none() {
+        return Err(super::error::usage(post::NO_SOURCE));
+    }
     let jobs = args.jobs.map_or_else(
         || thread::available_parallelism().map_or(1, |n| n.get()),
         |j| j as usize,
@@ -298,8 +315,10 @@ pub fn run(args: Args) -> super::Ended {
     if shard_json {
         out.print(&shard_header(&args, &answers, &setup, &all, seed)?);
     }
-    if args.format == Format::Text {
-        let lines: Vec<&str> = setup.sandboxes.iter().map(|s| s.0.as_str()).collect();
+    let lines: Vec<&str> = setup.sandboxes.iter().map(|s| s.0.as_str()).collect();
+    if args.post {
+        eprint!("{}", sandbox_lines(&names_of(&answers), &lines));
+    } else if args.format == Format::Text {
         out.print(&sandbox_lines(&names_of(&answers), &lines));
     }
     let names: Vec<&str> = answers.iter().map(|a| a.name.as_str()).collect();
@@ -320,7 +339,7 @@ pub fn run(args: Args) -> super::Ended {
     if let Some(bar) = &bar {
         bar.finish_and_clear();
     }
-    finish(&args, many, &judged, &mut out)
+    finish(&args, many, &judged, seed, &mut out)
 }
 
 /// The answers to judge: those of `--answers FILE`, or the one command given.
@@ -489,7 +508,7 @@ fn merged(args: &Args) -> super::Ended {
             sandbox_json: m.header.sandbox_summary.clone(),
         });
     }
-    finish(args, many, &judged, &mut out)
+    finish(args, many, &judged, m.header.seed, &mut out)
 }
 
 /// A shard output, each line read as JSON.
@@ -709,8 +728,15 @@ fn run_cases(
 }
 
 /// Prints the end of the report (one answer's, or the leaderboard and each answer's),
-/// writes the JUnit file and the `--report-dir` files, and gives the exit status.
-fn finish(args: &Args, many: bool, judged: &[Judged], out: &mut Out) -> super::Ended {
+/// writes the JUnit file and the `--report-dir` files, and gives the exit status; `seed` is
+/// the random cases' (for `--post`).
+fn finish(
+    args: &Args,
+    many: bool,
+    judged: &[Judged],
+    seed: Option<u64>,
+    out: &mut Out,
+) -> super::Ended {
     let mut rows: Vec<leaderboard::Row> = judged.iter().map(Judged::row).collect();
     leaderboard::rank(&mut rows);
     let ranked: Vec<&Judged> = rows
@@ -759,8 +785,29 @@ fn finish(args: &Args, many: bool, judged: &[Judged], out: &mut Out) -> super::E
             }
         }
         (Format::Text, false) => {
-            if let Some(Ok((_, summary, d))) = judged.first().map(|j| &j.outcome) {
-                out.print(&text_ending(summary, d));
+            if let Some(j) = judged.first()
+                && let Ok((reports, summary, d)) = &j.outcome
+            {
+                if args.post && summary.failed == 0 {
+                    let command = &args.command;
+                    let (language, encoding) = (args.language.as_deref(), args.encoding);
+                    let text = post::text(
+                        command,
+                        j.source.as_ref(),
+                        reports,
+                        seed,
+                        language,
+                        encoding,
+                    )?;
+                    out.print(&text);
+                    eprintln!("{}", summary.line());
+                } else {
+                    out.print(&text_ending(summary, d));
+                    if args.post {
+                        let why = post::refusal(summary.failed, summary.passed + summary.failed);
+                        eprintln!("{why}");
+                    }
+                }
             }
         }
         (Format::Text, true) => {

@@ -29,6 +29,7 @@ mod check;
 mod error;
 mod fence;
 mod r#gen;
+mod man;
 mod paint;
 mod play;
 mod replay;
@@ -84,6 +85,8 @@ enum Command {
     /// The sandbox helper `beast check` starts in place of a candidate (internal).
     #[command(name = "__contain", hide = true)]
     Contain(ContainArgs),
+    /// Print the manual page (roff), or write one a subcommand with --out.
+    Man(man::Args),
     /// Print a shell completion script.
     Completions {
         /// The shell to complete for.
@@ -152,6 +155,7 @@ fn dispatch(cli: Cli) -> Ended {
         Some(Command::Cases(args)) => cases::run(*args),
         Some(Command::Variants(args)) => variants::run(args),
         Some(Command::Contain(args)) => sandbox::helper::run(args.spec),
+        Some(Command::Man(args)) => man::run(args),
         Some(Command::Completions { shell }) => completions(shell),
         None => answer::run(cli.answer),
     }

@@ -236,7 +236,7 @@ mod tests {
     use crate::beast::variant::CATALOGUE;
     use crate::judge::generate::{GenOptions, generate};
 
-    const WIKIPEDIA: &str = include_str!("../../../../examples/beast/wikipedia.txt");
+    const WIKIPEDIA: &str = include_str!("../../cases/wikipedia.txt");
 
     /// Plays the game turn by turn beside the replay and compares the whole map each turn.
     fn assert_frames_rebuild_every_board(puzzle: &Puzzle, rules: Rules) {

@@ -235,7 +235,7 @@ mod tests {
     use super::*;
     use crate::beast::{Ending, play_out};
 
-    const WIKIPEDIA: &str = include_str!("../../../../examples/beast/wikipedia.txt");
+    const WIKIPEDIA: &str = include_str!("../../cases/wikipedia.txt");
 
     fn screen(text: &str, style: Style) -> BeastScreen {
         BeastScreen::new(Puzzle::parse(text).expect("valid"), Rules::default(), style)

@@ -7,9 +7,11 @@
 pub mod cases;
 pub mod diagnose;
 pub mod generate;
+pub mod kattis;
 pub mod leaderboard;
 pub mod merge;
 pub mod pack;
+pub mod post;
 pub mod report;
 pub mod shrink;
 pub mod verdict;

@@ -10,6 +10,7 @@ use serde::Serialize;
 use crate::beast::variant::{self, SWITCHES};
 use crate::beast::{Puzzle, Rules, play_out_until};
 use crate::judge::cases::Case;
+use crate::judge::generate::GenOptions;
 
 /// The five samples of the challenge (see `examples/beast/INDEX.md`): the built-in cases a
 /// Kattis package puts in `data/sample`.
@@ -231,16 +232,44 @@ impl KattisGroup {
     }
 }
 
-/// The `problem.yaml` stub of a Kattis package.
-pub fn problem_yaml() -> String {
-    "# Written by `beast cases --format kattis`; fill in the author, source and limits.\n\
-     name: \"aHHHH! The Beasts are HHHHere!\"\n\
-     author: \"\"\n\
-     source: \"\"\n\
-     license: unknown\n\
-     validation: default\n\
-     limits:\n  time_multiplier: 5\n"
-        .to_string()
+/// The length in bytes of the text of every puzzle generated with `opts`: the size line,
+/// the rows with their newlines, and the moves on one line.
+pub fn generated_len(opts: &GenOptions) -> usize {
+    format!("{} {}\n", opts.cols, opts.rows).len() + opts.rows * (opts.cols + 1) + opts.moves + 1
+}
+
+/// `opts` made small enough that every puzzle generated with it is at most `max` bytes
+/// long (see [`generated_len`]): unchanged when they fit; otherwise the map and the moves
+/// shrink together, keeping the map's shape, to the largest that fits (the moves alone
+/// shrink once the map is 3 wide), with fewer beasts if they no longer fit. `None` when
+/// not even a 3x3 map without moves fits.
+pub fn fitting(opts: &GenOptions, max: usize) -> Option<GenOptions> {
+    if generated_len(opts) <= max {
+        return Some(*opts);
+    }
+    let scaled = |cols: usize| {
+        let rows = (opts.rows * cols / opts.cols.max(1)).max(3);
+        let moves = opts.moves * cols / opts.cols.max(1);
+        let free = (cols - 2) * (rows - 2);
+        GenOptions {
+            cols,
+            rows,
+            beasts: opts.beasts.min(free.saturating_sub(1)),
+            moves,
+            ..*opts
+        }
+    };
+    let mut fit = (3..opts.cols)
+        .rev()
+        .map(scaled)
+        .find(|o| generated_len(o) <= max)
+        .unwrap_or_else(|| scaled(3));
+    let over = generated_len(&fit).saturating_sub(max);
+    if over > fit.moves {
+        return None;
+    }
+    fit.moves -= over;
+    Some(fit)
 }
 
 #[cfg(test)]
@@ -363,11 +392,33 @@ mod tests {
     }
 
     #[test]
+    fn fitting_options_make_puzzles_no_longer_than_asked() {
+        let default = GenOptions::default();
+        assert_eq!(generated_len(&default), 207);
+        assert_eq!(fitting(&default, 207), Some(default));
+        for max in [17, 18, 40, 100, 150, 200, 206] {
+            let fit = fitting(&default, max).expect("fits");
+            assert!(generated_len(&fit) <= max, "{max}: {fit:?}");
+            assert!(fit.validate().is_ok(), "{max}: {fit:?}");
+            for seed in 0..20 {
+                let text = crate::judge::generate::generate(seed, &fit).expect("generated");
+                assert_eq!(
+                    text.to_string().len(),
+                    generated_len(&fit),
+                    "{max}: {fit:?}"
+                );
+            }
+        }
+        let fit = fitting(&default, 200).expect("fits");
+        assert_eq!((fit.cols, fit.rows, fit.moves, fit.beasts), (15, 9, 28, 3));
+        assert_eq!(fitting(&default, 16), None);
+    }
+
+    #[test]
     fn kattis_groups_put_the_samples_apart() {
         for c in builtin().cases {
             let g = KattisGroup::of(&c.name);
             assert_eq!(g == KattisGroup::Sample, SAMPLES.contains(&c.name.as_str()));
         }
-        assert!(problem_yaml().lines().any(|l| l.starts_with("name: ")));
     }
 }
