@@ -236,6 +236,8 @@ fn checkout_with_copies(case_answer: &str) -> (tempfile::TempDir, PathBuf) {
     std::fs::copy(BEAST, repo.join("target/debug/beast")).expect("copy");
     std::fs::create_dir_all(repo.join("examples/beast")).expect("mkdir");
     std::fs::write(repo.join("examples/beast/one.out"), case_answer).expect("write");
+    std::fs::create_dir_all(repo.join(".git")).expect("mkdir");
+    std::fs::write(repo.join(".git/answer"), case_answer).expect("write");
     let script = repo.join("copies.sh");
     std::fs::copy(hostile("copies.sh"), &script).expect("copy");
     (root, script)
@@ -614,5 +616,201 @@ fn honest_answers_in_every_installed_language_pass_under_the_default_sandbox() {
             .expect("beast runs");
         let text = String::from_utf8_lossy(&out.stdout);
         assert_eq!(out.status.code(), Some(0), "{language}: {text}");
+    }
+}
+
+/// A judge killed by SIGKILL while its case runs an answer that cleared its own
+/// parent-death signal: nothing of the case is left.
+#[test]
+fn a_cleared_parent_death_signal_does_not_outlive_a_killed_judge() {
+    for level in levels("the cleared death signal test", true) {
+        let mark = marker("deathsig");
+        let cases = Cases::new();
+        let mut judge = std::process::Command::new(BEAST)
+            .args([
+                "check",
+                "--sandbox",
+                level,
+                "--no-builtin",
+                "--timeout",
+                "60",
+            ])
+            .arg("--cases")
+            .arg(cases.dir())
+            .arg("--")
+            .arg(hostile("clears-deathsig.py"))
+            .arg(&mark)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("beast starts");
+        // The judge's own command line holds the marker too: wait for another process.
+        let judge_pid = format!("{}:", judge.id());
+        let others = |mark: &str| {
+            crate::contain_cli::with_marker(mark)
+                .into_iter()
+                .filter(|p| !p.starts_with(&judge_pid))
+                .count()
+        };
+        let start = Instant::now();
+        while others(&mark) == 0 {
+            assert!(start.elapsed() < BOUND, "{level}: the answer never started");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        // Give it the moment it needs to clear the signal.
+        std::thread::sleep(Duration::from_millis(300));
+        let _ = judge.kill();
+        let _ = judge.wait();
+        let deadline = Instant::now() + Duration::from_secs(3);
+        let mut left = crate::contain_cli::with_marker(&mark);
+        while !left.is_empty() && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(50));
+            left = crate::contain_cli::with_marker(&mark);
+        }
+        assert!(left.is_empty(), "{level}: left running: {left:?}");
+    }
+}
+
+#[test]
+fn a_symlink_on_the_way_does_not_unmask_the_cases() {
+    for level in levels("the symlinked cases test", true) {
+        let cases = Cases::new();
+        let root = cases.root.path();
+        let script = root.join("cheat.sh");
+        std::fs::write(
+            &script,
+            "#!/bin/sh\ncat > /dev/null\ncat \"$(dirname \"$0\")\"/cases/*.out\n",
+        )
+        .expect("write");
+        std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+        let link = tempfile::tempdir().expect("temp dir");
+        let through = link.path().join("link");
+        std::os::unix::fs::symlink(root, &through).expect("link");
+        let out = beast()
+            .args([
+                "check",
+                "--sandbox",
+                level,
+                "--format",
+                "json",
+                "--no-builtin",
+            ])
+            .args(["--shrink", "none", "--cases"])
+            .arg(cases.dir())
+            .arg("--")
+            .arg(through.join("cheat.sh"))
+            .timeout(BOUND)
+            .output()
+            .expect("beast runs");
+        let text = String::from_utf8_lossy(&out.stdout);
+        let first: serde_json::Value =
+            serde_json::from_str(text.lines().next().unwrap_or_default()).expect("JSON");
+        assert_ne!(first["verdict"], "AC", "{level}: {text}");
+    }
+}
+
+#[test]
+fn vsock_is_refused() {
+    let mut all = levels("the vsock test", true);
+    all.push("none");
+    for level in all {
+        let cases = Cases::new();
+        let o = run(level, &cases, "vsock.py", &[], &[]);
+        if level == "none" {
+            if o.got != "open\n" {
+                eprintln!("skipped the contrast: this kernel has no vsock ({o:?})");
+            }
+            continue;
+        }
+        assert_eq!(o.got, "held\n", "{level}: {o:?}");
+    }
+}
+
+#[test]
+fn basic_refuses_posix_message_queues_that_would_outlive_the_case() {
+    let Some(cc) = on_path("cc") else {
+        eprintln!("skipped: no C compiler");
+        return;
+    };
+    let dir = tempfile::tempdir().expect("temp dir");
+    let binary = dir.path().join("mq-fill");
+    let built = std::process::Command::new(cc)
+        .arg("-o")
+        .arg(&binary)
+        .arg(crate::util::fixture("hostile").join("mq-fill.c"))
+        .status()
+        .is_ok_and(|s| s.success());
+    assert!(built, "mq-fill.c compiles");
+    let cases = Cases::new();
+    let out = beast()
+        .args([
+            "check",
+            "--sandbox",
+            "basic",
+            "--format",
+            "json",
+            "--no-builtin",
+        ])
+        .args(["--shrink", "none", "--cases"])
+        .arg(cases.dir())
+        .arg("--")
+        .arg(&binary)
+        .arg(marker("mq"))
+        .timeout(BOUND)
+        .output()
+        .expect("beast runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    let first: serde_json::Value =
+        serde_json::from_str(text.lines().next().unwrap_or_default()).expect("JSON");
+    assert_eq!(first["got"], "held\n", "{text}");
+}
+
+#[test]
+fn as_a_normal_user_a_cleared_parent_death_signal_ends_with_its_case() {
+    if !is_root() {
+        eprintln!("skipped: the test makes a user, which needs root");
+        return;
+    }
+    let Some((user, _home)) = test_user() else {
+        return;
+    };
+    let place = tempfile::tempdir().expect("temp dir");
+    std::fs::set_permissions(place.path(), std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    let judge = place.path().join("beast");
+    std::fs::copy(BEAST, &judge).expect("copy");
+    let script = place.path().join("clears-deathsig.py");
+    std::fs::copy(hostile("clears-deathsig.py"), &script).expect("copy");
+    let cases = place.path().join("cases");
+    std::fs::create_dir(&cases).expect("mkdir");
+    std::fs::write(
+        cases.join("one.in"),
+        "5 5\n#####\n#O  #\n# ~ #\n#  H#\n#####\nWRD\n",
+    )
+    .expect("write");
+    std::fs::write(cases.join("one.out"), "2\n").expect("write");
+    for level in ["auto", "basic"] {
+        let mark = marker("user-deathsig");
+        let out = std::process::Command::new("runuser")
+            .args(["-u", &user, "--"])
+            .arg(&judge)
+            .args([
+                "check",
+                "--sandbox",
+                level,
+                "--no-builtin",
+                "--shrink",
+                "none",
+            ])
+            .args(["--timeout", "2", "--cases"])
+            .arg(&cases)
+            .arg("--")
+            .arg(&script)
+            .arg(&mark)
+            .current_dir(place.path())
+            .output()
+            .expect("runuser runs");
+        assert_eq!(out.status.code(), Some(1), "{level}: {out:?}");
+        let left = left_running(&mark);
+        assert!(left.is_empty(), "{level}: left running: {left:?}");
     }
 }

@@ -122,11 +122,15 @@ enum Stop {
 }
 
 impl Stop {
-    fn of(mechanism: Mechanism) -> Stop {
-        match mechanism {
+    /// How the runs of `sandbox` are stopped: the keeper and the jail's outer process are
+    /// asked (each kills what it holds, so the answer's own parent-death signal, which it
+    /// can clear, does not matter); the jail's `init`, pid 1 of its namespace, is killed.
+    fn of(sandbox: &Sandbox) -> Stop {
+        match sandbox.mechanism {
             Mechanism::None => Stop::Group,
             Mechanism::Basic => Stop::Helper(Signal::SIGTERM),
-            Mechanism::Jail => Stop::Helper(Signal::SIGKILL),
+            Mechanism::Jail if sandbox.direct_jail() => Stop::Helper(Signal::SIGKILL),
+            Mechanism::Jail => Stop::Helper(Signal::SIGTERM),
         }
     }
 
@@ -177,14 +181,15 @@ impl Groups {
     /// Kills and reaps every child of the judge that is not a helper it started: what an
     /// answer left after killing its keeper (`--sandbox basic`, where the judge is a
     /// subreaper and orphans come to it).
-    fn sweep_orphans(&self) {
+    fn sweep_orphans(&self, warden: Option<u32>) {
         let Ok(set) = self.running.lock() else {
             return;
         };
         let me = Pid::this();
         for pid in sandbox::procs::descendants(me) {
             let child = sandbox::procs::parent_of(pid.as_raw()) == Some(me.as_raw());
-            if child && !set.contains_key(&pid.as_raw()) {
+            let warden = warden.is_some_and(|w| i64::from(w) == i64::from(pid.as_raw()));
+            if child && !warden && !set.contains_key(&pid.as_raw()) {
                 let _ = kill(pid, Signal::SIGKILL);
                 let _ = nix::sys::wait::waitpid(pid, None);
             }
@@ -292,7 +297,7 @@ impl Runner {
         let (cmd, mut files) = self.command_for(input)?;
         let start = Instant::now();
         let (tx, rx) = mpsc::channel();
-        let stop = Stop::of(self.sandbox.mechanism);
+        let stop = Stop::of(&self.sandbox);
         let network = files
             .network
             .as_ref()
@@ -311,7 +316,7 @@ impl Runner {
         let (id, mut run) = self.supervise(started, input, start, tx, rx);
         self.groups.remove(id);
         if self.sandbox.mechanism == Mechanism::Basic {
-            self.groups.sweep_orphans();
+            self.groups.sweep_orphans(self.sandbox.host.warden);
         }
         if let Some(group) = files.group.take() {
             // Whatever the answer did to its keeper, nothing of the case outlives it.
@@ -529,7 +534,7 @@ impl Runner {
         rx: mpsc::Receiver<Event>,
     ) -> (i32, Run) {
         let id = started.id;
-        let stop = Stop::of(self.sandbox.mechanism);
+        let stop = Stop::of(&self.sandbox);
         if let Some(stdin) = started.stdin {
             feed_stdin(stdin, input);
         }

@@ -210,6 +210,35 @@ impl Cgroups {
     }
 }
 
+impl Cgroups {
+    /// The check's own directories, one per controller.
+    #[cfg_attr(not(jail), allow(dead_code))]
+    pub fn bases(&self) -> Vec<PathBuf> {
+        [&self.memory, &self.pids]
+            .into_iter()
+            .flatten()
+            .map(|c| c.base.clone())
+            .collect()
+    }
+}
+
+/// Kills every process in the cgroups below `base` and removes them and `base` (what the
+/// warden does once the judge is gone).
+#[cfg_attr(not(jail), allow(dead_code))]
+pub fn empty_and_remove(base: &Path) {
+    let Ok(entries) = std::fs::read_dir(base) else {
+        return;
+    };
+    for dir in entries.flatten().map(|e| e.path()).filter(|p| p.is_dir()) {
+        let v2 = dir.join("cgroup.kill").exists();
+        drop(CaseGroup {
+            memory: None,
+            pids: Some((dir, v2)),
+        });
+    }
+    let _ = std::fs::remove_dir(base);
+}
+
 impl Drop for Cgroups {
     fn drop(&mut self) {
         for c in [&self.memory, &self.pids].into_iter().flatten() {

@@ -163,8 +163,8 @@ pub fn reset_signal_handling() -> Result<(), Failure> {
 /// The system calls the seccomp filter refuses with `EPERM`, by name (the README lists
 /// them): new mounts and namespaces, tracing and other processes' memory, the kernel's
 /// keyring, BPF, perf, userfaultfd, io_uring, kexec and modules. `clone` is refused only
-/// with a namespace flag; `clone3`, whose flags the filter cannot read, gets `ENOSYS` so
-/// that the C library falls back to `clone`.
+/// with a namespace flag, and `socket` only for `AF_VSOCK`; `clone3`, whose flags the
+/// filter cannot read, gets `ENOSYS` so that the C library falls back to `clone`.
 pub const SECCOMP_REFUSED: [(&str, i64); 34] = [
     ("mount", libc::SYS_mount),
     ("umount2", libc::SYS_umount2),
@@ -202,8 +202,15 @@ pub const SECCOMP_REFUSED: [(&str, i64); 34] = [
     ("reboot", libc::SYS_reboot),
 ];
 
-/// System V IPC, refused too where no IPC namespace keeps it private (basic).
-const SYSV_IPC: [i64; 3] = [libc::SYS_shmget, libc::SYS_msgget, libc::SYS_semget];
+/// System V IPC and POSIX message queues, refused too where no IPC namespace keeps them
+/// private (basic): what they leave outlives the case, and the queues' limit is the
+/// machine's.
+const SYSV_IPC: [i64; 4] = [
+    libc::SYS_shmget,
+    libc::SYS_msgget,
+    libc::SYS_semget,
+    libc::SYS_mq_open,
+];
 
 /// The namespace flags `clone` is refused with.
 const NAMESPACE_FLAGS: [u64; 7] = [
@@ -245,6 +252,14 @@ fn filters(sysv_ipc: bool) -> Result<[BpfProgram; 2], seccompiler::Error> {
         })
         .collect::<Result<Vec<_>, _>>()?;
     refused.insert(libc::SYS_clone, clone_rules);
+    // vsock reaches the machine's hypervisor, and no network namespace holds it.
+    let vsock = SeccompRule::new(vec![SeccompCondition::new(
+        0,
+        SeccompCmpArgLen::Dword,
+        SeccompCmpOp::Eq,
+        libc::AF_VSOCK as u64,
+    )?])?;
+    refused.insert(libc::SYS_socket, vec![vsock]);
     let eperm = SeccompFilter::new(
         refused,
         SeccompAction::Allow,

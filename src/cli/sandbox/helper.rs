@@ -65,6 +65,7 @@ fn contain(spec: &Spec) -> Result<u8, Failure> {
         Role::Outer => super::jail::outer(spec),
         Role::Init => super::jail::init(spec).map(|()| SETUP_FAILED),
         Role::Keep => super::keep::keep(spec),
+        Role::Warden => super::jail::warden(spec),
     }
 }
 

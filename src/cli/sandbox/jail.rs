@@ -57,7 +57,11 @@ pub fn namespaces_for_init(network: &std::fs::File) -> nix::Result<()> {
 
 /// The outer process: cgroups, namespaces, then `init`, whose end it passes on.
 pub fn outer(spec: &Spec) -> Result<u8, Failure> {
-    prctl::set_pdeathsig(Signal::SIGKILL).step("set the parent-death signal")?;
+    // Told to stop, by the judge or by its death, this process kills the jail's pid 1 (an
+    // answer can clear its own parent-death signal, not this one's).
+    let waited = stop_signals();
+    waited.thread_block().step("block signals")?;
+    prctl::set_pdeathsig(Signal::SIGTERM).step("set the parent-death signal")?;
     if !judge_alive(spec.judge_pid) {
         return Ok(SETUP_FAILED);
     }
@@ -70,8 +74,6 @@ pub fn outer(spec: &Spec) -> Result<u8, Failure> {
     }
     unshare(NAMESPACES | CloneFlags::CLONE_NEWCGROUP).step("make the namespaces")?;
     let exe = std::env::current_exe().step("find the judge's binary")?;
-    let waited = stop_signals();
-    waited.thread_block().step("block signals")?;
     // The outer process has joined the cgroups for both.
     let init = Spec {
         cgroup: Vec::new(),
@@ -83,7 +85,33 @@ pub fn outer(spec: &Spec) -> Result<u8, Failure> {
         .spawn()
         .step("start the jail's init")?;
     let pid = Pid::from_raw(i32::try_from(child.id()).unwrap_or(i32::MAX));
-    Ok(relay(wait_for(pid, &waited)))
+    let ended = wait_for(pid, &waited);
+    if ended.is_none() {
+        // Killing pid 1 of a pid namespace ends every process in it.
+        let _ = nix::sys::signal::kill(pid, Signal::SIGKILL);
+        let _ = waitpid(pid, None);
+    }
+    Ok(relay(ended))
+}
+
+/// The warden of a check (root): waits until the judge is gone, then kills every process
+/// left in the check's cgroups and removes them. It is started once a check, in its own
+/// process group (a Ctrl-C at the terminal is for the judge), and told by its
+/// parent-death signal.
+pub fn warden(spec: &Spec) -> Result<u8, Failure> {
+    let waited = stop_signals();
+    waited.thread_block().step("block signals")?;
+    prctl::set_pdeathsig(Signal::SIGTERM).step("set the parent-death signal")?;
+    while judge_alive(spec.judge_pid) {
+        match waited.wait() {
+            Ok(Signal::SIGCHLD) => {}
+            _ => break,
+        }
+    }
+    for base in &spec.cgroup {
+        super::cgroup::empty_and_remove(base);
+    }
+    Ok(0)
 }
 
 /// A user namespace in which only the judge's own uid and gid are mapped (to themselves),

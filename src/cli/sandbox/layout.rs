@@ -82,7 +82,10 @@ impl Layout {
                 continue;
             }
             if path.is_dir() {
-                ro.push(path.to_path_buf());
+                // A home directory, `/` or `/tmp` named on the command line is not shown.
+                if !too_wide(path, req.home) {
+                    ro.push(path.to_path_buf());
+                }
             } else {
                 own_directory(path, req.home, &mut ro);
                 script_interpreter(path, req, &mut ro, 0);
@@ -270,23 +273,42 @@ fn tidy(ro: Vec<PathBuf>) -> Vec<PathBuf> {
 }
 
 /// What must stay hidden inside the bound paths (and on the system `PATH`); copies of
-/// the judge among `trusted` stay.
+/// the judge among `trusted` stay. A mask is placed where the answer sees the file: a path
+/// found through its real location (a `--cases` directory) is put back under the bound
+/// path that shows it, even when that path goes through a symlink.
 fn masks(ro: &[PathBuf], req: &Request, trusted: &[PathBuf]) -> Vec<PathBuf> {
     let mut masks: Vec<PathBuf> = Vec::new();
-    let inside =
-        |p: &Path| ro.iter().any(|r| p.starts_with(r)) || SYSTEM.iter().any(|s| p.starts_with(s));
+    let shown: Vec<(PathBuf, PathBuf)> = ro
+        .iter()
+        .cloned()
+        .chain(SYSTEM.iter().map(PathBuf::from))
+        .filter_map(|r| Some((r.canonicalize().ok()?, r)))
+        .collect();
+    // Where the answer sees the file whose real path is `real`, if it does.
+    let seen_at = |real: &Path| -> Option<PathBuf> {
+        shown.iter().find_map(|(canonical, at)| {
+            let rest = real.strip_prefix(canonical).ok()?;
+            Some(if rest.as_os_str().is_empty() {
+                at.clone()
+            } else {
+                at.join(rest)
+            })
+        })
+    };
     for dir in req.cases.iter().filter_map(|d| d.canonicalize().ok()) {
-        if inside(&dir) {
-            masks.push(dir);
-        }
+        masks.extend(seen_at(&dir));
     }
     for bound in ro.iter().filter(|r| r.is_dir()) {
+        // A repository's history holds what its files once held, and its config the
+        // tokens CI checkouts store.
+        let git = bound.join(".git");
+        if git.exists() {
+            masks.push(git);
+        }
         for checkout in checkouts(bound) {
-            for part in ["examples", "target", "tests"] {
-                let p = checkout.join(part);
-                if p.exists() && inside(&p) {
-                    masks.push(p);
-                }
+            for part in ["examples", "target", "tests", ".git"] {
+                let real = checkout.join(part).canonicalize();
+                masks.extend(real.ok().and_then(|p| seen_at(&p)));
             }
         }
     }
@@ -299,12 +321,11 @@ fn masks(ro: &[PathBuf], req: &Request, trusted: &[PathBuf]) -> Vec<PathBuf> {
                     .map(std::env::split_paths)
                     .into_iter()
                     .flatten()
-                    .filter(|d| inside(d)),
+                    .filter(|d| d.canonicalize().ok().and_then(|c| seen_at(&c)).is_some()),
             )
             .collect();
-        let copies = copies_of(req.exe, &scan)
-            .into_iter()
-            .chain(inside(req.exe).then(|| req.exe.to_path_buf()));
+        let exe = req.exe.canonicalize().ok().and_then(|c| seen_at(&c));
+        let copies = copies_of(req.exe, &scan).into_iter().chain(exe);
         masks.extend(copies.filter(|c| !trusted.contains(c)));
     }
     masks.sort();
@@ -383,8 +404,9 @@ fn copies_of(exe: &Path, dirs: &[PathBuf]) -> Vec<PathBuf> {
                 if ft.is_dir() {
                     todo.push(path);
                 } else if ft.is_file()
-                    && entry.metadata().is_ok_and(|m| m.len() == meta.len())
-                    && same_bytes(exe, &path, meta.len())
+                    && (looks_like_a_judge(&path)
+                        || entry.metadata().is_ok_and(|m| m.len() == meta.len())
+                            && same_bytes(exe, &path, meta.len()))
                 {
                     found.push(path);
                 }
@@ -392,6 +414,23 @@ fn copies_of(exe: &Path, dirs: &[PathBuf]) -> Vec<PathBuf> {
         }
     }
     found
+}
+
+/// True for a program named like a build of this judge, whatever its version: `beast`, or
+/// `beast-HASH` in a cargo `deps` directory, that is an ELF file.
+fn looks_like_a_judge(path: &Path) -> bool {
+    let name = path.file_name().and_then(OsStr::to_str).unwrap_or_default();
+    let in_deps = path
+        .parent()
+        .and_then(Path::file_name)
+        .is_some_and(|d| d == "deps");
+    let named = name == "beast" || (in_deps && name.starts_with("beast-") && !name.contains('.'));
+    let mut magic = [0u8; 4];
+    named
+        && std::fs::File::open(path)
+            .and_then(|mut f| f.read_exact(&mut magic))
+            .is_ok()
+        && magic == *b"\x7fELF"
 }
 
 /// True when both files hold the same `len` bytes (or are one file).
@@ -484,6 +523,71 @@ mod tests {
         std::fs::write(root.join("a/c"), "x").expect("write");
         let allowed = without_masks(&[root.to_path_buf()], &[root.join("a/b/secret")]);
         assert_eq!(allowed, vec![root.join("a/b/open"), root.join("a/c")]);
+    }
+
+    #[test]
+    fn a_mask_follows_the_bound_path_through_a_symlink() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let real = dir.path().join("real");
+        std::fs::create_dir_all(real.join("cases")).expect("mkdir");
+        let script = real.join("cheat.sh");
+        std::fs::write(&script, "cat cases/*.out\n").expect("write");
+        let link = dir.path().join("link");
+        std::os::unix::fs::symlink(&real, &link).expect("link");
+        let command = [
+            OsString::from("/bin/sh"),
+            link.join("cheat.sh").into_os_string(),
+        ];
+        let exe = dir.path().join("none");
+        let cases = [real.join("cases")];
+        let layout = Layout::new(&request(&command, &exe, &cases));
+        assert!(layout.ro.contains(&link), "{layout:?}");
+        assert!(layout.masks.contains(&link.join("cases")), "{layout:?}");
+    }
+
+    #[test]
+    fn a_repositorys_history_is_masked_and_an_older_judge_too() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let repo = dir.path().join("answers");
+        std::fs::create_dir_all(repo.join(".git")).expect("mkdir");
+        std::fs::create_dir_all(repo.join("old/target/debug/deps")).expect("mkdir");
+        std::fs::write(
+            repo.join("old/target/debug/deps/beast-0123abcd"),
+            b"\x7fELF older",
+        )
+        .expect("write");
+        std::fs::write(repo.join("old/beast"), b"\x7fELF older").expect("write");
+        std::fs::write(repo.join("old/beast.txt"), b"notes").expect("write");
+        let script = repo.join("a.sh");
+        std::fs::write(&script, "echo 2\n").expect("write");
+        let command = [OsString::from("/bin/sh"), script.into_os_string()];
+        let exe = dir.path().join("judge");
+        std::fs::write(&exe, b"\x7fELF this build").expect("write");
+        let layout = Layout::new(&request(&command, &exe, &[]));
+        for hidden in [".git", "old/target/debug/deps/beast-0123abcd", "old/beast"] {
+            assert!(
+                layout.masks.contains(&repo.join(hidden)),
+                "{hidden}: {layout:?}"
+            );
+        }
+        assert!(
+            !layout.masks.contains(&repo.join("old/beast.txt")),
+            "{layout:?}"
+        );
+    }
+
+    #[test]
+    fn a_home_directory_named_on_the_command_line_is_not_shown() {
+        let home = tempfile::tempdir().expect("temp dir");
+        let command = [
+            OsString::from("/bin/ls"),
+            home.path().as_os_str().to_os_string(),
+        ];
+        let exe = home.path().join("none");
+        let mut req = request(&command, &exe, &[]);
+        req.home = Some(home.path());
+        let layout = Layout::new(&req);
+        assert!(layout.ro.is_empty(), "{layout:?}");
     }
 
     #[test]

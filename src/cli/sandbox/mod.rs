@@ -104,6 +104,8 @@ pub struct Host {
     /// jail, and a namespace no process is left in keeps nothing of its last case (an
     /// answer has no capability over it).
     networks: Mutex<Vec<File>>,
+    /// The check's warden, a child of the judge that no sweep of orphans may take.
+    pub warden: Option<u32>,
 }
 
 /// Why a sandbox level cannot be had.
@@ -164,8 +166,13 @@ impl Host {
             }
         }
         let uids = (contained && geteuid().is_root()).then(UidPool::new);
+        #[cfg(jail)]
+        let warden = cgroups.as_ref().and_then(|c| start_warden(&c.bases()));
+        #[cfg(not(jail))]
+        let warden = None;
         Ok(Host {
             networks: Mutex::new(Vec::new()),
+            warden,
             mechanism,
             no_jail,
             cgroups,
@@ -206,6 +213,43 @@ impl Host {
 /// Why a build has no sandbox but a process group.
 #[cfg(not(jail))]
 const NO_JAIL: &str = "this build has none: it is Linux-only and needs the `jail` feature";
+
+/// Starts the check's warden (see [`jail::warden`]) over the cgroup bases: if the judge
+/// dies, even by SIGKILL, it kills what is left in them. Not waited for: it ends after the
+/// judge, and its parent is then init.
+#[cfg(jail)]
+fn start_warden(bases: &[PathBuf]) -> Option<u32> {
+    use std::os::unix::process::CommandExt;
+    let exe = std::env::current_exe().ok()?;
+    let spec = spec::Spec {
+        role: spec::Role::Warden,
+        judge_pid: std::process::id() as i32,
+        address_space: None,
+        nproc: None,
+        cpu: 0,
+        fsize: 0,
+        uid: None,
+        cgroup: bases.to_vec(),
+        ro: Vec::new(),
+        mask: Vec::new(),
+        tmp_size: 0,
+        root_dir: None,
+        input_file: None,
+        workdir: PathBuf::from("/"),
+        command: vec!["-".into()],
+    };
+    let child = std::process::Command::new(exe)
+        .arg("__contain")
+        .args(spec.to_args())
+        .env_clear()
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .process_group(0)
+        .spawn()
+        .ok()?;
+    Some(child.id())
+}
 
 /// Runs `/bin/true` in a jail once: the jail works here, or why not.
 #[cfg(jail)]

@@ -26,6 +26,9 @@ pub enum Role {
     /// No namespaces (`--sandbox basic`): a subreaper that confines itself (Landlock,
     /// seccomp, limits), starts the answer, and kills every descendant afterwards.
     Keep,
+    /// One per check under root: when the judge is gone, however it went, kills every
+    /// process left in the check's cgroups (`--cgroup`: their bases) and removes them.
+    Warden,
 }
 
 impl Role {
@@ -34,6 +37,7 @@ impl Role {
             Role::Outer => "outer",
             Role::Init => "init",
             Role::Keep => "keep",
+            Role::Warden => "warden",
         }
     }
 }
