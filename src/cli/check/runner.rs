@@ -315,7 +315,10 @@ impl Runner {
         };
         let (id, mut run) = self.supervise(started, input, start, tx, rx);
         self.groups.remove(id);
-        if self.sandbox.mechanism == Mechanism::Basic {
+        // A keeper that ended by itself has killed every descendant; one that was killed
+        // (or timed out) may have left orphans to the judge.
+        let keeper_cut_short = !matches!(run.ended, Ended::Exited(_));
+        if self.sandbox.mechanism == Mechanism::Basic && keeper_cut_short {
             self.groups.sweep_orphans(self.sandbox.host.warden);
         }
         if let Some(group) = files.group.take() {
