@@ -3,6 +3,7 @@
 //! ([`render`]).
 
 mod choice;
+pub mod events;
 pub mod game;
 pub mod parse;
 mod region;
