@@ -105,8 +105,11 @@ fn the_leaderboard_ranks_correct_answers_first_then_by_bytes_and_names_each_mist
         "{}",
         said("stop")
     );
+    // One wrong answer is weak evidence, and the row says so.
     assert!(
-        said("tie").starts_with("beast --variant tie-up-over-left:"),
+        said("tie").starts_with("beast --variant tie-up-over-left:")
+            || said("tie")
+                .starts_with("consistent with beast --variant tie-up-over-left (weak evidence: "),
         "{}",
         said("tie")
     );
@@ -134,7 +137,17 @@ fn the_text_leaderboard_heads_each_answers_report_and_markdown_is_a_table() {
         check()
             .arg("--answers")
             .arg(c.answers())
-            .args(["--no-builtin", "--random", "20", "--seed", "5"])
+            // Generator 1's 20 cases of seed 5 tell the tie answer wrong; the ranking is
+            // what this test is about.
+            .args([
+                "--no-builtin",
+                "--random",
+                "20",
+                "--seed",
+                "5",
+                "--generator",
+                "1",
+            ])
             .args(["--shrink", "none", "--format", format])
             .assert()
             .code(1)
@@ -236,10 +249,12 @@ fn report_dir_holds_each_answers_report() {
 }
 
 /// `text` without its measurements: a figure in ms (and the case named after it) becomes
-/// `T`, the `time:` and `memory:` lines go and runs of spaces (table alignment) become one.
+/// `T`, the time line (`wall ...; answer ...`) and the `memory:` line go and runs of spaces
+/// (table alignment) become one.
 fn untimed(text: &str) -> String {
     let mut lines = Vec::new();
-    let measured = |l: &&str| l.starts_with("time: ") || l.starts_with("memory: ");
+    let measured =
+        |l: &&str| l.starts_with("wall ") || l.starts_with("answer ") || l.starts_with("memory: ");
     for line in text.lines().filter(|l| !measured(l)) {
         let tokens: Vec<&str> = line.split_whitespace().collect();
         let mut kept = Vec::new();

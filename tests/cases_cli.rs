@@ -7,7 +7,7 @@ use std::path::Path;
 use beast_engine::beast::Rules;
 use beast_engine::beast::variant;
 use beast_engine::judge::cases::{builtin, random_specs};
-use beast_engine::judge::generate::GenOptions;
+use beast_engine::judge::generate::Recipe;
 use beast_engine::judge::pack::{self, SAMPLES};
 use predicates::prelude::*;
 
@@ -41,7 +41,7 @@ fn failed_names(args: &[&str]) -> BTreeSet<String> {
 
 /// The names `beast cases` writes for the built-ins plus `--random n --seed seed`.
 fn expected_names(seed: u64, n: usize) -> BTreeSet<String> {
-    let opts = GenOptions::default();
+    let opts = Recipe::default();
     builtin()
         .cases
         .into_iter()

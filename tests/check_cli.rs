@@ -293,11 +293,13 @@ fn a_planted_bug_is_caught_by_random_cases_and_shrunk_small() {
     ]);
     assert_eq!(code, Some(1));
     assert!(names_with(&objects, "WA").len() > 1, "the bug is caught");
+    // Not a reading but an output hypothesis: one point a crush.
     let diagnosis = &summary["diagnosis"];
-    assert_ne!(
-        diagnosis["status"], "explained",
-        "not a reading: {diagnosis}"
-    );
+    assert_eq!(diagnosis["explained_by"][0]["flags"], "", "{diagnosis}");
+    let words = diagnosis["explained_by"][0]["words"]
+        .as_str()
+        .unwrap_or_default();
+    assert!(words.contains("1 point a crushed beast"), "{diagnosis}");
     let dir = tempfile::tempdir().expect("temp dir");
     let groups = diagnosis["groups"].as_array().expect("groups");
     assert!(!groups.is_empty());
@@ -347,11 +349,14 @@ fn the_text_report_of_a_shrunk_case_is_ready_to_paste() {
             .eval(head),
         "{head:?}"
     );
-    let puzzle: String = rest
-        .lines()
-        .take_while(|l| l.starts_with("    "))
-        .map(|l| format!("{}\n", &l[4..]))
-        .collect();
+    // Pasted into a shell, the command judges the puzzle: its lines are the here-document.
+    let (_, body) = rest
+        .split_once("beast <<'EOF'\n")
+        .expect("a pasteable command");
+    let (puzzle, _) = body
+        .split_once("\nEOF\n")
+        .expect("the end of the here-document");
+    let puzzle = format!("{puzzle}\n");
     Puzzle::parse(&puzzle).expect("pastes as a valid puzzle");
     assert!(text.contains("(beast gen --seed "), "{text}");
 }
@@ -492,7 +497,7 @@ fn exit_codes_are_0_pass_1_fail_2_usage_or_cannot_start() {
         .assert()
         .code(2)
         .stderr(predicate::str::contains(
-            "cannot start `/no/such/golf-answer x`",
+            "the program /no/such/golf-answer does not exist",
         ));
 }
 

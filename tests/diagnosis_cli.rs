@@ -47,7 +47,20 @@ fn every_catalogue_mistake_is_diagnosed_and_shown_on_a_small_puzzle() {
         let (s, code) = beast_under(&["--variant", v.name]);
         assert_eq!(code, Some(1), "{}: some case fails", v.name);
         let d = &s["diagnosis"];
-        assert_eq!(d["status"], "explained", "{}: {d}", v.name);
+        // Explained, or, on fewer than three wrong answers, consistent and said to be weak.
+        match d["status"].as_str() {
+            Some("explained") => {}
+            Some("consistent") => {
+                let sentence = d["sentence"].as_str().unwrap_or_default();
+                assert!(sentence.contains("(weak evidence: "), "{}: {d}", v.name);
+                assert!(
+                    d["explained_by"][0]["evidence"].as_u64() < Some(3),
+                    "{}: {d}",
+                    v.name
+                );
+            }
+            _ => panic!("{}: {d}", v.name),
+        }
         assert!(
             flags_named(d).contains(&v.flags()),
             "{}: named {:?}",
@@ -58,7 +71,7 @@ fn every_catalogue_mistake_is_diagnosed_and_shown_on_a_small_puzzle() {
             // The group a reading explains names the flags of its compare page.
             let flags = g["compare"]["flags"].as_str().expect("a compare page");
             let cause = g["cause"].as_str().expect("a cause");
-            assert!(cause.ends_with(&format!("({flags})")), "{}: {g}", v.name);
+            assert!(cause.contains(&format!("({flags})")), "{}: {g}", v.name);
             let text = g["smallest"]["puzzle"].as_str().expect("puzzle");
             let p = Puzzle::parse(text).expect("valid");
             let (cols, rows, moves) = (p.map().cols(), p.map().rows(), p.moves().len());
@@ -123,8 +136,10 @@ fn the_text_report_groups_failures_and_ends_with_the_diagnosis() {
         .stdout(predicate::str::is_match(r"(?m)^  cases: .*, and \d+ more$").expect("regex"))
         .stdout(predicate::str::contains("diagnosis: all 240 outputs ("))
         .stdout(
-            predicate::str::is_match(r"(?m)^time: [0-9.]+ ms in all; slowest .*, [0-9.]+ ms\n")
-                .expect("regex"),
+            predicate::str::is_match(
+                r"(?m)^wall [0-9.]+ s; answer [0-9.]+ s over 240 cases \(slowest .*, [0-9.]+ ms\)\n",
+            )
+            .expect("regex"),
         )
         .stdout(predicate::function(|out: &str| {
             // One group: one explanation and one shown case, not one a failure.
@@ -314,4 +329,143 @@ fn each_group_a_reading_explains_links_its_compare_page_and_html_dir_writes_it()
         .output()
         .expect("beast runs");
     assert_eq!(String::from_utf8(again.stdout).expect("UTF-8"), html);
+}
+
+/// The test's own golf answer, written from the rules alone (`tests/fixtures/answers/
+/// beasts.pl`), with one rule changed: a mistake outside the catalogue.
+fn own_answer(mistake: &str) -> Vec<String> {
+    let script = crate::util::fixture("answers/beasts.pl");
+    vec![
+        "perl".to_string(),
+        script.to_str().expect("path").to_string(),
+        mistake.to_string(),
+    ]
+}
+
+/// `beast check ARGS --format json -- COMMAND`: the case objects and the summary object.
+fn judged(args: &[&str], command: &[String]) -> (Vec<serde_json::Value>, serde_json::Value) {
+    let out = beast()
+        .arg("check")
+        .args(["--format", "json"])
+        .args(args)
+        .arg("--")
+        .args(command)
+        .output()
+        .expect("beast runs");
+    let text = String::from_utf8(out.stdout).expect("UTF-8");
+    let mut objects: Vec<serde_json::Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("JSON"))
+        .collect();
+    let summary = objects.pop().expect("a summary");
+    (objects, summary)
+}
+
+/// What `--random 200` of an answer outside the catalogue must give: at most 2 groups; no
+/// group whose reading breaks a passing case (checked here against the engine on every
+/// passing random case); the first group's words naming the rule; its shown case at most
+/// 8x8 with at most 10 moves.
+fn diagnosed_as(command: &[String], rule_words: &str) -> serde_json::Value {
+    let (cases, summary) = judged(&["--random", "200", "--seed", "11"], command);
+    let d = &summary["diagnosis"];
+    let groups = d["groups"].as_array().expect("groups");
+    assert!(!groups.is_empty() && groups.len() <= 2, "{d}");
+    for g in groups {
+        let Some(flags) = g["compare"]["flags"].as_str() else {
+            continue;
+        };
+        let rules = beast_engine::beast::variant::parse_flags(flags).expect("flags");
+        for c in cases.iter().filter(|c| c["passed"] == true) {
+            let Some(seed) = c["seed"].as_u64() else {
+                continue;
+            };
+            let made = beast_engine::judge::generate::Recipe::default()
+                .make(seed)
+                .expect("generated");
+            let under = beast_engine::beast::play_out(&made.puzzle, rules).expect("decided");
+            let got = c["got"].as_str().unwrap_or_default();
+            assert!(
+                beast_engine::judge::verdict::matches(under.answer().as_bytes(), got.as_bytes()),
+                "{flags} breaks passing case {}: {g}",
+                c["name"]
+            );
+        }
+    }
+    let first = &groups[0];
+    let cause = first["cause"].as_str().unwrap_or_default();
+    assert!(cause.contains(rule_words), "{cause}");
+    let p = Puzzle::parse(first["smallest"]["puzzle"].as_str().expect("puzzle")).expect("valid");
+    let (cols, rows, moves) = (p.map().cols(), p.map().rows(), p.moves().len());
+    assert!(
+        cols <= 8 && rows <= 8 && moves <= 10,
+        "shown {cols}x{rows} with {moves} moves: {first}"
+    );
+    summary
+}
+
+#[test]
+fn a_train_that_never_moves_is_located_at_the_train_push() {
+    diagnosed_as(&own_answer("train"), "pushes a train of 2 or more `~`");
+}
+
+#[test]
+fn a_crush_against_a_beast_is_located_at_the_beast_behind_the_beast() {
+    diagnosed_as(
+        &own_answer("crushbeast"),
+        "pushes `~` onto a beast with a beast behind it",
+    );
+}
+
+#[test]
+fn beasts_that_cannot_squeeze_diagonally_are_located_at_the_squeeze() {
+    diagnosed_as(
+        &own_answer("nosqueeze"),
+        "squeeze diagonally between two walls",
+    );
+}
+
+#[test]
+fn one_point_a_crush_is_named_as_the_score_it_gives() {
+    let s = diagnosed_as(&own_answer("onepoint"), "1 point a crushed beast");
+    assert_eq!(s["diagnosis"]["status"], "explained");
+}
+
+#[test]
+fn a_constant_output_is_called_constant() {
+    let command = ["sh", "-c", "cat > /dev/null; echo 0"].map(String::from);
+    diagnosed_as(&command, "prints \"0\" whatever the puzzle");
+}
+
+#[test]
+fn a_one_line_answer_passes_as_pe_and_is_counted() {
+    let s = diagnosed_as(&own_answer("oneline"), "prints the answer on one line");
+    assert_eq!(s["failed"], 0);
+    assert!(s["pe"].as_u64() > Some(0), "{s}");
+}
+
+#[test]
+fn the_five_samples_alone_never_explain_a_mistake_outside_the_catalogue() {
+    let samples = [
+        "simple-crush",
+        "preference-death",
+        "preference-win",
+        "waiting-for-the-reaper",
+        "wikipedia",
+    ];
+    let mut only = Vec::new();
+    for s in samples {
+        only.extend(["--only", s]);
+    }
+    for mistake in ["train", "crushbeast", "nosqueeze"] {
+        let (_, summary) = judged(&only, &own_answer(mistake));
+        assert_eq!(summary["total"], 5, "{summary}");
+        let status = summary["diagnosis"]["status"].as_str().unwrap_or_default();
+        assert_ne!(status, "explained", "{mistake}: {}", summary["diagnosis"]);
+    }
+}
+
+#[test]
+fn the_test_answer_follows_the_rules_when_no_mistake_is_asked() {
+    let (_, summary) = judged(&["--random", "100", "--seed", "12"], &own_answer(""));
+    assert_eq!(summary["failed"], 0, "{summary}");
 }

@@ -11,6 +11,7 @@ use anyhow::Context;
 use beast_engine::beast::variant;
 use beast_engine::judge::cases::{self, Case};
 use beast_engine::judge::diagnose;
+use beast_engine::judge::generate::{GenOptions, Recipe, Version};
 use beast_engine::judge::kattis;
 use beast_engine::judge::pack::{self, KattisGroup};
 
@@ -150,20 +151,31 @@ pub fn run(args: Args) -> super::Ended {
     Ok(())
 }
 
-/// The generation options of the random cases: the flags', made smaller when
-/// `--max-size` asks for shorter puzzles than they make (said on stderr).
-fn fitted(args: &Args) -> anyhow::Result<beast_engine::judge::generate::GenOptions> {
-    let opts = args.gen_args.options()?;
+/// The generation recipe of the random cases: the flags'. With `--max-size` the puzzles
+/// must be short, which only generator 1's fixed sizes can promise: its options (the flags'
+/// or its defaults), made smaller when they make longer puzzles (said on stderr, as is a
+/// switch from generator 2).
+fn fitted(args: &Args) -> anyhow::Result<Recipe> {
+    let recipe = args.gen_args.options()?;
     let Some(max) = args.max_size else {
-        return Ok(opts);
+        return Ok(recipe);
+    };
+    let d = GenOptions::default();
+    let (cols, rows) = recipe.size.unwrap_or((d.cols, d.rows));
+    let opts = GenOptions {
+        cols,
+        rows,
+        beasts: recipe.beasts.unwrap_or(d.beasts),
+        walls_pct: recipe.walls_pct.unwrap_or(d.walls_pct),
+        moves: recipe.moves.unwrap_or(d.moves),
     };
     let fit = pack::fitting(&opts, max).with_context(|| {
         format!("--max-size {max} is too small for any puzzle (a 3x3 map takes 17 bytes)")
     })?;
-    if fit != opts {
+    if fit != opts || recipe.version != Version::V1 {
         eprintln!(
-            "note: random puzzles of at most {max} bytes: --size {}x{} --beasts {} --moves {} \
-             ({} bytes)",
+            "note: random puzzles of at most {max} bytes: --generator 1 --size {}x{} --beasts \
+             {} --moves {} ({} bytes)",
             fit.cols,
             fit.rows,
             fit.beasts,
@@ -171,7 +183,7 @@ fn fitted(args: &Args) -> anyhow::Result<beast_engine::judge::generate::GenOptio
             pack::generated_len(&fit)
         );
     }
-    Ok(fit)
+    Ok(Recipe::fixed(&fit))
 }
 
 /// Refuses flag combinations that make no sense, before any work.

@@ -275,8 +275,12 @@ pub fn run(args: Args) -> super::Ended {
     if args.shard.is_some() && args.random.is_some() && args.seed.is_none() {
         return Err(super::error::usage("shards must share a seed: add --seed"));
     }
+    let started = Instant::now();
     let many = args.answers.is_some();
     let answers = answers_of(&args)?;
+    if !many {
+        load::command_ready(&args.command).map_err(super::error::usage)?;
+    }
     let seed = args
         .random
         .map(|_| args.seed.unwrap_or_else(super::fresh_seed));
@@ -331,15 +335,41 @@ pub fn run(args: Args) -> super::Ended {
         &mut out,
         shard_json,
     );
-    stop_if_interrupted(&groups)?;
+    let interrupted = groups.interrupted();
     if let Some(bar) = &bar {
         bar.set_message("diagnosing");
     }
-    let judged = conclude_each(&args, &answers, setup, finished, jobs, &groups)?;
+    let mut judged = conclude_each(&args, &answers, setup, finished, jobs, &groups)?;
     if let Some(bar) = &bar {
         bar.finish_and_clear();
     }
-    finish(&args, many, &judged, seed, &mut out)
+    let wall = started.elapsed().as_secs_f64() * 1000.0;
+    for j in &mut judged {
+        if let Ok((_, summary, _)) = &mut j.outcome {
+            summary.wall_ms = Some(wall);
+        }
+    }
+    let ended = finish(&args, many, &judged, seed, &mut out);
+    match interrupted {
+        Some(sig) => {
+            let ran: usize = judged
+                .iter()
+                .filter_map(|j| j.outcome.as_ref().ok())
+                .map(|(r, _, _)| r.len())
+                .sum();
+            let note = format!(
+                "interrupted (signal {sig}): the report covers the {ran} cases that finished \
+                 before it, of {} (no shrinking, a short diagnosis)\n",
+                all.len() * answers.len()
+            );
+            match args.format {
+                Format::Text => out.print(&note),
+                _ => eprint!("{note}"),
+            }
+            Err(super::Error::Interrupted(sig))
+        }
+        None => ended,
+    }
 }
 
 /// The answers to judge: those of `--answers FILE`, or the one command given.
@@ -415,6 +445,10 @@ fn shard_header(
         sandbox: setup.sandboxes[0].0.clone(),
         sandbox_summary: setup.sandboxes[0].1.clone(),
         leaderboard: args.answers.is_some(),
+        generator: match args.random {
+            Some(_) => Some(args.gen_args.options()?.version.words().to_string()),
+            None => None,
+        },
     };
     Ok(format!(
         "{}\n",
@@ -433,6 +467,8 @@ fn conclude_each(
     groups: &Groups,
 ) -> Result<Vec<Judged>, super::Error> {
     let many = args.answers.is_some();
+    // After an interrupt: the cases that finished, diagnosed briefly and not shrunk.
+    let cut = groups.interrupted().is_some();
     let mut judged = Vec::new();
     for (((answer, judge), finished), (source, sandbox)) in answers
         .iter()
@@ -444,12 +480,16 @@ fn conclude_each(
             Some(e) if !many => return Err(e.into()),
             Some(e) => Err(e.root_cause().to_string()),
             None => Ok(conclude(
-                Some(judge),
+                (!cut).then_some(judge),
                 finished.ran,
                 source.clone(),
                 args,
                 jobs,
                 html_dir(args, many, &answer.name).as_deref(),
+                match cut {
+                    true => args.engine_time.min(Duration::from_secs(2)),
+                    false => args.engine_time,
+                },
             )?),
         };
         judged.push(Judged {
@@ -459,7 +499,9 @@ fn conclude_each(
             sandbox_line: sandbox.0,
             sandbox_json: sandbox.1,
         });
-        stop_if_interrupted(groups)?;
+        if !cut {
+            stop_if_interrupted(groups)?;
+        }
     }
     Ok(judged)
 }
@@ -498,6 +540,7 @@ fn merged(args: &Args) -> super::Ended {
                 args,
                 jobs,
                 html_dir(args, many, &answer.name).as_deref(),
+                args.engine_time,
             )?),
         };
         judged.push(Judged {
@@ -563,6 +606,7 @@ fn sandbox_of(sandbox: &Sandbox) -> anyhow::Result<(String, serde_json::Value)> 
 
 /// Diagnoses an answer's run, groups its failures and shows each group's case, shrunk
 /// with `judge` when there is one and `--shrink` asks.
+#[allow(clippy::too_many_arguments)]
 fn conclude(
     judge: Option<&Judge>,
     ran: Vec<(Case, CaseReport)>,
@@ -570,8 +614,9 @@ fn conclude(
     args: &Args,
     jobs: usize,
     html_dir: Option<&Path>,
+    budget: Duration,
 ) -> Result<(Vec<CaseReport>, Summary, DiagnosisReport), super::Error> {
-    let diagnosis = diagnose_run(&ran, judge, jobs, args.engine_time);
+    let diagnosis = diagnose_run(&ran, judge, jobs, budget);
     let groups = diagnose::group(&observed(&ran), &diagnosis);
     let mut shown = show_groups(judge, &groups, &ran, args, jobs)?;
     if let Some(groups) = judge.map(|j| &j.runner.groups) {
@@ -603,8 +648,8 @@ fn display(command: &[OsString]) -> String {
         .join(" ")
 }
 
-/// Ends the run once a signal has interrupted it; the report so far is not printed, since
-/// a cut-short run proves nothing.
+/// Ends the run once a signal has interrupted it during diagnosis or shrinking (an
+/// interrupt while the cases run still prints the report of those that finished).
 fn stop_if_interrupted(groups: &Groups) -> super::Ended {
     match groups.interrupted() {
         Some(sig) => Err(super::Error::Interrupted(sig)),
@@ -1045,13 +1090,27 @@ fn show_groups(
 fn group_report(group: &Group, shown: report::Shown, ran: &[(Case, CaseReport)]) -> GroupReport {
     GroupReport {
         verdict: ran[group.smallest].1.verdict,
-        compare: match group.cause {
-            diagnose::Cause::Reading(rules) => Some(report::ComparePage {
-                flags: beast_engine::beast::variant::flags(rules),
-                written: None,
-            }),
+        compare: match &group.cause {
+            diagnose::Cause::Hypothesis { head, .. } => {
+                head.hypothesis.rules().map(|rules| report::ComparePage {
+                    flags: beast_engine::beast::variant::flags(rules),
+                    written: None,
+                })
+            }
             _ => None,
         },
+        also: match &group.cause {
+            diagnose::Cause::Hypothesis { also, .. } => also.iter().map(|h| h.words()).collect(),
+            _ => Vec::new(),
+        },
+        evidence: match &group.cause {
+            diagnose::Cause::Hypothesis { head, .. } => Some(head.evidence),
+            _ => None,
+        },
+        event: group
+            .cause
+            .suspect()
+            .map(|s| s.event.kind().name.to_string()),
         cause: diagnose::describe(&group.cause),
         cases: group.cases.iter().map(|&i| ran[i].1.name.clone()).collect(),
         shown,

@@ -4,70 +4,74 @@ use std::io::{self, Write};
 
 use anyhow::Context;
 use beast_engine::grid::Dimensions;
-use beast_engine::judge::generate::{self, GenOptions};
+use beast_engine::judge::generate::{Recipe, Version};
 
 /// The generation options, shared by `beast gen` and `beast check --random`.
 #[derive(clap::Args, Debug, Clone, Copy)]
 pub struct GenArgs {
-    /// Map size with the border, columns first.
-    #[arg(
-        long,
-        value_name = "COLSxROWS",
-        default_value = "16x10",
-        help_heading = "Generation"
-    )]
-    pub size: Dimensions,
-    /// Number of beasts.
+    /// The generator version. 2 (the default) draws the size (3x3 to 64x32), the beasts,
+    /// the walls and the moves from the seed unless fixed below, and writes some puzzles
+    /// with CRLF line ends, the moves split over lines or short rows; 1 makes every puzzle
+    /// 16x10 with 3 beasts, 25% walls and 30 moves (unless fixed), LF, the moves on one
+    /// line. The same seed gives different puzzles under each.
     #[arg(
         long,
         value_name = "N",
-        default_value_t = 3,
+        default_value_t = 2,
+        value_parser = clap::value_parser!(u8).range(1..=2),
         help_heading = "Generation"
     )]
-    pub beasts: usize,
-    /// Percentage of interior cells that are movable walls (a tenth of that again are solid).
-    #[arg(long, value_name = "PCT", default_value_t = 25,
+    pub generator: u8,
+    /// Map size with the border, columns first [default: drawn; 16x10 under generator 1].
+    #[arg(long, value_name = "COLSxROWS", help_heading = "Generation")]
+    pub size: Option<Dimensions>,
+    /// Number of beasts [default: drawn; 3 under generator 1].
+    #[arg(long, value_name = "N", help_heading = "Generation")]
+    pub beasts: Option<usize>,
+    /// Percentage of interior cells that are movable walls (a tenth of that again are
+    /// solid) [default: drawn; 25 under generator 1].
+    #[arg(long, value_name = "PCT",
           value_parser = clap::value_parser!(u8).range(0..=100), help_heading = "Generation")]
-    pub walls: u8,
-    /// Number of moves.
-    #[arg(
-        long,
-        value_name = "N",
-        default_value_t = 30,
-        help_heading = "Generation"
-    )]
-    pub moves: usize,
+    pub walls: Option<u8>,
+    /// Number of moves [default: drawn; 30 under generator 1].
+    #[arg(long, value_name = "N", help_heading = "Generation")]
+    pub moves: Option<usize>,
 }
 
 impl GenArgs {
-    /// The library's options, validated.
-    pub fn options(&self) -> anyhow::Result<GenOptions> {
-        let opts = GenOptions {
-            cols: self.size.cols,
-            rows: self.size.rows,
+    /// The library's recipe, validated.
+    pub fn options(&self) -> anyhow::Result<Recipe> {
+        let recipe = Recipe {
+            version: match self.generator {
+                1 => Version::V1,
+                _ => Version::V2,
+            },
+            size: self.size.map(|d| (d.cols, d.rows)),
             beasts: self.beasts,
             walls_pct: self.walls,
             moves: self.moves,
         };
-        opts.validate()?;
-        Ok(opts)
+        recipe.validate()?;
+        Ok(recipe)
     }
 
     /// The `beast gen` flags that differ from the defaults, for reproduction hints.
     pub fn flags(&self) -> String {
-        let d = GenOptions::default();
         let mut s = String::new();
-        if (self.size.cols, self.size.rows) != (d.cols, d.rows) {
-            s += &format!(" --size {}x{}", self.size.cols, self.size.rows);
+        if self.generator != 2 {
+            s += &format!(" --generator {}", self.generator);
         }
-        if self.beasts != d.beasts {
-            s += &format!(" --beasts {}", self.beasts);
+        if let Some(size) = self.size {
+            s += &format!(" --size {}x{}", size.cols, size.rows);
         }
-        if self.walls != d.walls_pct {
-            s += &format!(" --walls {}", self.walls);
+        if let Some(b) = self.beasts {
+            s += &format!(" --beasts {b}");
         }
-        if self.moves != d.moves {
-            s += &format!(" --moves {}", self.moves);
+        if let Some(w) = self.walls {
+            s += &format!(" --walls {w}");
+        }
+        if let Some(m) = self.moves {
+            s += &format!(" --moves {m}");
         }
         s
     }
@@ -95,9 +99,9 @@ pub fn run(args: Args) -> super::Ended {
             seed
         }
     };
-    let puzzle = generate::generate(seed, &opts)?;
+    let made = opts.make(seed)?;
     let mut out = io::stdout().lock();
-    write!(out, "{puzzle}")
+    write!(out, "{}", made.text)
         .and_then(|()| out.flush())
         .context("cannot write the puzzle to standard output")?;
     Ok(())
@@ -118,9 +122,11 @@ mod tests {
     #[test]
     fn flag_defaults_are_the_library_defaults() {
         let w = Wrap::parse_from(["x"]);
-        assert_eq!(w.gen_args.options().ok(), Some(GenOptions::default()));
+        assert_eq!(w.gen_args.options().ok(), Some(Recipe::default()));
         assert_eq!(w.gen_args.flags(), "");
         let w = Wrap::parse_from(["x", "--size", "9x7", "--moves", "4"]);
         assert_eq!(w.gen_args.flags(), " --size 9x7 --moves 4");
+        let w = Wrap::parse_from(["x", "--generator", "1"]);
+        assert_eq!(w.gen_args.flags(), " --generator 1");
     }
 }

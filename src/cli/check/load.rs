@@ -224,6 +224,70 @@ fn load_dir(dir: &Path, engine_time: Duration) -> anyhow::Result<Loaded> {
     Ok(loaded)
 }
 
+/// Interpreters whose first argument that is not an option is the script they run.
+const INTERPRETERS: &[&str] = &[
+    "python", "python3", "python2", "pypy", "pypy3", "perl", "ruby", "node", "nodejs", "deno",
+    "bun", "php", "lua", "luajit", "sh", "bash", "dash", "zsh", "ksh", "fish", "tclsh", "Rscript",
+    "julia", "raku", "perl6", "ocaml", "racket", "guile", "elixir",
+];
+
+/// Options of those interpreters after which the program is given inline or as a module,
+/// not as a file.
+const INLINE: &[&str] = &["-c", "-e", "-E", "-m", "--eval", "--command", "-r"];
+
+/// Checks, before any case runs, that the command's program exists (a path that is a
+/// file, or a name found on `PATH`) and that the script an interpreter is given exists (its
+/// first argument that is not an option and looks like a path: with a `/` or a `.`); says
+/// which is missing otherwise.
+pub fn command_ready(command: &[std::ffi::OsString]) -> Result<(), String> {
+    let Some(program) = command.first() else {
+        return Err("no command to judge: put it after `--`".to_string());
+    };
+    let path = Path::new(program);
+    let found = match path.components().count() > 1 {
+        true => path.is_file(),
+        false => std::env::var_os("PATH")
+            .is_some_and(|paths| std::env::split_paths(&paths).any(|d| d.join(path).is_file())),
+    };
+    if !found {
+        return Err(format!(
+            "the program {} does not exist (no such file, and not found on PATH)",
+            path.display()
+        ));
+    }
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
+    let versioned = |n: &str, i: &str| {
+        n.strip_prefix(i)
+            .is_some_and(|v| v.chars().all(|c| c.is_ascii_digit() || c == '.'))
+    };
+    let interpreter = name.is_some_and(|n| INTERPRETERS.iter().any(|i| versioned(&n, i)));
+    if !interpreter {
+        return Ok(());
+    }
+    for arg in &command[1..] {
+        let text = arg.to_string_lossy();
+        // `-e CODE`, and clusters such as perl's `-ne` or `-lpe`.
+        let cluster = text.len() > 1
+            && text.starts_with('-')
+            && !text.starts_with("--")
+            && text[1..].contains(['e', 'c', 'E', 'm']);
+        if INLINE.contains(&text.as_ref()) || cluster {
+            return Ok(());
+        }
+        let looks_like_a_path = text.contains('/') || text.contains('.');
+        if text.starts_with('-') || !looks_like_a_path {
+            continue;
+        }
+        if text.contains("{}") || Path::new(arg).exists() {
+            return Ok(());
+        }
+        return Err(format!(
+            "the script {text} does not exist (the command would fail on every case)"
+        ));
+    }
+    Ok(())
+}
+
 /// True if `name` matches the glob `pattern`: `*` any run of characters, `?` one
 /// character, anything else itself.
 pub fn glob(pattern: &str, name: &str) -> bool {
@@ -251,7 +315,33 @@ pub fn glob(pattern: &str, name: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::glob;
+    use super::{command_ready, glob};
+
+    fn ready(words: &[&str]) -> Result<(), String> {
+        let command: Vec<std::ffi::OsString> = words.iter().map(|w| w.into()).collect();
+        command_ready(&command)
+    }
+
+    #[test]
+    fn a_missing_program_or_script_is_named_before_any_case_runs() {
+        let err = ready(&["python3", "corect.py"]).expect_err("no such script");
+        assert!(err.contains("the script corect.py does not exist"), "{err}");
+        let err = ready(&["./no-such-answer"]).expect_err("no such program");
+        assert!(
+            err.contains("the program ./no-such-answer does not exist"),
+            "{err}"
+        );
+        assert!(ready(&["no-such-program-on-path-x9"]).is_err());
+    }
+
+    #[test]
+    fn inline_programs_and_existing_scripts_are_ready() {
+        assert_eq!(ready(&["sh", "-c", "echo 0"]), Ok(()));
+        assert_eq!(ready(&["perl", "-ne", "print 1.5"]), Ok(()));
+        assert_eq!(ready(&["python3", "-m", "json.tool"]), Ok(()));
+        assert_eq!(ready(&["sh", "Cargo.toml"]), Ok(()));
+        assert_eq!(ready(&["cat"]), Ok(()));
+    }
 
     #[test]
     fn globs_match_stars_and_marks() {

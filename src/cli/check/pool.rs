@@ -10,7 +10,7 @@ use beast_engine::beast::Puzzle;
 use beast_engine::beast::variant;
 use beast_engine::judge::cases::{Case, Origin};
 use beast_engine::judge::diagnose;
-use beast_engine::judge::generate::GenOptions;
+use beast_engine::judge::generate::Recipe;
 use beast_engine::judge::report::{self, CaseReport};
 use beast_engine::judge::verdict::{self, Verdict};
 
@@ -22,7 +22,7 @@ pub struct Judge {
     /// Runs the candidate.
     pub runner: Runner,
     /// The options random cases are generated with.
-    pub gen_opts: GenOptions,
+    pub gen_opts: Recipe,
     /// The same as `beast gen` flags, for the reproduce command.
     pub gen_flags: String,
     /// Compare bytes exactly.
@@ -254,7 +254,12 @@ pub fn run_all(
         let mut failed = 0;
         for (i, result) in rx {
             let a = i / cases;
+            // A case that ends after an interrupt was cut short by it: it proves nothing.
+            let cut = judges
+                .first()
+                .is_some_and(|j| j.runner.groups.interrupted().is_some());
             slots[i] = match result {
+                _ if cut => Slot::Skipped,
                 Ok(Some(done)) => {
                     failed += usize::from(!done.1.passed);
                     Slot::Done(Box::new(done))

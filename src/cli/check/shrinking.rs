@@ -1,16 +1,18 @@
 //! The case each group of failures shows: its smallest failure, shrunk within a time
 //! budget so that it still shows the group's cause.
 //!
-//! A group explained by a reading shrinks with the engine alone (the engine under that
-//! reading and under ours must still disagree), then the answer confirms the result; so a
-//! slow answer shrinks as fast as a fast one. Other groups shrink with the answer, keeping
-//! the verdict and the kind of difference.
+//! A group a hypothesis heads shrinks with the engine alone (the hypothesis and our
+//! readings must still disagree), then the answer confirms the result; so a slow answer
+//! shrinks as fast as a fast one. Other groups shrink with the answer, keeping the verdict,
+//! the kind of difference and the suspect rule event (checked by the engine first, so the
+//! answer runs only on candidates that still go through it).
 
 use std::time::{Duration, Instant};
 
+use beast_engine::beast::events::{self, Event};
 use beast_engine::beast::{Puzzle, Rules};
 use beast_engine::judge::cases::Case;
-use beast_engine::judge::diagnose::{self, Cause, Group};
+use beast_engine::judge::diagnose::{self, Cause, Group, Hypothesis};
 use beast_engine::judge::report::{CaseReport, Shown, Shrink};
 use beast_engine::judge::shrink;
 use beast_engine::judge::verdict::Verdict;
@@ -48,9 +50,11 @@ pub fn shown(
     let deadline = Instant::now() + budget;
     let (seen, stopped) = match judge {
         None => (None, false),
-        Some(judge) => match group.cause {
-            Cause::Reading(rules) => by_engine(judge, &case.puzzle, rules, deadline)?,
-            Cause::Verdict { .. } | Cause::EngineAgrees => by_answer(judge, &original, deadline)?,
+        Some(judge) => match &group.cause {
+            Cause::Hypothesis { head, .. } => {
+                by_engine(judge, &case.puzzle, head.hypothesis, deadline)?
+            }
+            cause => by_answer(judge, &original, cause.suspect().map(|s| s.event), deadline)?,
         },
     };
     // A shrink that found nothing smaller shows the case as it is.
@@ -74,6 +78,26 @@ pub fn shown(
         shrunk,
         stopped_early: stopped.then_some(budget.as_secs_f64()),
         reproduce: report.reproduce.clone(),
+        located: group
+            .cause
+            .suspect()
+            .and_then(|s| first_happens(&seen.puzzle, s.event)),
+    })
+}
+
+/// Where `puzzle` first goes through `event`, in words: `turn 5 (move R)`.
+fn first_happens(puzzle: &Puzzle, event: Event) -> Option<String> {
+    let turn = events::record(puzzle, || true).ok()?.first_turn(event)?;
+    let moves = puzzle.moves();
+    Some(match turn {
+        0 => "the start, before any move".to_string(),
+        t if t as usize <= moves.len() => {
+            format!("turn {t} (move {})", moves[t as usize - 1].letter())
+        }
+        t => format!(
+            "turn {t} (waiting, after the {} moves ran out)",
+            moves.len()
+        ),
     })
 }
 
@@ -100,30 +124,29 @@ fn see(judge: &Judge, puzzle: &Puzzle) -> anyhow::Result<Option<Seen>> {
 fn by_engine(
     judge: &Judge,
     puzzle: &Puzzle,
-    rules: Rules,
+    hypothesis: Hypothesis,
     deadline: Instant,
 ) -> anyhow::Result<(Option<Seen>, bool)> {
     let in_time = || Instant::now() < deadline && judge.runner.groups.interrupted().is_none();
-    let small = shrink::shrink_within(puzzle, ENGINE_TRIES, in_time, |p| {
-        diagnose::readings_differ(p, rules, Rules::OURS)
-    });
+    let differs = |p: &Puzzle| diagnose::hypothesis_differs(p, hypothesis);
+    let small = shrink::shrink_within(puzzle, ENGINE_TRIES, in_time, differs);
     let confirms = |seen: &Seen| {
         seen.verdict == Verdict::WrongAnswer
-            && diagnose::reproduces(&seen.puzzle, rules, seen.got.as_bytes())
+            && diagnose::predicted(&seen.puzzle, hypothesis, seen.got.as_bytes())
     };
     if let Some(seen) = see(judge, &small.puzzle)?.filter(confirms) {
         return Ok((Some(seen), small.stopped));
     }
     // The answer disagrees on the engine's smallest case: shrink with it in the loop.
-    let differs = |p: &Puzzle| diagnose::readings_differ(p, rules, Rules::OURS);
     with_answer(judge, puzzle, deadline, differs, confirms)
 }
 
-/// Shrinks with the answer in the loop, keeping the verdict and, for a wrong answer, the
-/// kind of difference.
+/// Shrinks with the answer in the loop, keeping the verdict, for a wrong answer the kind
+/// of difference, and the suspect rule event if there is one.
 fn by_answer(
     judge: &Judge,
     original: &Seen,
+    suspect: Option<Event>,
     deadline: Instant,
 ) -> anyhow::Result<(Option<Seen>, bool)> {
     let kind = diagnose::difference(&original.expected, original.got.as_bytes());
@@ -132,7 +155,9 @@ fn by_answer(
             && (seen.verdict != Verdict::WrongAnswer
                 || diagnose::difference(&seen.expected, seen.got.as_bytes()) == kind)
     };
-    with_answer(judge, &original.puzzle, deadline, |_| true, same)
+    let goes_through =
+        |p: &Puzzle| suspect.is_none_or(|e| events::record(p, || true).is_ok_and(|x| x.has(e)));
+    with_answer(judge, &original.puzzle, deadline, goes_through, same)
 }
 
 /// Shrinks `puzzle` running the answer on each candidate that passes `worth` (a cheap

@@ -16,7 +16,7 @@ use rand_core::{Rng, SeedableRng};
 use thiserror::Error;
 
 use crate::beast::{GameError, Puzzle, Rules, play_out_until};
-use crate::judge::generate::{GenError, GenOptions, generate};
+use crate::judge::generate::{GenError, Recipe};
 use crate::judge::verdict;
 
 /// One embedded example: a `NAME.txt`/`NAME.out` pair from `examples/beast/`.
@@ -238,7 +238,7 @@ pub struct RandomSpec {
 impl RandomSpec {
     /// Generates the case; the expected answer comes from the engine. A puzzle the engine
     /// cannot decide is skipped.
-    pub fn case(&self, opts: &GenOptions) -> Result<Case, Skipped> {
+    pub fn case(&self, opts: &Recipe) -> Result<Case, Skipped> {
         self.case_within(opts, || true)
     }
 
@@ -246,20 +246,20 @@ impl RandomSpec {
     /// [`play_out_until`]): a case past it is skipped as too large to judge.
     pub fn case_within(
         &self,
-        opts: &GenOptions,
+        opts: &Recipe,
         keep_going: impl FnMut() -> bool,
     ) -> Result<Case, Skipped> {
         let skip = |reason: String| Skipped {
             name: self.name.clone(),
             reason,
         };
-        let puzzle = generate(self.seed, opts).map_err(|e| skip(e.to_string()))?;
-        let outcome =
-            play_out_until(&puzzle, Rules::OURS, keep_going).map_err(|e| skip(unjudged(&e)))?;
+        let made = opts.make(self.seed).map_err(|e| skip(e.to_string()))?;
+        let outcome = play_out_until(&made.puzzle, Rules::OURS, keep_going)
+            .map_err(|e| skip(unjudged(&e)))?;
         Ok(Case {
             name: self.name.clone(),
-            input: puzzle.to_string().into_bytes(),
-            puzzle,
+            input: made.text.into_bytes(),
+            puzzle: made.puzzle,
             expected: outcome.answer(),
             origin: Origin::Random { seed: self.seed },
         })
@@ -522,7 +522,7 @@ mod tests {
 
     #[test]
     fn random_cases_are_named_and_seeded_reproducibly() {
-        let opts = GenOptions::default();
+        let opts = Recipe::default();
         let cases = |seed| -> Vec<Case> {
             random_specs(seed, 5)
                 .into_iter()
@@ -536,7 +536,9 @@ mod tests {
         let Origin::Random { seed } = a[2].origin else {
             panic!("random origin")
         };
-        assert_eq!(Ok(a[2].puzzle.clone()), generate(seed, &opts));
+        let made = opts.make(seed).expect("generated");
+        assert_eq!(a[2].puzzle, made.puzzle);
+        assert_eq!(a[2].input, made.text.into_bytes());
     }
 
     /// The old eager list: the first `n` numbers of the stream, in order.

@@ -1,13 +1,23 @@
-//! The diagnosis of a whole run: which reading of the rules, if any, explains every output an
-//! answer gave, and the failures grouped by their cause.
+//! The diagnosis of a whole run: which hypotheses explain the answer's outputs, and the
+//! failures grouped by cause, one group a mistake.
 //!
-//! One case is weak evidence (an answer prints one of a handful of short texts, so some
-//! reading reproduces a single output by chance); a whole run is strong evidence. So the
-//! search asks of each reading whether the engine under it reproduces *every* output, passing
-//! cases included, compared leniently as PE is. The readings searched are the 16
-//! combinations of the four switches, each alone and with one more catalogue entry
-//! ([`crate::beast::variant`]).
+//! A **hypothesis** predicts the answer's output on every puzzle: a reading of the rules
+//! (the 16 combinations of the four switches, each alone and with one more catalogue entry,
+//! [`crate::beast::variant`]) with the output reshaped or not ([`Shape`]: one point a crush,
+//! the score doubled or off by 2, the death line always missing or always there), or a
+//! constant output. Outputs are compared leniently, as PE is.
+//!
+//! A label must be earned: a hypothesis heads a group only if it reproduces every case of
+//! the group and **breaks no passing case** of the run. One case is weak evidence (an answer
+//! prints one of a handful of short texts, so some hypothesis gives a single output by
+//! chance): a hypothesis is *explained* only with [`STRONG`] wrong answers or more that no
+//! simpler hypothesis reproduces; with fewer it is only *consistent*.
+//!
+//! Failures no earned hypothesis reproduces are the answer's own mistake. They are grouped
+//! by the rule event ([`crate::beast::events`]) that best separates them from the passing
+//! cases (the Ochiai score of spectrum-based fault localisation), which names the rule.
 
+use crate::beast::events::{self, Event, Events};
 use crate::beast::variant::{self, SWITCHES};
 use crate::beast::{Ending, Puzzle, Rules, play_out_until};
 use crate::judge::verdict::Verdict;
@@ -28,16 +38,18 @@ pub struct Observed<'a> {
 }
 
 /// The answer a golf answer gives, read leniently: `aHHHH!` and a score, or a score.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Answer {
-    eaten: bool,
-    score: u64,
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Answer {
+    /// True if it starts with `aHHHH!`.
+    pub eaten: bool,
+    /// The score.
+    pub score: u64,
 }
 
 impl Answer {
     /// Reads `got` with all whitespace ignored; `None` if it is not of the answer's shape
-    /// (then no reading can give it).
-    fn read(got: &[u8]) -> Option<Answer> {
+    /// (then no hypothesis can give it).
+    pub fn read(got: &[u8]) -> Option<Answer> {
         let text: Vec<u8> = got
             .iter()
             .copied()
@@ -70,6 +82,170 @@ impl Answer {
                 eaten: o.ending == Ending::Eaten,
                 score: o.score,
             })
+    }
+
+    /// The canonical text: `aHHHH!` and the score on two lines, or the score.
+    pub fn text(self) -> String {
+        match self.eaten {
+            true => format!("aHHHH!\n{}\n", self.score),
+            false => format!("{}\n", self.score),
+        }
+    }
+}
+
+/// How an answer's output may be reshaped from a reading's answer: the output-level
+/// hypotheses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Shape {
+    /// As the reading prints it.
+    Same,
+    /// One point a crushed beast instead of two.
+    OnePoint,
+    /// The score doubled.
+    Doubled,
+    /// The score plus 2.
+    PlusTwo,
+    /// The score minus 2.
+    MinusTwo,
+    /// The `aHHHH!` line never printed.
+    NoDeathLine,
+    /// The `aHHHH!` line always printed.
+    AlwaysDeathLine,
+}
+
+/// Every shape, [`Shape::Same`] first.
+pub const SHAPES: [Shape; 7] = [
+    Shape::Same,
+    Shape::OnePoint,
+    Shape::Doubled,
+    Shape::PlusTwo,
+    Shape::MinusTwo,
+    Shape::NoDeathLine,
+    Shape::AlwaysDeathLine,
+];
+
+impl Shape {
+    /// The output a reading's answer `a` becomes; `None` if the shape cannot give one.
+    pub fn apply(self, a: Answer) -> Option<Answer> {
+        let score = |score| Some(Answer { score, ..a });
+        match self {
+            Shape::Same => Some(a),
+            Shape::OnePoint => score(a.score / 2),
+            Shape::Doubled => score(a.score * 2),
+            Shape::PlusTwo => score(a.score + 2),
+            Shape::MinusTwo => a.score.checked_sub(2).and_then(score),
+            Shape::NoDeathLine => Some(Answer { eaten: false, ..a }),
+            Shape::AlwaysDeathLine => Some(Answer { eaten: true, ..a }),
+        }
+    }
+
+    /// What the answer does, in words.
+    pub fn words(self) -> &'static str {
+        match self {
+            Shape::Same => "prints the answer as it is",
+            Shape::OnePoint => "scores 1 point a crushed beast instead of 2",
+            Shape::Doubled => "doubles the score",
+            Shape::PlusTwo => "adds 2 to the score",
+            Shape::MinusTwo => "takes 2 off the score",
+            Shape::NoDeathLine => "never prints the aHHHH! line",
+            Shape::AlwaysDeathLine => "always prints the aHHHH! line, even when the player lives",
+        }
+    }
+}
+
+/// A hypothesis of what the answer prints.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Hypothesis {
+    /// A reading of the rules, its output reshaped by `shape`.
+    Reading {
+        /// The reading.
+        rules: Rules,
+        /// The shape of the output.
+        shape: Shape,
+    },
+    /// The same output whatever the puzzle.
+    Constant(Answer),
+}
+
+impl Hypothesis {
+    /// The hypothesis of one reading printed as it is.
+    pub fn reading(rules: Rules) -> Hypothesis {
+        Hypothesis::Reading {
+            rules,
+            shape: Shape::Same,
+        }
+    }
+
+    /// What it predicts from the reading's answer `a` (ignored by a constant).
+    fn predict(self, a: Option<Answer>) -> Option<Answer> {
+        match self {
+            Hypothesis::Reading { shape, .. } => a.and_then(|a| shape.apply(a)),
+            Hypothesis::Constant(c) => Some(c),
+        }
+    }
+
+    /// What it predicts on `puzzle`.
+    pub fn answer(self, puzzle: &Puzzle) -> Option<Answer> {
+        match self {
+            Hypothesis::Reading { rules, shape } => {
+                Answer::of(puzzle, rules).and_then(|a| shape.apply(a))
+            }
+            Hypothesis::Constant(c) => Some(c),
+        }
+    }
+
+    /// The reading, if it is one other than ours: the flags of its compare page.
+    pub fn rules(self) -> Option<Rules> {
+        match self {
+            Hypothesis::Reading { rules, .. } if rules != Rules::OURS => Some(rules),
+            _ => None,
+        }
+    }
+
+    /// How far it is from our readings: catalogue entries changed, plus one for a shape or
+    /// a constant.
+    pub fn cost(self) -> usize {
+        match self {
+            Hypothesis::Reading { rules, shape } => {
+                changes(rules) + usize::from(shape != Shape::Same)
+            }
+            Hypothesis::Constant(_) => 1,
+        }
+    }
+
+    /// The `beast` flags of its reading (empty for ours or a constant).
+    pub fn flags(self) -> String {
+        self.rules().map(variant::flags).unwrap_or_default()
+    }
+
+    /// What it says the answer does, in words, without the reading's flags when it is a
+    /// reading alone (they are given beside it).
+    pub fn plain_words(self) -> String {
+        match self {
+            Hypothesis::Reading {
+                rules,
+                shape: Shape::Same,
+            } => variant::words(rules),
+            h => h.words(),
+        }
+    }
+
+    /// What it says the answer does, in words, with the reading's flags.
+    pub fn words(self) -> String {
+        match self {
+            Hypothesis::Constant(c) => format!(
+                "prints {:?} whatever the puzzle (a constant output)",
+                c.text().trim_end()
+            ),
+            Hypothesis::Reading { rules, shape } => {
+                let reading = format!("{} ({})", variant::words(rules), variant::flags(rules));
+                match (rules == Rules::OURS, shape) {
+                    (true, shape) => format!("it {} (our readings otherwise)", shape.words()),
+                    (false, Shape::Same) => reading,
+                    (false, shape) => format!("{reading}, and it {}", shape.words()),
+                }
+            }
+        }
     }
 }
 
@@ -107,37 +283,52 @@ pub fn changes(rules: Rules) -> usize {
 pub enum Status {
     /// Every case passed.
     Correct,
-    /// A reading reproduces every output.
+    /// A hypothesis reproduces every wrong answer, breaks no passing case, and the run
+    /// holds enough evidence for it.
     Explained,
-    /// A reading reproduces some failures, none all.
+    /// As explained, but on weak evidence (fewer than [`STRONG`] wrong answers).
+    Consistent,
+    /// Earned hypotheses reproduce some wrong answers, none all.
     Partial,
-    /// No reading reproduces any failure.
+    /// No hypothesis earns a label.
     Unexplained,
 }
 
 impl Status {
-    /// The name used in JSON: `correct`, `explained`, `partial`, `unexplained`.
+    /// The name used in JSON: `correct`, `explained`, `consistent`, `partial`,
+    /// `unexplained`.
     pub fn name(self) -> &'static str {
         match self {
             Status::Correct => "correct",
             Status::Explained => "explained",
+            Status::Consistent => "consistent",
             Status::Partial => "partial",
             Status::Unexplained => "unexplained",
         }
     }
 }
 
-/// A reading and how well it explains the run.
+/// How many wrong answers a hypothesis must reproduce, beyond what simpler ones do, to be
+/// called explained rather than consistent.
+pub const STRONG: usize = 3;
+
+/// The fewest failures a hypothesis must reproduce to head a group beside others: below
+/// that a match is as likely chance as cause.
+const PART: usize = 3;
+
+/// A hypothesis and how well it explains the run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Explanation {
-    /// The reading.
-    pub rules: Rules,
+    /// The hypothesis.
+    pub hypothesis: Hypothesis,
     /// How many wrong answers it reproduces.
     pub reproduces: usize,
     /// Of how many wrong answers.
     pub of: usize,
-    /// How many passing cases it would break.
+    /// How many passing cases it breaks (0 for every label the diagnosis gives).
     pub breaks: usize,
+    /// How many of the wrong answers it reproduces no simpler hypothesis does.
+    pub evidence: usize,
 }
 
 /// The diagnosis of a run.
@@ -145,13 +336,17 @@ pub struct Explanation {
 pub struct Diagnosis {
     /// Where it got.
     pub status: Status,
-    /// The explaining readings (several when they are equivalent on every case run) for
-    /// [`Status::Explained`], the closest for [`Status::Partial`], none otherwise.
+    /// For explained and consistent: the hypothesis and those the run cannot tell apart
+    /// from it; for partial: the head of each group with one; otherwise none.
     pub readings: Vec<Explanation>,
-    /// Cases that gave an output the readings were tried on (WA, and the passing ones).
+    /// The failures grouped, biggest first.
+    pub groups: Vec<Group>,
+    /// Cases that gave an output the hypotheses were tried on (WA, and the passing ones).
     pub outputs: usize,
     /// Of those, the passing ones.
     pub passed: usize,
+    /// Passing cases that differ only in whitespace (PE).
+    pub presentation: usize,
     /// Wrong answers (WA).
     pub wrong: usize,
     /// Failures without an output to explain (TLE, RTE, OLE, ...).
@@ -160,165 +355,54 @@ pub struct Diagnosis {
     /// output (a case file) is what differs.
     pub disputed: usize,
     /// True if the search stopped early (the caller's budget ran out): it then covers the
-    /// readings tried so far.
+    /// hypotheses tried so far.
     pub stopped_early: bool,
 }
 
-/// How many near-best readings are checked against the passing cases for a partial
-/// diagnosis.
-const CLOSEST_CHECKED: usize = 24;
-
-/// Diagnoses a run on `threads` threads. `keep_going` is asked before each reading is
-/// tried; once it says `false` the search ends with what it has (the caller's time budget).
-pub fn diagnose(
-    observed: &[Observed],
-    threads: usize,
-    keep_going: impl Fn() -> bool + Sync,
-) -> Diagnosis {
-    let wrong: Vec<&Observed> = observed
-        .iter()
-        .filter(|o| o.verdict == Verdict::WrongAnswer && !engine_agrees(o))
-        .collect();
-    let passing: Vec<&Observed> = observed.iter().filter(|o| o.passed).collect();
-    let mut d = Diagnosis {
-        status: Status::Unexplained,
-        readings: Vec::new(),
-        outputs: wrong.len() + passing.len(),
-        passed: passing.len(),
-        wrong: wrong.len(),
-        crashed: observed
-            .iter()
-            .filter(|o| {
-                !o.passed && !matches!(o.verdict, Verdict::WrongAnswer | Verdict::Presentation)
-            })
-            .count(),
-        disputed: observed.iter().filter(|o| engine_agrees(o)).count(),
-        stopped_early: false,
-    };
-    if observed.iter().all(|o| o.passed) {
-        d.status = Status::Correct;
-        return d;
-    }
-    let explainable: Vec<(&Observed, Answer)> = wrong
-        .iter()
-        .filter_map(|o| Answer::read(o.got).map(|a| (*o, a)))
-        .collect();
-    if explainable.is_empty() {
-        return d;
-    }
-    let (scored, stopped) = score(&explainable, wrong.len(), threads, &keep_going);
-    d.stopped_early = stopped;
-    let breaks = |rules: Rules, limit: usize| {
-        passing
-            .iter()
-            .filter(|o| {
-                Answer::read(o.got)
-                    .is_none_or(|a| Answer::within(o.puzzle, rules, &keep_going) != Some(a))
-            })
-            .take(limit)
-            .count()
-    };
-    conclude(d, scored, breaks)
+/// What the rule events say of a group: the event that best separates its cases from the
+/// passing ones.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Suspect {
+    /// The event.
+    pub event: Event,
+    /// How many of the group's cases go through it.
+    pub failing: usize,
+    /// Of how many.
+    pub of_failing: usize,
+    /// How many passing cases go through it.
+    pub passing: usize,
+    /// Of how many.
+    pub of_passing: usize,
 }
 
-/// Every reading that reproduces at least one of the `explainable` wrong answers (of
-/// `wrong` in all), in the order of [`readings`], tried on `threads` threads; and whether
-/// `keep_going` stopped the search early.
-fn score(
-    explainable: &[(&Observed, Answer)],
-    wrong: usize,
-    threads: usize,
-    keep_going: &(impl Fn() -> bool + Sync),
-) -> (Vec<Explanation>, bool) {
-    let all = readings();
-    let stopped = std::sync::atomic::AtomicBool::new(false);
-    let share_of = |rules: &[Rules]| -> Vec<Explanation> {
-        let mut found = Vec::new();
-        for &rules in rules {
-            if !keep_going() {
-                stopped.store(true, std::sync::atomic::Ordering::Relaxed);
-                break;
-            }
-            let reproduces = explainable
-                .iter()
-                .filter(|(o, a)| Answer::within(o.puzzle, rules, keep_going) == Some(*a))
-                .count();
-            if reproduces > 0 {
-                found.push(Explanation {
-                    rules,
-                    reproduces,
-                    of: wrong,
-                    breaks: 0,
-                });
-            }
+impl Suspect {
+    /// The suspect in words: `every failing case pushes a train of 2 or more ~; no passing
+    /// case does`.
+    pub fn words(&self) -> String {
+        let kind = self.event.kind();
+        if self.failing < self.of_failing {
+            return format!(
+                "the closest rule event: a case that {} ({} of the {} failing cases, {} of \
+                 the {} passing ones) [{}]",
+                kind.words, self.failing, self.of_failing, self.passing, self.of_passing, kind.name
+            );
         }
-        found
-    };
-    // The readings are shared out in turn, so each thread gets a fair mix of the costly
-    // ones; the results are put back in the readings' order.
-    let threads = threads.clamp(1, all.len());
-    let shares: Vec<Vec<Rules>> = (0..threads)
-        .map(|t| all.iter().skip(t).step_by(threads).copied().collect())
-        .collect();
-    let mut scored: Vec<Explanation> = std::thread::scope(|scope| {
-        let handles: Vec<_> = shares
-            .iter()
-            .map(|share| scope.spawn(|| share_of(share)))
-            .collect();
-        handles
-            .into_iter()
-            .flat_map(|h| h.join().unwrap_or_default())
-            .collect()
-    });
-    let rank = |r: &Rules| all.iter().position(|x| x == r).unwrap_or(usize::MAX);
-    scored.sort_by_key(|e| rank(&e.rules));
-    (scored, stopped.into_inner())
-}
+        let failing = match self.of_failing {
+            1 => "the failing case",
+            _ => "every failing case",
+        };
+        let passing = match (self.passing, self.of_passing) {
+            (0, _) => "no passing case does".to_string(),
+            (1, n) => format!("1 passing case of {n} does"),
+            (k, n) => format!("{k} passing cases of {n} do"),
+        };
+        format!("{failing} {}; {passing} [{}]", kind.words, kind.name)
+    }
 
-/// The diagnosis from the scored readings: explained by the simplest readings that
-/// reproduce every wrong answer and break no passing case (`breaks(rules, limit)` counts
-/// the broken ones, up to `limit`), else partial with the closest, else unexplained.
-fn conclude(
-    mut d: Diagnosis,
-    mut scored: Vec<Explanation>,
-    breaks: impl Fn(Rules, usize) -> usize,
-) -> Diagnosis {
-    let mut full: Vec<Explanation> = scored
-        .iter()
-        .filter(|e| e.reproduces == d.wrong && breaks(e.rules, 1) == 0)
-        .copied()
-        .collect();
-    if let Some(fewest) = full.iter().map(|e| changes(e.rules)).min() {
-        full.retain(|e| changes(e.rules) == fewest);
-        d.status = Status::Explained;
-        d.readings = full;
-        return d;
+    /// True if it sets the cases apart exactly: all of them, and no passing case.
+    pub fn exact(&self) -> bool {
+        self.failing == self.of_failing && self.passing == 0
     }
-    if scored.is_empty() {
-        return d;
-    }
-    // Partial: the closest by failures reproduced less passing cases broken.
-    scored.sort_by_key(|e| std::cmp::Reverse(e.reproduces));
-    scored.truncate(CLOSEST_CHECKED);
-    for e in &mut scored {
-        e.breaks = breaks(e.rules, usize::MAX);
-    }
-    let closeness = |e: &Explanation| {
-        let net = e.reproduces as i64 - e.breaks as i64;
-        (net, std::cmp::Reverse(changes(e.rules)))
-    };
-    let best = scored.iter().map(closeness).max();
-    d.status = Status::Partial;
-    d.readings = scored
-        .into_iter()
-        .filter(|e| Some(closeness(e)) == best)
-        .collect();
-    d
-}
-
-/// True for a wrong answer that is the engine's own under our readings.
-fn engine_agrees(o: &Observed) -> bool {
-    o.verdict == Verdict::WrongAnswer && reproduces(o.puzzle, Rules::OURS, o.got)
 }
 
 /// What a group of failures has in common.
@@ -326,18 +410,44 @@ fn engine_agrees(o: &Observed) -> bool {
 pub enum Cause {
     /// The answer gave the engine's own answer: the expected output is what differs.
     EngineAgrees,
-    /// A reading reproduces each of them.
-    Reading(Rules),
-    /// The same verdict; for WA and PE the same expected output and the same output got
-    /// (whitespace trimmed).
+    /// An earned hypothesis reproduces each of them and breaks no passing case.
+    Hypothesis {
+        /// The hypothesis that heads the group.
+        head: Explanation,
+        /// Others that reproduce the same cases and break none, as simple: the run cannot
+        /// tell them apart.
+        also: Vec<Hypothesis>,
+    },
+    /// No earned hypothesis: a mistake of the answer's own, located by the rule event
+    /// that best separates the group from the passing cases (when one does).
+    Own {
+        /// The event.
+        suspect: Option<Suspect>,
+    },
+    /// Only whitespace differs (PE): passed unless `--strict`.
+    Format {
+        /// What differs, in words.
+        how: String,
+    },
+    /// The same verdict; for a WA that is not an answer, the output got.
     Verdict {
         /// The verdict.
         verdict: Verdict,
-        /// The expected output, for WA and PE.
-        expected: Option<String>,
-        /// The output got, for WA and PE.
+        /// The output got, for a WA that is not an answer at all.
         got: Option<String>,
+        /// The rule event that best separates the group from the passing cases.
+        suspect: Option<Suspect>,
     },
+}
+
+impl Cause {
+    /// The suspect event, for a group of the answer's own.
+    pub fn suspect(&self) -> Option<Suspect> {
+        match self {
+            Cause::Own { suspect } | Cause::Verdict { suspect, .. } => *suspect,
+            _ => None,
+        }
+    }
 }
 
 /// Failures with one cause.
@@ -351,50 +461,514 @@ pub struct Group {
     pub smallest: usize,
 }
 
-/// The failures of `observed` grouped by cause: those the diagnosis's first reading
-/// reproduces in one group, the rest by verdict and expected/got pair. Largest groups
-/// first.
-pub fn group(observed: &[Observed], diagnosis: &Diagnosis) -> Vec<Group> {
-    let reading = diagnosis.readings.first().map(|e| e.rules);
-    let mut groups: Vec<Group> = Vec::new();
-    for (i, o) in observed.iter().enumerate() {
-        if o.passed {
-            continue;
-        }
-        let cause = match (reading, o.verdict) {
-            _ if engine_agrees(o) => Cause::EngineAgrees,
-            (Some(rules), Verdict::WrongAnswer)
-                if Answer::read(o.got).is_some_and(|a| Answer::of(o.puzzle, rules) == Some(a)) =>
-            {
-                Cause::Reading(rules)
-            }
-            (_, v @ (Verdict::WrongAnswer | Verdict::Presentation)) => Cause::Verdict {
-                verdict: v,
-                expected: Some(o.expected.trim_end().to_string()),
-                got: Some(String::from_utf8_lossy(o.got).trim_end().to_string()),
-            },
-            (_, v) => Cause::Verdict {
-                verdict: v,
-                expected: None,
-                got: None,
-            },
-        };
-        match groups.iter_mut().find(|g| g.cause == cause) {
-            Some(g) => {
-                if size(observed[i].puzzle) < size(observed[g.smallest].puzzle) {
-                    g.smallest = i;
-                }
-                g.cases.push(i);
-            }
-            None => groups.push(Group {
-                cause,
-                cases: vec![i],
-                smallest: i,
-            }),
+impl Group {
+    fn of(cause: Cause, cases: Vec<usize>, observed: &[Observed]) -> Group {
+        let smallest = cases
+            .iter()
+            .copied()
+            .min_by_key(|&i| size(observed[i].puzzle))
+            .unwrap_or(0);
+        Group {
+            cause,
+            cases,
+            smallest,
         }
     }
-    groups.sort_by_key(|g| std::cmp::Reverse(g.cases.len()));
+}
+
+/// A hypothesis with the failures it reproduces (bits over the explainable wrong answers).
+#[derive(Clone, Debug)]
+struct Candidate {
+    hypothesis: Hypothesis,
+    covers: Vec<bool>,
+    count: usize,
+    breaks: usize,
+}
+
+/// Diagnoses a run on `threads` threads. `keep_going` is asked before each reading is
+/// tried; once it says `false` the search ends with what it has (the caller's time budget).
+pub fn diagnose(
+    observed: &[Observed],
+    threads: usize,
+    keep_going: impl Fn() -> bool + Sync,
+) -> Diagnosis {
+    let failing: Vec<usize> = (0..observed.len())
+        .filter(|&i| !observed[i].passed)
+        .collect();
+    let wrong: Vec<usize> = failing
+        .iter()
+        .copied()
+        .filter(|&i| observed[i].verdict == Verdict::WrongAnswer && !engine_agrees(&observed[i]))
+        .collect();
+    let passing: Vec<usize> = (0..observed.len())
+        .filter(|&i| observed[i].passed)
+        .collect();
+    let mut d = Diagnosis {
+        status: Status::Unexplained,
+        readings: Vec::new(),
+        groups: Vec::new(),
+        outputs: wrong.len() + passing.len(),
+        passed: passing.len(),
+        presentation: observed
+            .iter()
+            .filter(|o| o.verdict == Verdict::Presentation)
+            .count(),
+        wrong: wrong.len(),
+        crashed: failing
+            .iter()
+            .filter(|&&i| {
+                !matches!(
+                    observed[i].verdict,
+                    Verdict::WrongAnswer | Verdict::Presentation
+                )
+            })
+            .count(),
+        disputed: observed.iter().filter(|o| engine_agrees(o)).count(),
+        stopped_early: false,
+    };
+    let mut groups: Vec<Group> = Vec::new();
+    let agreed: Vec<usize> = failing
+        .iter()
+        .copied()
+        .filter(|&i| engine_agrees(&observed[i]))
+        .collect();
+    if !agreed.is_empty() {
+        groups.push(Group::of(Cause::EngineAgrees, agreed, observed));
+    }
+    let explainable: Vec<(usize, Answer)> = wrong
+        .iter()
+        .filter_map(|&i| Answer::read(observed[i].got).map(|a| (i, a)))
+        .collect();
+    let passing_answers: Vec<(usize, Option<Answer>)> = passing
+        .iter()
+        .map(|&i| (i, Answer::read(observed[i].got)))
+        .collect();
+    let (candidates, stopped) = if explainable.is_empty() {
+        (Vec::new(), false)
+    } else {
+        search(
+            observed,
+            &explainable,
+            &passing_answers,
+            threads,
+            &keep_going,
+        )
+    };
+    d.stopped_early = stopped;
+    // Earned hypotheses, greedily: the one reproducing the most failures left, simplest
+    // first among equals.
+    let mut left: Vec<bool> = vec![true; explainable.len()];
+    let mut heads: Vec<Explanation> = Vec::new();
+    loop {
+        let remaining = left.iter().filter(|&&l| l).count();
+        let overlap = |c: &Candidate| {
+            c.covers
+                .iter()
+                .zip(&left)
+                .filter(|&(&x, &l)| x && l)
+                .count()
+        };
+        let best = candidates
+            .iter()
+            .filter(|c| c.breaks == 0)
+            .map(|c| (overlap(c), c))
+            .filter(|&(n, _)| n > 0)
+            .min_by_key(|&(n, c)| (std::cmp::Reverse(n), c.hypothesis.cost()));
+        let Some((n, best)) = best else { break };
+        // Beside other causes a hypothesis needs a few failures of its own; alone it may
+        // explain everything on weak evidence (and says so).
+        let alone = heads.is_empty() && n == remaining && remaining == wrong.len();
+        if !alone && n < PART {
+            break;
+        }
+        let cases: Vec<usize> = (0..explainable.len())
+            .filter(|&k| left[k] && best.covers[k])
+            .collect();
+        let simpler_covers = |k: usize| {
+            candidates.iter().any(|c| {
+                c.breaks == 0 && c.covers[k] && c.hypothesis.cost() < best.hypothesis.cost()
+            })
+        };
+        let evidence = cases.iter().filter(|&&k| !simpler_covers(k)).count();
+        let head = Explanation {
+            hypothesis: best.hypothesis,
+            reproduces: best.count,
+            of: wrong.len(),
+            breaks: 0,
+            evidence,
+        };
+        let also: Vec<Hypothesis> = candidates
+            .iter()
+            .filter(|c| {
+                c.breaks == 0
+                    && c.hypothesis != best.hypothesis
+                    && c.hypothesis.cost() == best.hypothesis.cost()
+                    && cases.iter().all(|&k| c.covers[k])
+            })
+            .map(|c| c.hypothesis)
+            .take(4)
+            .collect();
+        for &k in &cases {
+            left[k] = false;
+        }
+        heads.push(head);
+        let indices = cases.iter().map(|&k| explainable[k].0).collect();
+        groups.push(Group::of(
+            Cause::Hypothesis { head, also },
+            indices,
+            observed,
+        ));
+    }
+    let all_covered = explainable.len() == wrong.len() && left.iter().all(|&l| !l);
+    d.status = match heads.first() {
+        Some(h) if all_covered => {
+            if h.evidence >= STRONG {
+                Status::Explained
+            } else {
+                Status::Consistent
+            }
+        }
+        Some(_) => Status::Partial,
+        None => Status::Unexplained,
+    };
+    if matches!(d.status, Status::Explained | Status::Consistent) {
+        let first = groups.iter().find_map(|g| match &g.cause {
+            Cause::Hypothesis { head, also } => Some((head, also)),
+            _ => None,
+        });
+        d.readings = match first {
+            Some((head, also)) => std::iter::once(*head)
+                .chain(also.iter().map(|&h| Explanation {
+                    hypothesis: h,
+                    ..*head
+                }))
+                .collect(),
+            None => heads.clone(),
+        };
+    } else {
+        d.readings = heads;
+    }
+    // The answer's own mistakes, located by the rule events.
+    let own: Vec<usize> = (0..explainable.len())
+        .filter(|&k| left[k])
+        .map(|k| explainable[k].0)
+        .collect();
+    let garbled: Vec<usize> = wrong
+        .iter()
+        .copied()
+        .filter(|&i| Answer::read(observed[i].got).is_none())
+        .collect();
+    let crashes: Vec<usize> = failing
+        .iter()
+        .copied()
+        .filter(|&i| {
+            !matches!(
+                observed[i].verdict,
+                Verdict::WrongAnswer | Verdict::Presentation
+            )
+        })
+        .collect();
+    let needs_events = !own.is_empty() || !garbled.is_empty() || !crashes.is_empty();
+    let spectrum = needs_events.then(|| Spectrum::of(observed, &passing, &keep_going));
+    if !own.is_empty() {
+        for (cases, suspect) in own_groups(&own, spectrum.as_ref()) {
+            groups.push(Group::of(Cause::Own { suspect }, cases, observed));
+        }
+    }
+    if !garbled.is_empty() {
+        let suspect = spectrum.as_ref().and_then(|s| s.best(&garbled));
+        let got = String::from_utf8_lossy(observed[garbled[0]].got)
+            .trim_end()
+            .to_string();
+        let same = garbled
+            .iter()
+            .all(|&i| String::from_utf8_lossy(observed[i].got).trim_end() == got);
+        groups.push(Group::of(
+            Cause::Verdict {
+                verdict: Verdict::WrongAnswer,
+                got: same.then_some(got),
+                suspect,
+            },
+            garbled,
+            observed,
+        ));
+    }
+    let mut verdicts: Vec<Verdict> = crashes.iter().map(|&i| observed[i].verdict).collect();
+    verdicts.dedup();
+    verdicts.sort_by_key(|v| v.code());
+    verdicts.dedup();
+    for v in verdicts {
+        let cases: Vec<usize> = crashes
+            .iter()
+            .copied()
+            .filter(|&i| observed[i].verdict == v)
+            .collect();
+        let suspect = spectrum.as_ref().and_then(|s| s.best(&cases));
+        groups.push(Group::of(
+            Cause::Verdict {
+                verdict: v,
+                got: None,
+                suspect,
+            },
+            cases,
+            observed,
+        ));
+    }
+    let pe: Vec<usize> = (0..observed.len())
+        .filter(|&i| observed[i].verdict == Verdict::Presentation)
+        .collect();
+    if !pe.is_empty() {
+        let how = format_difference(observed[pe[0]].expected, observed[pe[0]].got);
+        groups.push(Group::of(Cause::Format { how }, pe, observed));
+    }
+    if observed.iter().all(|o| o.passed) {
+        d.status = Status::Correct;
+        d.readings.clear();
+    }
+    // Biggest first; a format group (passed) after the failures.
+    groups.sort_by_key(|g| {
+        (
+            matches!(g.cause, Cause::Format { .. }),
+            std::cmp::Reverse(g.cases.len()),
+        )
+    });
+    d.groups = groups;
+    d
+}
+
+/// Tries every hypothesis on the run: returns each that reproduces at least one of the
+/// `explainable` wrong answers, with the passing cases it breaks (counted until the first,
+/// which is all a label needs), and whether `keep_going` stopped the search early.
+fn search(
+    observed: &[Observed],
+    explainable: &[(usize, Answer)],
+    passing: &[(usize, Option<Answer>)],
+    threads: usize,
+    keep_going: &(impl Fn() -> bool + Sync),
+) -> (Vec<Candidate>, bool) {
+    let mut all = vec![Rules::OURS];
+    all.extend(readings());
+    let stopped = std::sync::atomic::AtomicBool::new(false);
+    let share_of = |rules: &[Rules]| -> Vec<Candidate> {
+        let mut found = Vec::new();
+        for &rules in rules {
+            if !keep_going() {
+                stopped.store(true, std::sync::atomic::Ordering::Relaxed);
+                break;
+            }
+            let answers: Vec<Option<Answer>> = explainable
+                .iter()
+                .map(|&(i, _)| Answer::within(observed[i].puzzle, rules, keep_going))
+                .collect();
+            let mut alive: Vec<Candidate> = Vec::new();
+            for shape in SHAPES {
+                if rules == Rules::OURS && shape == Shape::Same {
+                    continue;
+                }
+                let hypothesis = Hypothesis::Reading { rules, shape };
+                let covers: Vec<bool> = explainable
+                    .iter()
+                    .zip(&answers)
+                    .map(|(&(_, got), &a)| hypothesis.predict(a) == Some(got))
+                    .collect();
+                let count = covers.iter().filter(|&&c| c).count();
+                if count > 0 {
+                    alive.push(Candidate {
+                        hypothesis,
+                        covers,
+                        count,
+                        breaks: 0,
+                    });
+                }
+            }
+            if alive.is_empty() {
+                continue;
+            }
+            for &(i, got) in passing {
+                if alive.iter().all(|c| c.breaks > 0) {
+                    break;
+                }
+                let a = Answer::within(observed[i].puzzle, rules, keep_going);
+                for c in alive.iter_mut().filter(|c| c.breaks == 0) {
+                    if got.is_none() || c.hypothesis.predict(a) != got {
+                        c.breaks = 1;
+                    }
+                }
+            }
+            found.extend(alive);
+        }
+        found
+    };
+    // The readings are shared out in turn, so each thread gets a fair mix of the costly
+    // ones; the results are put back in the readings' order.
+    let threads = threads.clamp(1, all.len());
+    let shares: Vec<Vec<Rules>> = (0..threads)
+        .map(|t| all.iter().skip(t).step_by(threads).copied().collect())
+        .collect();
+    let mut found: Vec<Candidate> = std::thread::scope(|scope| {
+        let handles: Vec<_> = shares
+            .iter()
+            .map(|share| scope.spawn(|| share_of(share)))
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().unwrap_or_default())
+            .collect()
+    });
+    let rank = |h: &Hypothesis| match h {
+        Hypothesis::Reading { rules, shape } => (
+            all.iter().position(|x| x == rules).unwrap_or(usize::MAX),
+            SHAPES.iter().position(|s| s == shape).unwrap_or(0),
+        ),
+        Hypothesis::Constant(_) => (usize::MAX, 0),
+    };
+    found.sort_by_key(|c| rank(&c.hypothesis));
+    // Constant outputs.
+    let mut constants: Vec<Answer> = explainable.iter().map(|&(_, a)| a).collect();
+    constants.sort_by_key(|a| (a.eaten, a.score));
+    constants.dedup();
+    for c in constants {
+        let covers: Vec<bool> = explainable.iter().map(|&(_, a)| a == c).collect();
+        let count = covers.iter().filter(|&&x| x).count();
+        let breaks = passing.iter().filter(|&&(_, got)| got != Some(c)).count();
+        found.push(Candidate {
+            hypothesis: Hypothesis::Constant(c),
+            covers,
+            count,
+            breaks,
+        });
+    }
+    (found, stopped.into_inner())
+}
+
+/// The rule events of every case the spectrum needs, under our readings.
+struct Spectrum {
+    /// Each case's events, `None` where they were not recorded.
+    events: Vec<Option<Events>>,
+    /// The passing cases.
+    passing: Vec<usize>,
+}
+
+impl Spectrum {
+    fn of(observed: &[Observed], passing: &[usize], keep_going: &impl Fn() -> bool) -> Spectrum {
+        let events = observed
+            .iter()
+            .map(|o| events::record(o.puzzle, keep_going).ok())
+            .collect();
+        Spectrum {
+            events,
+            passing: passing.to_vec(),
+        }
+    }
+
+    fn has(&self, i: usize, e: Event) -> bool {
+        self.events[i].as_ref().is_some_and(|x| x.has(e))
+    }
+
+    /// The event that best separates `failing` from the passing cases: among the events
+    /// every failing case goes through, if there are any (a rule read wrong shows only
+    /// where the rule is used), the one with the best Ochiai score; `None` if no failing
+    /// case goes through any event.
+    fn best(&self, failing: &[usize]) -> Option<Suspect> {
+        if self.passing.is_empty() {
+            return None;
+        }
+        let counts: Vec<(Event, usize)> = Event::all()
+            .map(|e| (e, failing.iter().filter(|&&i| self.has(i, e)).count()))
+            .collect();
+        let everywhere = counts.iter().any(|&(_, f)| f == failing.len());
+        let mut best: Option<(f64, Suspect)> = None;
+        for (e, f) in counts {
+            if f == 0 || (everywhere && f < failing.len()) {
+                continue;
+            }
+            let p = self.passing.iter().filter(|&&i| self.has(i, e)).count();
+            let score = f as f64 / ((failing.len() * (f + p)) as f64).sqrt();
+            if best.as_ref().is_none_or(|(s, _)| score > *s) {
+                best = Some((
+                    score,
+                    Suspect {
+                        event: e,
+                        failing: f,
+                        of_failing: failing.len(),
+                        passing: p,
+                        of_passing: self.passing.len(),
+                    },
+                ));
+            }
+        }
+        best.map(|(_, s)| s)
+    }
+}
+
+/// The answer's own failures in groups, one a suspect event: the failures that go through
+/// the best event are one group; when they are most of what is left (three quarters), the
+/// rest joins them, since one mistake need not show in every case the same way.
+fn own_groups(own: &[usize], spectrum: Option<&Spectrum>) -> Vec<(Vec<usize>, Option<Suspect>)> {
+    const MOST: usize = 4;
+    let mut left = own.to_vec();
+    let mut groups = Vec::new();
+    while !left.is_empty() {
+        let suspect = spectrum.and_then(|s| s.best(&left));
+        let Some(suspect) = suspect.filter(|_| groups.len() < 2) else {
+            groups.push((left, suspect));
+            break;
+        };
+        if suspect.failing * MOST >= left.len() * 3 {
+            groups.push((left, Some(suspect)));
+            break;
+        }
+        let (with, without): (Vec<usize>, Vec<usize>) = left
+            .iter()
+            .partition(|&&i| spectrum.is_some_and(|s| s.has(i, suspect.event)));
+        groups.push((
+            with.clone(),
+            Some(Suspect {
+                failing: with.len(),
+                of_failing: with.len(),
+                ..suspect
+            }),
+        ));
+        left = without;
+    }
     groups
+}
+
+/// True for a wrong answer that is the engine's own under our readings.
+fn engine_agrees(o: &Observed) -> bool {
+    o.verdict == Verdict::WrongAnswer && reproduces(o.puzzle, Rules::OURS, o.got)
+}
+
+/// What differs between `expected` and `got` when only whitespace does, in words.
+pub fn format_difference(expected: &str, got: &[u8]) -> String {
+    let got = String::from_utf8_lossy(got);
+    let lines = |t: &str| t.lines().filter(|l| !l.trim().is_empty()).count();
+    let mut said = Vec::new();
+    if lines(expected) > 1 && lines(&got) == 1 {
+        said.push("prints the answer on one line");
+    } else if lines(&got) != lines(expected) {
+        said.push("splits the answer over other lines");
+    }
+    if got.contains('\r') {
+        said.push("ends lines with CRLF");
+    }
+    if got.lines().any(|l| l != l.trim()) || got.contains("  ") {
+        said.push("adds spaces");
+    }
+    if !got.ends_with('\n') {
+        said.push("leaves out the last newline");
+    } else if got.ends_with("\n\n") {
+        said.push("adds blank lines");
+    }
+    if said.is_empty() {
+        said.push("changes whitespace");
+    }
+    format!("format only (PE): it {}", said.join(", "))
+}
+
+/// The failures of `observed` grouped by cause, as the diagnosis made them.
+pub fn group(_observed: &[Observed], diagnosis: &Diagnosis) -> Vec<Group> {
+    diagnosis.groups.clone()
 }
 
 /// A puzzle's size for choosing the smallest case: cells, then moves.
@@ -409,6 +983,20 @@ pub fn readings_differ(puzzle: &Puzzle, a: Rules, b: Rules) -> bool {
         (Some(x), Some(y)) => x != y,
         _ => false,
     }
+}
+
+/// True if `hypothesis` predicts another answer than ours on `puzzle`: the condition that
+/// keeps a shrunk case showing the hypothesis's mistake.
+pub fn hypothesis_differs(puzzle: &Puzzle, hypothesis: Hypothesis) -> bool {
+    match (hypothesis.answer(puzzle), Answer::of(puzzle, Rules::OURS)) {
+        (Some(x), Some(y)) => x != y,
+        _ => false,
+    }
+}
+
+/// True if `got` is, leniently, what `hypothesis` predicts on `puzzle`.
+pub fn predicted(puzzle: &Puzzle, hypothesis: Hypothesis, got: &[u8]) -> bool {
+    Answer::read(got).is_some_and(|a| hypothesis.answer(puzzle) == Some(a))
 }
 
 /// True if `got` is, leniently, what the engine answers on `puzzle` under `rules`.
@@ -465,195 +1053,52 @@ fn short(text: &str) -> String {
     }
 }
 
-/// Plain words for a group's cause, such as `expected "2", got "0"`, or the reading's words
-/// and flags.
+/// Plain words for a group's cause: the hypothesis (with its evidence when it is weak),
+/// the suspect rule event of the answer's own mistake, or the verdict.
 pub fn describe(cause: &Cause) -> String {
     match cause {
         Cause::EngineAgrees => "the engine's answer under our readings: the expected output \
                                 file may be wrong"
             .to_string(),
-        Cause::Reading(rules) => format!("{} ({})", variant::words(*rules), variant::flags(*rules)),
-        Cause::Verdict {
-            expected: Some(e),
-            got: Some(g),
-            ..
-        } => format!("expected {:?}, got {:?}", short(e), short(g)),
-        Cause::Verdict { verdict, .. } => match verdict {
-            Verdict::TimeLimit => "ran past the time limit",
-            Verdict::RuntimeError => "exited with an error or a signal",
-            Verdict::OutputLimit => "printed more than the output limit",
-            Verdict::MemoryLimit => "used more than the memory limit",
-            _ => "a wrong answer",
+        Cause::Hypothesis { head, .. } if head.evidence < STRONG => format!(
+            "consistent with: {} (weak evidence: {} wrong {}; try --random 200)",
+            head.hypothesis.words(),
+            head.evidence,
+            if head.evidence == 1 {
+                "answer"
+            } else {
+                "answers"
+            }
+        ),
+        Cause::Hypothesis { head, .. } => head.hypothesis.words(),
+        Cause::Own { suspect: Some(s) } => {
+            format!("a mistake of the answer's own: {}", s.words())
         }
-        .to_string(),
+        Cause::Own { suspect: None } => {
+            "a mistake of the answer's own (no rule event sets these cases apart)".to_string()
+        }
+        Cause::Format { how } => how.clone(),
+        Cause::Verdict {
+            verdict,
+            got,
+            suspect,
+        } => {
+            let what = match (verdict, got) {
+                (Verdict::WrongAnswer, Some(g)) => format!("prints {:?}, not an answer", short(g)),
+                (Verdict::WrongAnswer, None) => "prints something that is not an answer".into(),
+                (Verdict::TimeLimit, _) => "ran past the time limit".into(),
+                (Verdict::RuntimeError, _) => "exited with an error or a signal".into(),
+                (Verdict::OutputLimit, _) => "printed more than the output limit".into(),
+                (Verdict::MemoryLimit, _) => "used more than the memory limit".into(),
+                _ => "a wrong answer".into(),
+            };
+            match suspect {
+                Some(s) if s.exact() => format!("{what}: {}", s.words()),
+                _ => what,
+            }
+        }
     }
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::beast::variant::find;
-
-    const REAPER: &str = "5 5\n#####\n#O  #\n# ~ #\n#  H#\n#####\nWWW\n";
-
-    fn case<'a>(puzzle: &'a Puzzle, expected: &'a str, got: &'a str) -> Observed<'a> {
-        let verdict = crate::judge::verdict::compare(expected.as_bytes(), got.as_bytes(), false);
-        Observed {
-            puzzle,
-            expected,
-            got: got.as_bytes(),
-            verdict,
-            passed: verdict.passed(false),
-        }
-    }
-
-    #[test]
-    fn answers_are_read_leniently_and_only_in_their_shape() {
-        assert_eq!(
-            Answer::read(b"aHHHH!\n0\n"),
-            Some(Answer {
-                eaten: true,
-                score: 0
-            })
-        );
-        assert_eq!(
-            Answer::read(b" 12 "),
-            Some(Answer {
-                eaten: false,
-                score: 12
-            })
-        );
-        assert_eq!(Answer::read(b"012\n"), None);
-        assert_eq!(Answer::read(b"aHHHH!\n"), None);
-        assert_eq!(Answer::read(b"oops"), None);
-    }
-
-    #[test]
-    fn the_search_covers_every_switch_combination_with_each_entry() {
-        let all = readings();
-        let beyond = variant::beyond_switches().count();
-        assert_eq!(all.len(), 16 * (beyond + 1) - 1);
-        assert!(!all.contains(&Rules::OURS));
-        assert!(all.windows(2).all(|w| changes(w[0]) <= changes(w[1])));
-    }
-
-    #[test]
-    fn a_correct_run_is_correct() {
-        let p = Puzzle::parse(REAPER).expect("valid");
-        let d = diagnose(&[case(&p, "aHHHH!\n0\n", "aHHHH!\n0\n")], 1, || true);
-        assert_eq!(d.status, Status::Correct);
-    }
-
-    #[test]
-    fn stopping_when_the_moves_run_out_is_named() {
-        let p = Puzzle::parse(REAPER).expect("valid");
-        let d = diagnose(&[case(&p, "aHHHH!\n0\n", "0\n")], 1, || true);
-        assert_eq!(d.status, Status::Explained);
-        let flags: Vec<String> = d.readings.iter().map(|e| variant::flags(e.rules)).collect();
-        assert!(flags.contains(&"--exhaust stop".to_string()), "{flags:?}");
-        assert!(d.readings.iter().all(|e| changes(e.rules) == 1));
-    }
-
-    #[test]
-    fn a_passing_case_rules_a_reading_out() {
-        // The reaper fails as if the game stopped; a case where stopping would change the
-        // answer but the answer got it right rules that reading out.
-        let reaper = Puzzle::parse(REAPER).expect("valid");
-        let other = Puzzle::parse("5 5\n#####\n#O  #\n#   #\n#  H#\n#####\nW\n").expect("valid");
-        let d = diagnose(
-            &[
-                case(&reaper, "aHHHH!\n0\n", "0\n"),
-                case(&other, "aHHHH!\n0\n", "aHHHH!\n0\n"),
-            ],
-            2,
-            || true,
-        );
-        assert_ne!(d.status, Status::Explained);
-        assert!(
-            d.readings.iter().all(
-                |e| !find("exhaust-stop").is_some_and(|v| v.holds_in(e.rules)) || e.breaks > 0
-            )
-        );
-    }
-
-    #[test]
-    fn an_answer_no_reading_gives_is_unexplained() {
-        let p = Puzzle::parse(REAPER).expect("valid");
-        let d = diagnose(&[case(&p, "aHHHH!\n0\n", "42\n")], 1, || true);
-        assert_eq!(d.status, Status::Unexplained);
-        assert!(d.readings.is_empty());
-        let d = diagnose(&[case(&p, "aHHHH!\n0\n", "banana\n")], 1, || true);
-        assert_eq!(d.status, Status::Unexplained);
-    }
-
-    #[test]
-    fn a_spent_budget_is_said() {
-        let p = Puzzle::parse(REAPER).expect("valid");
-        let d = diagnose(&[case(&p, "aHHHH!\n0\n", "0\n")], 1, || false);
-        assert!(d.stopped_early);
-    }
-
-    #[test]
-    fn failures_group_by_reading_then_by_verdict_and_output() {
-        let p = Puzzle::parse(REAPER).expect("valid");
-        let small = Puzzle::parse("5 4\n#####\n#O  #\n#  H#\n#####\nWW\n").expect("valid");
-        let observed = [
-            case(&p, "aHHHH!\n0\n", "0\n"),
-            case(&small, "aHHHH!\n0\n", "0\n"),
-            case(&p, "aHHHH!\n0\n", "7\n"),
-            case(&p, "aHHHH!\n0\n", "7\n"),
-            case(&p, "aHHHH!\n0\n", "aHHHH!\n0\n"),
-        ];
-        let stop = find("exhaust-stop")
-            .map(|v| v.apply(Rules::OURS))
-            .expect("entry");
-        let d = Diagnosis {
-            status: Status::Partial,
-            readings: vec![Explanation {
-                rules: stop,
-                reproduces: 2,
-                of: 4,
-                breaks: 0,
-            }],
-            outputs: 5,
-            passed: 1,
-            wrong: 4,
-            crashed: 0,
-            disputed: 0,
-            stopped_early: false,
-        };
-        let groups = group(&observed, &d);
-        assert_eq!(groups.len(), 2);
-        assert_eq!(groups[0].cause, Cause::Reading(stop));
-        assert_eq!(groups[0].cases, [0, 1]);
-        assert_eq!(groups[0].smallest, 1);
-        assert_eq!(groups[1].cases, [2, 3]);
-        assert_eq!(
-            describe(&groups[1].cause),
-            "expected \"aHHHH!\\n0\", got \"7\""
-        );
-    }
-
-    #[test]
-    fn a_huge_output_is_named_in_short() {
-        let huge = "8\n".repeat(100_000);
-        let cause = Cause::Verdict {
-            verdict: Verdict::WrongAnswer,
-            expected: Some("2".to_string()),
-            got: Some(huge),
-        };
-        assert!(describe(&cause).len() < 100, "{}", describe(&cause));
-    }
-
-    #[test]
-    fn the_kind_of_difference_is_death_and_score_direction() {
-        assert_eq!(
-            difference("aHHHH!\n0\n", b"2\n"),
-            Difference::Answer {
-                death: true,
-                score: std::cmp::Ordering::Greater
-            }
-        );
-        assert_eq!(difference("2\n", b"x"), Difference::Garbled);
-    }
-}
+mod tests;

@@ -14,6 +14,18 @@
 //! move policy, or to the values of `GenOptions::default()` (which `beast gen` uses when no
 //! option is given), is a breaking change, made only with a version bump that says so in the
 //! changelog. The unit test `seed_one_is_stable_across_versions` pins the output.
+//!
+//! # Generator versions
+//!
+//! [`generate`] is generator version 1: every puzzle of one size, in the canonical text.
+//! Version 2 ([`Recipe`], the default of `beast gen` and `beast check --random` since
+//! 0.1.0's issue 23) draws what the user did not fix from the seed, so a run of random cases
+//! has no blind spot: sizes from 3x3 to 64x32 (one map in eight at least 60x30), the beasts,
+//! the walls and the moves; and the text varies as RULES.md allows: CRLF line ends (one
+//! puzzle in six), the moves split over lines (one in four). (RULES.md also accepts a short
+//! row, padded with spaces; but the padding then reaches the right border, which must be
+//! `#`, so no valid puzzle has one and the generator makes none.) The same seed gives a
+//! different puzzle under each version; each is stable on its own, pinned by its own test.
 
 use rand_chacha::ChaCha8Rng;
 use rand_core::{Rng, SeedableRng};
@@ -108,6 +120,166 @@ impl GenOptions {
         }
         Ok(())
     }
+}
+
+/// The generator versions (see the module's docs).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Version {
+    /// Every puzzle of the options' size, in the canonical text.
+    V1,
+    /// Sizes, beasts, walls and moves drawn from the seed unless fixed; CRLF and moves over
+    /// several lines in some.
+    #[default]
+    V2,
+}
+
+impl Version {
+    /// The version's number, as `--generator` takes it.
+    pub fn number(self) -> u8 {
+        match self {
+            Version::V1 => 1,
+            Version::V2 => 2,
+        }
+    }
+
+    /// What the version makes, in words (the shard header and `beast gen --help`).
+    pub fn words(self) -> &'static str {
+        match self {
+            Version::V1 => {
+                "generator 1: every puzzle of one size (16x10 by default), LF line ends, the moves on one line"
+            }
+            Version::V2 => {
+                "generator 2: sizes from 3x3 to 64x32 (one in eight at least 60x30), CRLF line ends in one in six, the moves split over lines in one in four"
+            }
+        }
+    }
+}
+
+/// What to generate: a generator version and the options the user fixed (the rest are
+/// [`GenOptions::default`] under version 1, drawn from the seed under version 2).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Recipe {
+    /// The generator version.
+    pub version: Version,
+    /// Columns and rows, border included.
+    pub size: Option<(usize, usize)>,
+    /// Number of beasts.
+    pub beasts: Option<usize>,
+    /// Percentage of movable walls.
+    pub walls_pct: Option<u8>,
+    /// Number of moves.
+    pub moves: Option<usize>,
+}
+
+/// A generated puzzle and the exact text fed to a candidate.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Generated {
+    /// The puzzle.
+    pub puzzle: Puzzle,
+    /// Its text: canonical under version 1, with the version 2 layout otherwise.
+    pub text: String,
+}
+
+impl Recipe {
+    /// The version 1 recipe of `opts`.
+    pub fn fixed(opts: &GenOptions) -> Recipe {
+        Recipe {
+            version: Version::V1,
+            size: Some((opts.cols, opts.rows)),
+            beasts: Some(opts.beasts),
+            walls_pct: Some(opts.walls_pct),
+            moves: Some(opts.moves),
+        }
+    }
+
+    /// Checks the fixed options (the defaults standing in for the others).
+    pub fn validate(&self) -> Result<(), GenError> {
+        let d = GenOptions::default();
+        let (cols, rows) = self.size.unwrap_or((d.cols, d.rows));
+        GenOptions {
+            cols,
+            rows,
+            beasts: self.beasts.unwrap_or(0),
+            walls_pct: self.walls_pct.unwrap_or(d.walls_pct),
+            moves: self.moves.unwrap_or(0),
+        }
+        .validate()
+    }
+
+    /// The puzzle for `seed`, and its text.
+    pub fn make(&self, seed: u64) -> Result<Generated, GenError> {
+        self.validate()?;
+        let d = GenOptions::default();
+        if self.version == Version::V1 {
+            let (cols, rows) = self.size.unwrap_or((d.cols, d.rows));
+            let opts = GenOptions {
+                cols,
+                rows,
+                beasts: self.beasts.unwrap_or(d.beasts),
+                walls_pct: self.walls_pct.unwrap_or(d.walls_pct),
+                moves: self.moves.unwrap_or(d.moves),
+            };
+            let puzzle = generate(seed, &opts)?;
+            let text = puzzle.to_string();
+            return Ok(Generated { puzzle, text });
+        }
+        // Version 2: the draws, in this order, then the puzzle's own seed.
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let mut within = |lo: usize, hi: usize| lo + below(&mut rng, hi - lo + 1);
+        let class = within(0, 7);
+        let (c, r, most_moves) = match class {
+            0 => (within(3, 8), within(3, 6), 8),
+            1..=3 => (within(6, 16), within(5, 10), 30),
+            4..=6 => (within(17, 40), within(8, 20), 50),
+            _ => (within(60, 64), within(30, 32), 80),
+        };
+        let (cols, rows) = self.size.unwrap_or((c, r));
+        let free = (cols - 2) * (rows - 2);
+        let beasts = within(1, (free / 12).clamp(1, 12));
+        let beasts = self.beasts.unwrap_or(beasts.min(free.saturating_sub(1)));
+        let walls = within(10, 35) as u8;
+        let moves = within(most_moves / 8, most_moves);
+        let crlf = within(0, 5) == 0;
+        let split = within(0, 3) == 0;
+        let width = within(1, 12);
+        let own_seed = rng.next_u64();
+        let opts = GenOptions {
+            cols,
+            rows,
+            beasts,
+            walls_pct: self.walls_pct.unwrap_or(walls),
+            moves: self.moves.unwrap_or(moves),
+        };
+        let puzzle = generate(own_seed, &opts)?;
+        let text = layout(&puzzle, crlf, split.then_some(width));
+        Ok(Generated { puzzle, text })
+    }
+}
+
+/// The text of `puzzle` with CRLF line ends and the moves split every `split` moves, as
+/// asked.
+fn layout(puzzle: &Puzzle, crlf: bool, split: Option<usize>) -> String {
+    let end = if crlf { "\r\n" } else { "\n" };
+    let mut text = format!("{} {}{end}", puzzle.map().cols(), puzzle.map().rows());
+    for r in 0..puzzle.map().rows() {
+        let row: String = puzzle.map().row(r).iter().map(|c| c.symbol()).collect();
+        text += &row;
+        text += end;
+    }
+    let moves = crate::beast::move_string(puzzle.moves());
+    match split {
+        Some(width) if !moves.is_empty() => {
+            for chunk in moves.as_bytes().chunks(width) {
+                text += &String::from_utf8_lossy(chunk);
+                text += end;
+            }
+        }
+        _ => {
+            text += &moves;
+            text += end;
+        }
+    }
+    text
 }
 
 /// A number below `n` (which is not 0) from the stream.
@@ -326,6 +498,44 @@ mod tests {
     }
 
     #[test]
+    fn version_two_varies_size_and_layout_and_reads_back_to_its_puzzle() {
+        let recipe = Recipe::default();
+        let (mut wide, mut tiny, mut crlf, mut split) = (0, 0, 0, 0);
+        for seed in 0..400 {
+            let g = recipe.make(seed).expect("valid");
+            assert_eq!(Puzzle::parse(&g.text).as_ref(), Ok(&g.puzzle), "{}", g.text);
+            let (c, r) = (g.puzzle.map().cols(), g.puzzle.map().rows());
+            wide += usize::from(c >= 60 && r >= 30);
+            tiny += usize::from(c <= 8 && r <= 6);
+            crlf += usize::from(g.text.contains('\r'));
+            split += usize::from(g.text.lines().count() > r + 2);
+        }
+        for (what, n) in [
+            ("wide", wide),
+            ("tiny", tiny),
+            ("crlf", crlf),
+            ("split", split),
+        ] {
+            assert!(n >= 20, "{what}: {n} of 400");
+        }
+        assert_eq!(recipe.make(7), recipe.make(7));
+    }
+
+    #[test]
+    fn version_two_seed_one_is_stable() {
+        let g = Recipe::default().make(1).expect("valid");
+        assert_eq!(g.text, V2_SEED_ONE, "generated:\n{}", g.text);
+    }
+
+    #[test]
+    fn version_one_is_the_fixed_generator() {
+        let opts = GenOptions::default();
+        let g = Recipe::fixed(&opts).make(1).expect("valid");
+        assert_eq!(g.text, SEED_ONE);
+        assert_eq!(g.puzzle, generate(1, &opts).expect("valid"));
+    }
+
+    #[test]
     fn seed_one_is_stable_across_versions() {
         let p = generate(1, &GenOptions::default()).expect("default options are valid");
         let text = p.to_string();
@@ -333,6 +543,10 @@ mod tests {
     }
 
     const SEED_ONE: &str = include_str!("generate_seed1.txt");
+
+    /// Seed 1 under generator 2 (its text has neither CRLF nor split moves).
+    const V2_SEED_ONE: &str =
+        "9 6\n#########\n#       #\n#~ ~~ ~~#\n#  ~~~  #\n#H~~O~~~#\n#########\nLDRLDUULDWDRRRU\n";
 
     #[test]
     fn border_is_solid_with_one_player_and_the_beasts_asked_for() {

@@ -19,6 +19,8 @@ pub struct Row {
     pub correct: bool,
     /// Cases passed.
     pub passed: usize,
+    /// Of those, the ones where only whitespace differs (PE).
+    pub presentation: usize,
     /// Cases run.
     pub total: usize,
     /// `correct`, the reading that explains the failures, or why it could not run.
@@ -40,6 +42,7 @@ impl Row {
             name: name.to_string(),
             correct: summary.failed == 0,
             passed: summary.passed,
+            presentation: summary.presentation,
             total: summary.passed + summary.failed,
             diagnosis: short_diagnosis(d),
             bytes: summary.source.as_ref().map(|s| s.bytes),
@@ -55,6 +58,7 @@ impl Row {
             name: name.to_string(),
             correct: false,
             passed: 0,
+            presentation: 0,
             total: 0,
             diagnosis: format!("cannot start: {reason}"),
             bytes: source.map(|s| s.bytes),
@@ -87,10 +91,26 @@ pub fn short_diagnosis(d: &DiagnosisReport) -> String {
     let first = d.explained_by.first();
     let base = match (d.status, first) {
         (Status::Correct, _) => return "correct".to_string(),
-        (Status::Explained, Some(e)) => format!("beast {}: {}", e.flags, e.words),
+        (Status::Explained, Some(e)) if !e.flags.is_empty() && !e.words.contains(", and it ") => {
+            format!("beast {}: {}", e.flags, e.words)
+        }
+        (Status::Explained, Some(e)) => e.words.clone(),
+        (Status::Consistent, Some(e)) => format!(
+            "consistent with {} (weak evidence: {})",
+            match e.flags.is_empty() {
+                true => e.words.clone(),
+                false => format!("beast {}", e.flags),
+            },
+            crate::words::count(e.evidence as u64, "wrong answer")
+        ),
         (Status::Partial, Some(e)) => format!(
-            "partly beast {} ({} of {} wrong answers)",
-            e.flags, e.reproduces, e.of
+            "partly {} ({} of {} wrong answers)",
+            match e.flags.is_empty() {
+                true => e.words.clone(),
+                false => format!("beast {}", e.flags),
+            },
+            e.reproduces,
+            e.of
         ),
         _ if wrong.is_empty() => String::new(),
         _ => format!("unexplained {}", wrong.join(", ")),
@@ -127,7 +147,10 @@ fn cells(rank: usize, row: &Row) -> [String; 8] {
     [
         rank.to_string(),
         visible(&row.name),
-        format!("{}/{}", row.passed, row.total),
+        match row.presentation {
+            0 => format!("{}/{}", row.passed, row.total),
+            pe => format!("{}/{} ({pe} PE)", row.passed, row.total),
+        },
         count(row.bytes),
         count(row.chars),
         row.slowest.as_ref().map_or("-".to_string(), |(name, ms)| {
@@ -211,6 +234,7 @@ pub fn json(rows: &[Row]) -> serde_json::Value {
                 "name": r.name,
                 "correct": r.correct,
                 "passed": r.passed,
+                "pe": r.presentation,
                 "total": r.total,
                 "diagnosis": r.diagnosis,
                 "bytes": r.bytes,
@@ -236,6 +260,7 @@ mod tests {
             name: name.to_string(),
             correct,
             passed: if correct { 10 } else { 7 },
+            presentation: 0,
             total: 10,
             diagnosis: if correct { "correct" } else { "x" }.to_string(),
             bytes,
@@ -259,8 +284,12 @@ mod tests {
                 shrunk: None,
                 stopped_early: None,
                 reproduce: None,
+                located: None,
             },
             compare: None,
+            also: Vec::new(),
+            evidence: None,
+            event: None,
         }
     }
 
@@ -274,6 +303,7 @@ mod tests {
                 reproduces: 5,
                 of: 8,
                 breaks: 0,
+                evidence: 5,
             }],
             groups,
         }

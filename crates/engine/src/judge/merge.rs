@@ -37,6 +37,10 @@ pub struct Header {
     /// True for a run of `--answers`, which ends with the leaderboard.
     #[serde(default)]
     pub leaderboard: bool,
+    /// For a run with random cases: the generator version that made them, in words
+    /// (`generator 2: sizes from 3x3 ...`); the same seed gives other cases under another.
+    #[serde(default)]
+    pub generator: Option<String>,
 }
 
 /// One answer named in a header.

@@ -5,8 +5,8 @@ use std::fmt::Write as _;
 
 use serde::Serialize;
 
-use crate::beast::variant;
-use crate::judge::diagnose::{Diagnosis, Explanation, Status};
+use crate::beast::{Rules, variant};
+use crate::judge::diagnose::{Diagnosis, Explanation, Hypothesis, STRONG, Shape, Status};
 use crate::judge::verdict::{Verdict, unified_diff};
 use crate::words::count;
 
@@ -67,6 +67,9 @@ pub struct Shown {
     pub stopped_early: Option<f64>,
     /// For a random case, the `beast gen` command of the original puzzle.
     pub reproduce: Option<String>,
+    /// For a group located by a rule event: where the case shown first goes through it,
+    /// such as `turn 5 (move R)`.
+    pub located: Option<String>,
 }
 
 /// One group of failures with a common cause.
@@ -82,6 +85,13 @@ pub struct GroupReport {
     pub shown: Shown,
     /// For a group a reading explains: the page that shows its smallest case under both.
     pub compare: Option<ComparePage>,
+    /// Other hypotheses the run cannot tell apart from the group's, in words.
+    pub also: Vec<String>,
+    /// For a group a hypothesis heads: how many of its wrong answers no simpler hypothesis
+    /// reproduces.
+    pub evidence: Option<usize>,
+    /// The name of the rule event the group is located by, if it is.
+    pub event: Option<String>,
 }
 
 /// The `beast --html --compare` page of a group's smallest case.
@@ -93,10 +103,10 @@ pub struct ComparePage {
     pub written: Option<(String, String)>,
 }
 
-/// One reading named by the diagnosis.
+/// One hypothesis named by the diagnosis.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct ExplainedBy {
-    /// The exact `beast` flags that select it.
+    /// The exact `beast` flags that select its reading (empty for ours or a constant).
     pub flags: String,
     /// What it does, in words.
     pub words: String,
@@ -106,12 +116,14 @@ pub struct ExplainedBy {
     pub of: usize,
     /// How many passing cases it would break.
     pub breaks: usize,
+    /// How many of the wrong answers it reproduces no simpler hypothesis does.
+    pub evidence: usize,
 }
 
 /// The diagnosis of a run, ready to print.
 #[derive(Clone, Debug, PartialEq)]
 pub struct DiagnosisReport {
-    /// `correct`, `explained`, `partial` or `unexplained`.
+    /// `correct`, `explained`, `consistent`, `partial` or `unexplained`.
     pub status: Status,
     /// The one-sentence diagnosis, without the `diagnosis: ` prefix.
     pub sentence: String,
@@ -128,11 +140,12 @@ impl DiagnosisReport {
             .readings
             .iter()
             .map(|e| ExplainedBy {
-                flags: variant::flags(e.rules),
-                words: variant::words(e.rules),
+                flags: e.hypothesis.flags(),
+                words: e.hypothesis.plain_words(),
                 reproduces: e.reproduces,
                 of: e.of,
                 breaks: e.breaks,
+                evidence: e.evidence,
             })
             .collect();
         DiagnosisReport {
@@ -153,13 +166,7 @@ impl DiagnosisReport {
 
 /// The diagnosis in one sentence.
 fn sentence(d: &Diagnosis) -> String {
-    let say = |e: &Explanation| {
-        format!(
-            "beast {} ({})",
-            variant::flags(e.rules),
-            variant::words(e.rules)
-        )
-    };
+    let say = |e: &Explanation| e.hypothesis.words();
     let crashed = match d.crashed {
         0 => String::new(),
         n if d.wrong == 0 => format!(
@@ -172,20 +179,48 @@ fn sentence(d: &Diagnosis) -> String {
         ),
     };
     let early = if d.stopped_early {
-        " The search stopped early, at its time budget: it covers the readings tried."
+        " The search stopped early, at its time budget: it covers the hypotheses tried."
     } else {
         ""
     };
+    let wrong_answers = |n: usize| {
+        if n == 1 {
+            "wrong answer"
+        } else {
+            "wrong answers"
+        }
+    };
     let mut text = match (d.status, d.readings.split_first()) {
-        (Status::Correct, _) => format!("correct on all {} {}.", d.outputs, cases(d.outputs)),
+        (Status::Correct, _) => {
+            let mut t = format!("correct on all {} {}", d.outputs, cases(d.outputs));
+            if d.presentation > 0 {
+                t += &format!(
+                    ", {} of them with only whitespace differing (PE, see the group)",
+                    d.presentation
+                );
+            }
+            t + "."
+        }
         (Status::Explained, Some((first, rest))) => {
+            let what = match first.hypothesis {
+                Hypothesis::Reading {
+                    rules,
+                    shape: Shape::Same,
+                } if rules != Rules::OURS => format!(
+                    "what beast {} prints: {}",
+                    variant::flags(rules),
+                    variant::words(rules)
+                ),
+                h => format!("what one hypothesis gives: {}", h.words()),
+            };
             let mut t = format!(
-                "all {} outputs ({} passed, {} failed) are what beast {} prints: {}.",
+                "all {} outputs ({} passed, {} failed) are {what}. Evidence: {} {} that no \
+                 simpler hypothesis reproduces.",
                 d.outputs,
                 d.passed,
                 d.wrong,
-                variant::flags(first.rules),
-                variant::words(first.rules)
+                first.evidence,
+                wrong_answers(first.evidence),
             );
             if !rest.is_empty() {
                 let others: Vec<String> = rest.iter().map(say).collect();
@@ -196,23 +231,31 @@ fn sentence(d: &Diagnosis) -> String {
             }
             t
         }
+        (Status::Consistent, Some((first, rest))) => {
+            let mut t = format!(
+                "consistent with {} (weak evidence: {} {}, fewer than {STRONG}); run more cases (--random 200) to tell",
+                say(first),
+                first.evidence,
+                wrong_answers(first.evidence),
+            );
+            if !rest.is_empty() {
+                let others: Vec<String> = rest.iter().map(say).collect();
+                t += &format!(", or with {}", others.join("; or "));
+            }
+            t + "."
+        }
         (Status::Partial, Some((first, _))) => format!(
-            "no known reading explains every output. The closest, {}, reproduces {} of the {} \
-             wrong answers and would break {} passing {}; the rest looks like a mistake of the \
-             answer's own.",
-            say(first),
+            "no one hypothesis explains every output. {} of the {} wrong answers are: {}; the rest looks like a mistake of the answer's own (see the groups).",
             first.reproduces,
             first.of,
-            first.breaks,
-            cases(first.breaks)
+            say(first),
         ),
         _ if d.wrong == 0 && d.crashed > 0 => "no wrong answer to explain".to_string(),
         _ if d.wrong == 0 => "no wrong answer to explain.".to_string(),
         _ => format!(
-            "no known reading reproduces any of the {} wrong {}: it looks like a mistake of the \
-             answer's own.",
+            "no known reading or output hypothesis reproduces the {} {} without breaking a passing case: it looks like a mistake of the answer's own (the groups locate it in the rules).",
             d.wrong,
-            if d.wrong == 1 { "answer" } else { "answers" }
+            wrong_answers(d.wrong)
         ),
     };
     text += &crashed;
@@ -241,6 +284,8 @@ fn cases(n: usize) -> &'static str {
 pub struct Summary {
     /// Cases that passed.
     pub passed: usize,
+    /// Of those, the ones where only whitespace differs (PE).
+    pub presentation: usize,
     /// Cases that failed.
     pub failed: usize,
     /// The candidate's total run time, in milliseconds.
@@ -251,6 +296,8 @@ pub struct Summary {
     pub largest: Option<(String, u64)>,
     /// The answer's length in bytes and characters, and the file measured.
     pub source: Option<Source>,
+    /// The wall-clock time of the whole run, in milliseconds, when the caller measured it.
+    pub wall_ms: Option<f64>,
 }
 
 /// The golf score: the length of the answer's source.
@@ -289,11 +336,16 @@ impl Summary {
             .max_by_key(|(_, bytes)| *bytes);
         Summary {
             passed,
+            presentation: reports
+                .iter()
+                .filter(|r| r.passed && r.verdict == Verdict::Presentation)
+                .count(),
             failed: reports.len() - passed,
             time_total_ms: reports.iter().map(|r| r.time_ms).sum(),
             slowest,
             largest,
             source: None,
+            wall_ms: None,
         }
     }
 
@@ -304,16 +356,31 @@ impl Summary {
         Some(format!("memory: peak {} ({})", mib(*bytes), visible(name)))
     }
 
-    /// The summary line, `N passed, N failed`.
+    /// The summary line, `N passed, N failed`, or `N passed (K PE), N failed`.
     pub fn line(&self) -> String {
-        format!("{} passed, {} failed", self.passed, self.failed)
+        match self.presentation {
+            0 => format!("{} passed, {} failed", self.passed, self.failed),
+            pe => format!("{} passed ({pe} PE), {} failed", self.passed, self.failed),
+        }
     }
 
-    /// The time line: `time: 812.0 ms in all; slowest random-1-3, 20.1 ms`.
+    /// The time line: `wall 3.9 s; answer 7.6 s over 240 cases (slowest random-1-3,
+    /// 20.1 ms)`. The answer's time is summed over its runs, which overlap.
     pub fn time_line(&self) -> String {
-        let mut s = format!("time: {:.1} ms in all", self.time_total_ms);
+        let total = self.passed + self.failed;
+        let secs = |ms: f64| format!("{:.1} s", ms / 1000.0);
+        let mut s = String::new();
+        if let Some(wall) = self.wall_ms {
+            let _ = write!(s, "wall {}; ", secs(wall));
+        }
+        let _ = write!(
+            s,
+            "answer {} over {total} {}",
+            secs(self.time_total_ms),
+            cases(total)
+        );
         if let Some((name, ms)) = &self.slowest {
-            let _ = write!(s, "; slowest {}, {ms:.1} ms", visible(name));
+            let _ = write!(s, " (slowest {}, {ms:.1} ms)", visible(name));
         }
         s
     }
@@ -440,6 +507,20 @@ pub fn group_text(g: &GroupReport) -> String {
         g.cases.len(),
         visible(&g.cause)
     );
+    if let Some(n) = g.evidence {
+        let _ = writeln!(
+            s,
+            "  evidence: {} that no simpler hypothesis reproduces",
+            count(n as u64, "wrong answer")
+        );
+    }
+    for other in &g.also {
+        let _ = writeln!(
+            s,
+            "  or equally (the run cannot tell them apart): {}",
+            visible(other)
+        );
+    }
     const NAMED: usize = 10;
     let names: Vec<String> = g.cases.iter().take(NAMED).map(|n| visible(n)).collect();
     let _ = write!(s, "  cases: {}", names.join(", "));
@@ -463,7 +544,10 @@ pub fn group_text(g: &GroupReport) -> String {
         }
         None => s += ":\n",
     }
-    block(&mut s, "    ", &sh.puzzle);
+    s += &pasteable(&sh.puzzle);
+    if let Some(at) = &sh.located {
+        let _ = writeln!(s, "  in this case it first happens on {at}");
+    }
     if let Some(d) = &sh.detail {
         block(&mut s, "  ", d);
     }
@@ -471,10 +555,10 @@ pub fn group_text(g: &GroupReport) -> String {
         g.verdict,
         Verdict::TimeLimit | Verdict::OutputLimit | Verdict::MemoryLimit
     ) {
-        s += "  expected:\n";
-        block(&mut s, "    ", &sh.expected);
+        s += "  expected (· a space, ␍ a carriage return, ⏎ a newline):\n";
+        block(&mut s, "    ", &whitespace_shown(&sh.expected));
         s += "  got:\n";
-        block(&mut s, "    ", &sh.got);
+        block(&mut s, "    ", &whitespace_shown(&sh.got));
     }
     if let Some(secs) = sh.stopped_early {
         let _ = writeln!(
@@ -510,6 +594,53 @@ pub fn mib(bytes: u64) -> String {
 /// Bytes in MiB rounded to one decimal, as JSON carries them.
 fn mib_number(bytes: u64) -> f64 {
     (bytes as f64 / f64::from(1u32 << 20) * 10.0).round() / 10.0
+}
+
+/// `text` with its whitespace made visible, as code.golf's diff shows it: `·` for a
+/// space, `␍` for a carriage return, `⏎` at the end of each line that has a newline.
+pub fn whitespace_shown(text: &str) -> String {
+    let mut s = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        match c {
+            ' ' => s.push('·'),
+            '\r' => s.push('␍'),
+            '\n' => s += "⏎\n",
+            c => s.push(c),
+        }
+    }
+    s
+}
+
+/// A puzzle, whole, as a shell command that judges it: `beast <<'EOF'` and the puzzle, or,
+/// when it holds a carriage return or a character a terminal would not show, a `printf`
+/// of its exact bytes piped into `beast`.
+pub fn pasteable(puzzle: &str) -> String {
+    let plain = puzzle.ends_with('\n')
+        && !puzzle.lines().any(|l| l == "EOF")
+        && puzzle
+            .chars()
+            .all(|c| c == '\n' || !(hidden(c) || c == '\r'));
+    if plain {
+        return format!("beast <<'EOF'\n{puzzle}EOF\n");
+    }
+    let mut body = String::new();
+    for c in puzzle.chars() {
+        match c {
+            '\\' => body += "\\\\",
+            '\'' => body += "'\\''",
+            '%' => body += "%%",
+            '\n' => body += "\\n",
+            '\r' => body += "\\r",
+            c if hidden(c) || !c.is_ascii() => {
+                let mut buf = [0u8; 4];
+                for b in c.encode_utf8(&mut buf).bytes() {
+                    let _ = write!(body, "\\{b:03o}");
+                }
+            }
+            c => body.push(c),
+        }
+    }
+    format!("printf '{body}' | beast\n")
 }
 
 /// The JSON object of one case: `name`, `verdict`, `passed`, `time_ms`, `expected`, `got`,
@@ -557,6 +688,10 @@ pub fn json_summary(s: &Summary, d: &DiagnosisReport) -> serde_json::Value {
                     "shrunk": g.shown.shrunk.is_some(),
                     "stopped_early": g.shown.stopped_early.is_some(),
                 },
+                "also": g.also,
+                "evidence": g.evidence,
+                "event": g.event,
+                "located": g.shown.located,
                 "compare": g.compare.as_ref().map(|c| serde_json::json!({
                     "flags": c.flags,
                     "puzzle": c.written.as_ref().map(|w| &w.0),
@@ -569,6 +704,7 @@ pub fn json_summary(s: &Summary, d: &DiagnosisReport) -> serde_json::Value {
     serde_json::json!({
         "summary": true,
         "passed": s.passed,
+        "pe": s.presentation,
         "failed": s.failed,
         "total": s.passed + s.failed,
         "diagnosis": {
@@ -582,6 +718,7 @@ pub fn json_summary(s: &Summary, d: &DiagnosisReport) -> serde_json::Value {
         "time_ms": {
             "total": round(s.time_total_ms),
             "max": round(s.slowest.as_ref().map_or(0.0, |x| x.1)),
+            "wall": s.wall_ms.map(round),
         },
     })
 }
@@ -774,6 +911,8 @@ mod tests {
         Diagnosis {
             status,
             readings,
+            groups: Vec::new(),
+            presentation: 0,
             outputs: 40,
             passed: 28,
             wrong: 12,
@@ -789,29 +928,31 @@ mod tests {
             .map(|v| v.apply(crate::beast::Rules::OURS))
             .expect("in the catalogue");
         let e = Explanation {
-            rules: stop,
+            hypothesis: Hypothesis::reading(stop),
             reproduces: 12,
             of: 12,
             breaks: 0,
+            evidence: 12,
         };
         assert_eq!(
             sentence(&diagnosed(Status::Explained, vec![e])),
             "all 40 outputs (28 passed, 12 failed) are what beast --exhaust stop prints: the \
-             game stops when the moves run out."
+             game stops when the moves run out. Evidence: 12 wrong answers that no simpler \
+             hypothesis reproduces."
         );
-        let closest = Explanation {
-            reproduces: 7,
-            breaks: 1,
-            ..e
-        };
-        let partial = sentence(&diagnosed(Status::Partial, vec![closest]));
+        let weak = Explanation { evidence: 1, ..e };
+        let consistent = sentence(&diagnosed(Status::Consistent, vec![weak]));
         assert!(
-            partial.contains("The closest, beast --exhaust stop"),
-            "{partial}"
+            consistent.starts_with(
+                "consistent with the game stops when the moves run out (--exhaust stop) \
+                 (weak evidence: 1 wrong answer, fewer than 3)"
+            ),
+            "{consistent}"
         );
+        let part = Explanation { reproduces: 7, ..e };
+        let partial = sentence(&diagnosed(Status::Partial, vec![part]));
         assert!(
-            partial
-                .contains("reproduces 7 of the 12 wrong answers and would break 1 passing case;"),
+            partial.contains("7 of the 12 wrong answers are: the game stops"),
             "{partial}"
         );
         let mut crashed = diagnosed(Status::Unexplained, Vec::new());
@@ -832,9 +973,18 @@ mod tests {
             report("c", Verdict::WrongAnswer),
         ];
         rs[1].time_ms = 4.0;
-        let sum = Summary::of(&rs);
-        assert_eq!(sum.line(), "2 passed, 1 failed");
-        assert_eq!(sum.time_line(), "time: 6.5 ms in all; slowest b, 4.0 ms");
+        let mut sum = Summary::of(&rs);
+        assert_eq!(sum.line(), "2 passed (1 PE), 1 failed");
+        assert_eq!(
+            sum.time_line(),
+            "answer 0.0 s over 3 cases (slowest b, 4.0 ms)"
+        );
+        sum.wall_ms = Some(3900.0);
+        sum.time_total_ms = 7600.0;
+        assert_eq!(
+            sum.time_line(),
+            "wall 3.9 s; answer 7.6 s over 3 cases (slowest b, 4.0 ms)"
+        );
     }
 
     #[test]
@@ -869,11 +1019,15 @@ mod tests {
                 }),
                 stopped_early: Some(10.0),
                 reproduce: Some("beast gen --seed 99".to_string()),
+                located: Some("turn 1 (move R)".to_string()),
             },
             compare: Some(ComparePage {
                 flags: "--exhaust stop".to_string(),
                 written: None,
             }),
+            also: vec!["another reading".to_string()],
+            evidence: Some(12),
+            event: None,
         };
         let t = group_text(&g);
         assert!(
@@ -883,10 +1037,23 @@ mod tests {
         assert!(t.starts_with("WA x12: the game stops"), "{t}");
         assert!(t.contains("random-1-9, and 2 more\n"), "{t}");
         assert!(
-            t.contains("shrunk from 16x10 with 30 moves to 5x3 with 1 move:\n    5 3\n"),
+            t.contains("shrunk from 16x10 with 30 moves to 5x3 with 1 move:\nbeast <<'EOF'\n5 3\n"),
             "{t}"
         );
-        assert!(t.contains("  got:\n    0\n"), "{t}");
+        assert!(t.contains("  got:\n    0⏎\n"), "{t}");
+        assert!(
+            t.contains("  evidence: 12 wrong answers that no simpler"),
+            "{t}"
+        );
+        assert!(t.contains("  or equally (the run cannot tell them apart): another reading\n"));
+        assert!(
+            t.contains("\nbeast <<'EOF'\n5 3\n#####\n#O~H#\n#####\nR\nEOF\n"),
+            "{t}"
+        );
+        assert!(
+            t.contains("  in this case it first happens on turn 1 (move R)\n"),
+            "{t}"
+        );
         assert!(
             t.contains("shrinking stopped after 10 s; the smallest case found so far"),
             "{t}"
@@ -903,6 +1070,19 @@ mod tests {
         let s = json_summary(&Summary::default(), &diagnosis());
         assert_eq!(s["diagnosis"]["status"], "unexplained");
         assert!(s["time_ms"]["total"].is_number() && s.get("bytes").is_some());
+    }
+
+    #[test]
+    fn whitespace_is_shown_visibly() {
+        assert_eq!(whitespace_shown("aHHHH! 0\r\n"), "aHHHH!·0␍⏎\n");
+    }
+
+    #[test]
+    fn a_puzzle_with_carriage_returns_is_shown_as_its_exact_bytes() {
+        assert_eq!(
+            pasteable("3 3\r\n###\r\n#O#\r\n###\r\nW'\n"),
+            "printf '3 3\\r\\n###\\r\\n#O#\\r\\n###\\r\\nW'\\''\\n' | beast\n"
+        );
     }
 
     #[test]
