@@ -469,3 +469,71 @@ fn the_test_answer_follows_the_rules_when_no_mistake_is_asked() {
     let (_, summary) = judged(&["--random", "100", "--seed", "12"], &own_answer(""));
     assert_eq!(summary["failed"], 0, "{summary}");
 }
+
+#[test]
+fn beast_events_lists_the_vocabulary_and_the_events_of_a_puzzle() {
+    beast()
+        .arg("events")
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains("push-train  "))
+        .stdout(predicate::str::contains(
+            "a case that has a beast squeeze diagonally",
+        ));
+    // RR on `#O~~~ H#`: the first R pushes the train of three, the second crushes the
+    // beast against the wall.
+    beast()
+        .arg("events")
+        .arg(crate::util::example("long-train-push.txt"))
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains("turn    1  push-train "))
+        .stdout(predicate::str::contains("turn    2  crush-against-wall "));
+}
+
+#[test]
+fn a_missing_script_is_refused_before_any_case_runs() {
+    let started = std::time::Instant::now();
+    beast()
+        .args([
+            "check",
+            "--random",
+            "200",
+            "--",
+            "perl",
+            "no-such-answer.pl",
+        ])
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(predicate::str::contains(
+            "the script no-such-answer.pl does not exist",
+        ));
+    assert!(started.elapsed() < std::time::Duration::from_secs(5));
+}
+
+#[test]
+fn a_first_interrupt_prints_the_report_of_the_cases_run_and_exits_130() {
+    let mut child = Command::new(BEAST)
+        .args([
+            "check", "--jobs", "1", "--random", "2000", "--seed", "3", "--",
+        ])
+        .args(own_answer("train"))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("starts");
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    let pid = nix::unistd::Pid::from_raw(child.id() as i32);
+    nix::sys::signal::kill(pid, nix::sys::signal::Signal::SIGINT).expect("signalled");
+    let out = child.wait_with_output().expect("exits");
+    assert_eq!(out.status.code(), Some(130));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("\ndiagnosis: "), "{text}");
+    assert!(
+        predicate::str::is_match(r"(?m)^interrupted \(signal 2\): the report covers the \d+ cases")
+            .expect("regex")
+            .eval(&text),
+        "{text}"
+    );
+}

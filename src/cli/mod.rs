@@ -27,6 +27,7 @@ mod answer;
 mod cases;
 mod check;
 mod error;
+mod events;
 mod fence;
 mod r#gen;
 mod man;
@@ -82,6 +83,8 @@ enum Command {
     Cases(Box<cases::Args>),
     /// List the known misreadings of the rules that `--variant` and `beast check` know.
     Variants(variants::Args),
+    /// List the rule events `beast check` locates a mistake by (or a puzzle's events).
+    Events(events::Args),
     /// The sandbox helper `beast check` starts in place of a candidate (internal).
     #[command(name = "__contain", hide = true)]
     Contain(ContainArgs),
@@ -154,6 +157,7 @@ fn dispatch(cli: Cli) -> Ended {
         Some(Command::Gen(args)) => r#gen::run(args),
         Some(Command::Cases(args)) => cases::run(*args),
         Some(Command::Variants(args)) => variants::run(args),
+        Some(Command::Events(args)) => events::run(args),
         Some(Command::Contain(args)) => sandbox::helper::run(args.spec),
         Some(Command::Man(args)) => man::run(args),
         Some(Command::Completions { shell }) => completions(shell),
