@@ -514,7 +514,7 @@ fn a_missing_script_is_refused_before_any_case_runs() {
 
 #[test]
 fn a_first_interrupt_prints_the_report_of_the_cases_run_and_exits_130() {
-    let mut child = Command::new(BEAST)
+    let child = Command::new(BEAST)
         .args([
             "check", "--jobs", "1", "--random", "2000", "--seed", "3", "--",
         ])
