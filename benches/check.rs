@@ -101,6 +101,53 @@ fn diagnose_1000_cases_all_failing(b: divan::Bencher) {
     });
 }
 
+/// 1,000 random puzzles of the default generator (2: varied sizes) with our answers.
+fn thousand_varied() -> Vec<(Puzzle, String)> {
+    let recipe = beast_engine::judge::generate::Recipe::default();
+    (0..1000)
+        .filter_map(|s| recipe.make(s).ok())
+        .filter_map(|g| {
+            let answer = play_out(&g.puzzle, Rules::default()).ok()?.answer();
+            Some((g.puzzle, answer))
+        })
+        .collect()
+}
+
+/// A mistake outside the catalogue (issue 23's target: under 1 s): an answer that gets
+/// every puzzle with a train push wrong, printing a death and 99 points, and the rest
+/// right. No hypothesis gives it, so every reading is tried on every failure, and the
+/// rule events of every case are recorded to locate it.
+#[divan::bench(sample_count = 5)]
+fn diagnose_1000_cases_own_mistake_with_events(b: divan::Bencher) {
+    use beast_engine::beast::events::{self, Event};
+    let cases = thousand_varied();
+    let train = Event::named("push-train").expect("in the vocabulary");
+    let outputs: Vec<String> = cases
+        .iter()
+        .map(|(p, expected)| match events::record(p, || true) {
+            Ok(e) if e.has(train) => "aHHHH!\n99\n".to_string(),
+            _ => expected.clone(),
+        })
+        .collect();
+    b.bench_local(|| {
+        let observed: Vec<Observed> = cases
+            .iter()
+            .zip(&outputs)
+            .map(|((p, expected), got)| {
+                let v = verdict::compare(expected.as_bytes(), got.as_bytes(), false);
+                Observed {
+                    puzzle: p,
+                    expected,
+                    got: got.as_bytes(),
+                    verdict: v,
+                    passed: v.passed(false),
+                }
+            })
+            .collect();
+        diagnose::diagnose(&observed, 2, || true)
+    });
+}
+
 #[divan::bench(sample_count = 20)]
 fn shrink_a_failing_default_size_puzzle(b: divan::Bencher) {
     let p = failing();
