@@ -992,6 +992,7 @@ fn observed(ran: &[(Case, CaseReport)]) -> Vec<Observed<'_>> {
     ran.iter()
         .map(|(case, r)| Observed {
             puzzle: &case.puzzle,
+            input: &case.input,
             expected: &r.expected,
             got: r.got.as_bytes(),
             verdict: r.verdict,
@@ -1107,10 +1108,7 @@ fn group_report(group: &Group, shown: report::Shown, ran: &[(Case, CaseReport)])
             diagnose::Cause::Hypothesis { head, .. } => Some(head.evidence),
             _ => None,
         },
-        event: group
-            .cause
-            .suspect()
-            .map(|s| s.event.kind().name.to_string()),
+        event: group.cause.suspect().map(|s| s.event.name().to_string()),
         cause: diagnose::describe(&group.cause),
         cases: group.cases.iter().map(|&i| ran[i].1.name.clone()).collect(),
         shown,

@@ -54,7 +54,12 @@ pub fn shown(
             Cause::Hypothesis { head, .. } => {
                 by_engine(judge, &case.puzzle, head.hypothesis, deadline)?
             }
-            cause => by_answer(judge, &original, cause.suspect().map(|s| s.event), deadline)?,
+            cause => by_answer(
+                judge,
+                &original,
+                cause.suspect().and_then(|s| s.event.event()),
+                deadline,
+            )?,
         },
     };
     // A shrink that found nothing smaller shows the case as it is.
@@ -81,7 +86,8 @@ pub fn shown(
         located: group
             .cause
             .suspect()
-            .and_then(|s| first_happens(&seen.puzzle, s.event)),
+            .and_then(|s| s.event.event())
+            .and_then(|e| first_happens(&seen.puzzle, e)),
     })
 }
 

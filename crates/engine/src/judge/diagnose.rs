@@ -27,6 +27,8 @@ use crate::judge::verdict::Verdict;
 pub struct Observed<'a> {
     /// The puzzle.
     pub puzzle: &'a Puzzle,
+    /// The exact text the answer was given.
+    pub input: &'a [u8],
     /// The expected output under our readings.
     pub expected: &'a str,
     /// What the answer printed.
@@ -359,12 +361,113 @@ pub struct Diagnosis {
     pub stopped_early: bool,
 }
 
-/// What the rule events say of a group: the event that best separates its cases from the
-/// passing ones.
+/// Something a case may go through or have that sets failing cases apart: a rule event of
+/// its game, or a trait of its input text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Clue {
+    /// A rule event.
+    Rule(Event),
+    /// A trait of the input.
+    Input(InputTrait),
+}
+
+/// Traits of a case's input text that a golf answer may trip on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum InputTrait {
+    /// CRLF line ends.
+    Crlf,
+    /// The moves over more than one line.
+    SplitMoves,
+    /// More than 40 columns.
+    Wide,
+    /// More than 25 rows.
+    Tall,
+    /// No moves at all.
+    NoMoves,
+}
+
+/// Every input trait, in a fixed order.
+pub const TRAITS: [InputTrait; 5] = [
+    InputTrait::Crlf,
+    InputTrait::SplitMoves,
+    InputTrait::Wide,
+    InputTrait::Tall,
+    InputTrait::NoMoves,
+];
+
+impl InputTrait {
+    /// The stable name, such as `crlf`.
+    pub fn name(self) -> &'static str {
+        match self {
+            InputTrait::Crlf => "crlf",
+            InputTrait::SplitMoves => "moves-split",
+            InputTrait::Wide => "wide-map",
+            InputTrait::Tall => "tall-map",
+            InputTrait::NoMoves => "no-moves",
+        }
+    }
+
+    /// What a case with it has, as a verb phrase.
+    pub fn words(self) -> &'static str {
+        match self {
+            InputTrait::Crlf => "has CRLF line ends",
+            InputTrait::SplitMoves => "has its moves split over several lines",
+            InputTrait::Wide => "has a map wider than 40 columns",
+            InputTrait::Tall => "has a map taller than 25 rows",
+            InputTrait::NoMoves => "has no moves at all",
+        }
+    }
+
+    /// True if the case given `input` for `puzzle` has it.
+    fn of(self, puzzle: &Puzzle, input: &[u8]) -> bool {
+        match self {
+            InputTrait::Crlf => input.contains(&b'\r'),
+            InputTrait::SplitMoves => {
+                let rows = puzzle.map().rows();
+                let text = String::from_utf8_lossy(input);
+                let lines = text.lines().skip(rows + 1);
+                lines.filter(|l| !l.trim().is_empty()).count() > 1
+            }
+            InputTrait::Wide => puzzle.map().cols() > 40,
+            InputTrait::Tall => puzzle.map().rows() > 25,
+            InputTrait::NoMoves => puzzle.moves().is_empty(),
+        }
+    }
+}
+
+impl Clue {
+    /// The stable name: the event's, or the input trait's.
+    pub fn name(self) -> &'static str {
+        match self {
+            Clue::Rule(e) => e.kind().name,
+            Clue::Input(t) => t.name(),
+        }
+    }
+
+    /// What a case with it does or has, as a verb phrase.
+    pub fn words(self) -> &'static str {
+        match self {
+            Clue::Rule(e) => e.kind().words,
+            Clue::Input(t) => t.words(),
+        }
+    }
+
+    /// The rule event, if it is one.
+    pub fn event(self) -> Option<Event> {
+        match self {
+            Clue::Rule(e) => Some(e),
+            Clue::Input(_) => None,
+        }
+    }
+}
+
+/// What the rule events (and the input's traits) say of a group: the clue that best
+/// separates its cases from the passing ones.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Suspect {
-    /// The event.
-    pub event: Event,
+    /// The clue.
+    pub event: Clue,
+
     /// How many of the group's cases go through it.
     pub failing: usize,
     /// Of how many.
@@ -379,12 +482,17 @@ impl Suspect {
     /// The suspect in words: `every failing case pushes a train of 2 or more ~; no passing
     /// case does`.
     pub fn words(&self) -> String {
-        let kind = self.event.kind();
+        let kind = self.event;
         if self.failing < self.of_failing {
             return format!(
-                "the closest rule event: a case that {} ({} of the {} failing cases, {} of \
+                "the closest clue: a case that {} ({} of the {} failing cases, {} of \
                  the {} passing ones) [{}]",
-                kind.words, self.failing, self.of_failing, self.passing, self.of_passing, kind.name
+                kind.words(),
+                self.failing,
+                self.of_failing,
+                self.passing,
+                self.of_passing,
+                kind.name()
             );
         }
         let failing = match self.of_failing {
@@ -396,7 +504,7 @@ impl Suspect {
             (1, n) => format!("1 passing case of {n} does"),
             (k, n) => format!("{k} passing cases of {n} do"),
         };
-        format!("{failing} {}; {passing} [{}]", kind.words, kind.name)
+        format!("{failing} {}; {passing} [{}]", kind.words(), kind.name())
     }
 
     /// True if it sets the cases apart exactly: all of them, and no passing case.
@@ -841,10 +949,13 @@ fn search(
     (found, stopped.into_inner())
 }
 
-/// The rule events of every case the spectrum needs, under our readings.
+/// The rule events of every case the spectrum needs, under our readings, and the traits
+/// of its input.
 struct Spectrum {
     /// Each case's events, `None` where they were not recorded.
     events: Vec<Option<Events>>,
+    /// Each case's input traits, as bits in the order of [`TRAITS`].
+    traits: Vec<u8>,
     /// The passing cases.
     passing: Vec<usize>,
 }
@@ -855,14 +966,31 @@ impl Spectrum {
             .iter()
             .map(|o| events::record(o.puzzle, keep_going).ok())
             .collect();
+        let traits = observed
+            .iter()
+            .map(|o| {
+                TRAITS
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, t)| t.of(o.puzzle, o.input))
+                    .fold(0u8, |bits, (k, _)| bits | 1 << k)
+            })
+            .collect();
         Spectrum {
             events,
+            traits,
             passing: passing.to_vec(),
         }
     }
 
-    fn has(&self, i: usize, e: Event) -> bool {
-        self.events[i].as_ref().is_some_and(|x| x.has(e))
+    fn has(&self, i: usize, clue: Clue) -> bool {
+        match clue {
+            Clue::Rule(e) => self.events[i].as_ref().is_some_and(|x| x.has(e)),
+            Clue::Input(t) => {
+                let k = TRAITS.iter().position(|&x| x == t).unwrap_or(0);
+                self.traits[i] & 1 << k != 0
+            }
+        }
     }
 
     /// The event that best separates `failing` from the passing cases: among the events
@@ -873,7 +1001,10 @@ impl Spectrum {
         if self.passing.is_empty() {
             return None;
         }
-        let counts: Vec<(Event, usize)> = Event::all()
+        let clues = Event::all()
+            .map(Clue::Rule)
+            .chain(TRAITS.iter().map(|&t| Clue::Input(t)));
+        let counts: Vec<(Clue, usize)> = clues
             .map(|e| (e, failing.iter().filter(|&&i| self.has(i, e)).count()))
             .collect();
         let everywhere = counts.iter().any(|&(_, f)| f == failing.len());

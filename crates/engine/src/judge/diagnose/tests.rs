@@ -13,6 +13,7 @@ fn case<'a>(puzzle: &'a Puzzle, expected: &'a str, got: &'a str) -> Observed<'a>
     let verdict = compare(expected.as_bytes(), got.as_bytes(), false);
     Observed {
         puzzle,
+        input: b"",
         expected,
         got: got.as_bytes(),
         verdict,
@@ -253,4 +254,43 @@ fn the_kind_of_difference_is_death_and_score_direction() {
         }
     );
     assert_eq!(difference("2\n", b"x"), Difference::Garbled);
+}
+
+#[test]
+fn a_crash_on_crlf_is_located_at_the_input_trait() {
+    let cases = puzzles();
+    let inputs: Vec<String> = cases
+        .iter()
+        .enumerate()
+        .map(|(i, (p, _))| match i % 3 {
+            0 => p.to_string().replace('\n', "\r\n"),
+            _ => p.to_string(),
+        })
+        .collect();
+    let observed: Vec<Observed> = cases
+        .iter()
+        .zip(&inputs)
+        .map(|((p, e), input)| {
+            let crlf = input.contains('\r');
+            Observed {
+                puzzle: p,
+                input: input.as_bytes(),
+                expected: e,
+                got: if crlf { b"" } else { e.as_bytes() },
+                verdict: if crlf {
+                    Verdict::RuntimeError
+                } else {
+                    Verdict::Accepted
+                },
+                passed: !crlf,
+            }
+        })
+        .collect();
+    let d = diagnose(&observed, 2, || true);
+    assert_eq!(d.groups.len(), 1);
+    assert_eq!(
+        describe(&d.groups[0].cause),
+        "exited with an error or a signal: every failing case has CRLF line ends; no passing \
+         case does [crlf]"
+    );
 }
