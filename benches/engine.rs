@@ -7,7 +7,7 @@
 //!   count is the number of beast moves, so time / items is the cost of one beast move.
 //! - `whole_run`: a whole default-rules judge of the 1000x1000 map with 1,000 beasts and
 //!   100,000 moves, with the player walled in so that every move is played.
-//! - `judge_900`: a whole judge of `beast gen --seed 1 --size 900x900 --beasts 99 --moves 98`
+//! - `judge_900`: a whole judge of `beast gen --generator 1 --seed 1 --size 900x900 --beasts 99 --moves 98`
 //!   (the map of the comparison with the C answer, `benches/vs-c.sh`), from its bytes.
 //! - `play_key`: two keys and a frame of `beast play` on the 40x23 Wikipedia map.
 //! - `play_key_1000`: two keys and a frame of `beast play` in an 80x24 window on the

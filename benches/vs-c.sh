@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Whole-process time of `beast` against the C golf answer (gcc -O2) on generated maps:
-# 900x900, 99 beasts, 98 moves (`beast gen --seed N --size 900x900 --beasts 99 --moves 98`).
+# 900x900, 99 beasts, 98 moves (`beast gen --generator 1 --seed N --size 900x900 --beasts 99 --moves 98`).
 #
 #   benches/vs-c.sh [ANSWER.c]
 #
@@ -37,7 +37,7 @@ beast=target/release/beast
 
 for seed in 1 2 3; do
     map="$work/map$seed.txt"
-    "$beast" gen --seed "$seed" --size 900x900 --beasts 99 --moves 98 > "$map"
+    "$beast" gen --generator 1 --seed "$seed" --size 900x900 --beasts 99 --moves 98 > "$map"
     echo "== seed $seed: $(wc -c < "$map") bytes; beast says: $("$beast" "$map" | tr '\n' ' ')"
     # Both read the map on standard input, as golf answers do; hyperfine subtracts the shell.
     hyperfine --warmup 3 --runs "$runs" --export-json "$work/t$seed.json" \

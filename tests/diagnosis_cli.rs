@@ -137,7 +137,7 @@ fn the_text_report_groups_failures_and_ends_with_the_diagnosis() {
         .stdout(predicate::str::contains("diagnosis: all 240 outputs ("))
         .stdout(
             predicate::str::is_match(
-                r"(?m)^wall [0-9.]+ s; answer [0-9.]+ s over 240 cases \(slowest .*, [0-9.]+ ms\)\n",
+                r"(?m)^wall [0-9.]+ m?s; answer [0-9.]+ m?s over 240 cases \(slowest .*, [0-9.]+ ms\)\n",
             )
             .expect("regex"),
         )

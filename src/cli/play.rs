@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use beast_engine::beast::Puzzle;
 use beast_engine::beast::screen::BeastScreen;
-use beast_engine::judge::generate::{GenOptions, generate};
+use beast_engine::judge::generate::Recipe;
 
 use super::answer::{RuleArgs, StyleArg};
 
@@ -42,7 +42,8 @@ pub struct Args {
 pub fn run(args: Args) -> super::Ended {
     let puzzle = match (&args.file, args.seed) {
         (Some(path), _) => Puzzle::parse_bytes(&super::read_source(Some(path), "")?)?,
-        (None, Some(seed)) => generate(seed, &GenOptions::default())?,
+        // The map `beast gen --seed SEED` prints.
+        (None, Some(seed)) => Recipe::default().make(seed)?.puzzle,
         (None, None) => Puzzle::parse(WIKIPEDIA)?,
     };
     let mut screen = BeastScreen::new(puzzle, args.rules.rules(), args.style.into());

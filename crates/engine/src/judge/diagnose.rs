@@ -647,10 +647,11 @@ pub fn diagnose(
         .iter()
         .filter_map(|&i| Answer::read(observed[i].got).map(|a| (i, a)))
         .collect();
-    let passing_answers: Vec<(usize, Option<Answer>)> = passing
+    let mut passing_answers: Vec<(usize, Option<Answer>)> = passing
         .iter()
         .map(|&i| (i, Answer::read(observed[i].got)))
         .collect();
+    passing_answers.sort_by_key(|&(i, _)| size(observed[i].puzzle));
     let (candidates, stopped) = if explainable.is_empty() {
         (Vec::new(), false)
     } else {
@@ -844,9 +845,10 @@ pub fn diagnose(
     d
 }
 
-/// Tries every hypothesis on the run: returns each that reproduces at least one of the
-/// `explainable` wrong answers, with the passing cases it breaks (counted until the first,
-/// which is all a label needs), and whether `keep_going` stopped the search early.
+/// Tries every hypothesis on the run: returns each that breaks no passing case and
+/// reproduces at least one of the `explainable` wrong answers (with `breaks` 0; constants
+/// also when they break one, with `breaks` counted), and whether `keep_going` stopped the
+/// search early.
 fn search(
     observed: &[Observed],
     explainable: &[(usize, Answer)],
@@ -864,15 +866,30 @@ fn search(
                 stopped.store(true, std::sync::atomic::Ordering::Relaxed);
                 break;
             }
+            // A label breaks no passing case: the passing cases first, smallest first, so
+            // that most readings are ruled out, every shape, after a few cheap games.
+            let mut shapes: Vec<Shape> = SHAPES
+                .into_iter()
+                .filter(|&s| rules != Rules::OURS || s != Shape::Same)
+                .collect();
+            for &(i, got) in passing {
+                if shapes.is_empty() {
+                    break;
+                }
+                let a = Answer::within(observed[i].puzzle, rules, keep_going);
+                shapes.retain(|&shape| {
+                    got.is_some() && Hypothesis::Reading { rules, shape }.predict(a) == got
+                });
+            }
+            if shapes.is_empty() {
+                continue;
+            }
             let answers: Vec<Option<Answer>> = explainable
                 .iter()
                 .map(|&(i, _)| Answer::within(observed[i].puzzle, rules, keep_going))
                 .collect();
             let mut alive: Vec<Candidate> = Vec::new();
-            for shape in SHAPES {
-                if rules == Rules::OURS && shape == Shape::Same {
-                    continue;
-                }
+            for shape in shapes {
                 let hypothesis = Hypothesis::Reading { rules, shape };
                 let covers: Vec<bool> = explainable
                     .iter()
@@ -887,20 +904,6 @@ fn search(
                         count,
                         breaks: 0,
                     });
-                }
-            }
-            if alive.is_empty() {
-                continue;
-            }
-            for &(i, got) in passing {
-                if alive.iter().all(|c| c.breaks > 0) {
-                    break;
-                }
-                let a = Answer::within(observed[i].puzzle, rules, keep_going);
-                for c in alive.iter_mut().filter(|c| c.breaks == 0) {
-                    if got.is_none() || c.hypothesis.predict(a) != got {
-                        c.breaks = 1;
-                    }
                 }
             }
             found.extend(alive);

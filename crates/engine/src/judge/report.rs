@@ -368,7 +368,10 @@ impl Summary {
     /// 20.1 ms)`. The answer's time is summed over its runs, which overlap.
     pub fn time_line(&self) -> String {
         let total = self.passed + self.failed;
-        let secs = |ms: f64| format!("{:.1} s", ms / 1000.0);
+        let secs = |ms: f64| match ms < 1000.0 {
+            true => format!("{ms:.0} ms"),
+            false => format!("{:.1} s", ms / 1000.0),
+        };
         let mut s = String::new();
         if let Some(wall) = self.wall_ms {
             let _ = write!(s, "wall {}; ", secs(wall));
@@ -977,7 +980,7 @@ mod tests {
         assert_eq!(sum.line(), "2 passed (1 PE), 1 failed");
         assert_eq!(
             sum.time_line(),
-            "answer 0.0 s over 3 cases (slowest b, 4.0 ms)"
+            "answer 6 ms over 3 cases (slowest b, 4.0 ms)"
         );
         sum.wall_ms = Some(3900.0);
         sum.time_total_ms = 7600.0;
