@@ -372,3 +372,26 @@ fn html_of_a_game_too_long_for_a_page_is_cut_at_a_stated_turn() {
         "{cut}"
     );
 }
+
+#[test]
+fn trace_marks_each_turn_with_the_rule_events_beast_check_names() {
+    // RR on `#O~~~ H#`: a train of three pushed, then the beast crushed against `#`.
+    beast()
+        .arg("--trace")
+        .arg(example("long-train-push.txt"))
+        .assert()
+        .success()
+        .stderr(predicate::str::contains(
+            "turn 1: R pushes 3 walls and steps to (1,2)  [push-train]\n",
+        ))
+        .stderr(predicate::str::contains(
+            "[push-train, crush-against-wall]\n",
+        ));
+    // Under another reading the events (read under ours) are not marked.
+    beast()
+        .args(["--trace", "--exhaust", "stop"])
+        .arg(example("long-train-push.txt"))
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("[push-train").not());
+}

@@ -230,12 +230,20 @@ fn trace(puzzle: &Puzzle, rules: Rules, style: Style) -> anyhow::Result<Outcome>
     writeln!(err, "turn 0: start")
         .and_then(|()| draw(&mut err, puzzle.map()))
         .context("cannot write the trace to standard error")?;
+    // The rule events `beast check` names, read under our readings (`beast events`).
+    let events = (rules == Rules::OURS)
+        .then(|| beast::events::record_every(puzzle, || true).ok())
+        .flatten();
     let mut failed = None;
     let outcome = beast::play_out_with(puzzle, rules, |game, step| {
         if failed.is_some() {
             return;
         }
-        let r = writeln!(err, "{}", beast::render::describe(step, game))
+        let marked = events
+            .as_ref()
+            .map(|e| e.marks(step.turn))
+            .unwrap_or_default();
+        let r = writeln!(err, "{}{marked}", beast::render::describe(step, game))
             .and_then(|_| draw(&mut err, game.map()));
         if let Err(e) = r {
             failed = Some(e);

@@ -195,11 +195,13 @@ impl Event {
     }
 }
 
-/// The events one game went through, each with the turn it first happened on.
+/// The events one game went through, each with the turn it first happened on (and, from
+/// [`record_every`], every turn it happened on).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Events {
     seen: u64,
     first: Vec<(Event, u64)>,
+    every: Option<Vec<(Event, u64)>>,
 }
 
 impl Events {
@@ -218,7 +220,32 @@ impl Events {
         self.first.iter().copied()
     }
 
+    /// The events of turn `turn`, in the order they happened; empty unless the events
+    /// were recorded by [`record_every`].
+    pub fn on_turn(&self, turn: u64) -> impl Iterator<Item = Event> + '_ {
+        let every = self.every.as_deref().unwrap_or_default();
+        every
+            .iter()
+            .filter(move |&&(_, t)| t == turn)
+            .map(|&(e, _)| e)
+    }
+
+    /// The mark `--trace` and the replay page put after a turn's words: its events'
+    /// names, `  [push-train, crush-against-wall]`, or nothing.
+    pub fn marks(&self, turn: u64) -> String {
+        let names: Vec<&str> = self.on_turn(turn).map(|e| e.kind().name).collect();
+        match names.is_empty() {
+            true => String::new(),
+            false => format!("  [{}]", names.join(", ")),
+        }
+    }
+
     fn add(&mut self, e: Event, turn: u64) {
+        if let Some(every) = &mut self.every
+            && !every.contains(&(e, turn))
+        {
+            every.push((e, turn));
+        }
         if !self.has(e) {
             self.seen |= 1 << e.0;
             self.first.push((e, turn));
@@ -233,10 +260,31 @@ const WAITING_READ: u64 = 400;
 /// The events of `puzzle` played under our readings, within the caller's budget (see
 /// [`play_out_until_with`]).
 pub fn record(puzzle: &Puzzle, keep_going: impl FnMut() -> bool) -> Result<Events, GameError> {
+    record_into(puzzle, Events::default(), keep_going)
+}
+
+/// [`record`], keeping every turn each event happened on ([`Events::on_turn`]), for
+/// `--trace`.
+pub fn record_every(
+    puzzle: &Puzzle,
+    keep_going: impl FnMut() -> bool,
+) -> Result<Events, GameError> {
+    let events = Events {
+        every: Some(Vec::new()),
+        ..Events::default()
+    };
+    record_into(puzzle, events, keep_going)
+}
+
+fn record_into(
+    puzzle: &Puzzle,
+    events: Events,
+    keep_going: impl FnMut() -> bool,
+) -> Result<Events, GameError> {
     let moves = puzzle.moves().len() as u64;
     let game = Game::new(puzzle, Rules::OURS);
     let mut reader = Reader {
-        events: Events::default(),
+        events,
         before: puzzle.map().clone(),
         beasts: game.beasts().to_vec(),
         player: game.player(),
@@ -534,6 +582,18 @@ mod tests {
         let e = events("5 5\n#####\n#O  #\n# ~ #\n#  H#\n#####\nWWW\n");
         assert!(e.contains(&"moves-run-out"), "{e:?}");
         assert!(e.contains(&"waiting"), "{e:?}");
+    }
+
+    #[test]
+    fn every_turn_of_an_event_is_kept_when_asked() {
+        let p =
+            Puzzle::parse("9 4\n#########\n#O~ ~   #\n#      H#\n#########\nRRR\n").expect("valid");
+        let e = record_every(&p, || true).expect("decided");
+        let one = Event::named("push-one").expect("named");
+        let train = Event::named("push-train").expect("named");
+        assert_eq!(e.on_turn(1).collect::<Vec<_>>(), [one]);
+        assert_eq!(e.on_turn(2).next(), Some(train));
+        assert_eq!(e.first_turn(one), Some(1));
     }
 
     #[test]

@@ -88,8 +88,18 @@ const CHANGE_BYTES: usize = 12;
 const BEAST_MOVE_BYTES: usize = 16;
 const FRAME_BYTES: usize = 80;
 
-/// Plays `puzzle` under `rules` and records its frames, within `limits`.
+/// The largest map, in cells, whose frames are marked with their rule events (reading
+/// them back copies the map every turn).
+const MARKED_CELLS: usize = 40_000;
+
+/// Plays `puzzle` under `rules` and records its frames, within `limits`. Under our
+/// readings, on a map of at most 40,000 cells, each frame's words end with the
+/// turn's rule events, as `--trace` marks them.
 pub fn replay(puzzle: &Puzzle, rules: Rules, limits: Limits) -> Result<Replay, GameError> {
+    let marked = rules == Rules::OURS && puzzle.map().cells().len() <= MARKED_CELLS;
+    let events = marked
+        .then(|| super::events::record_every(puzzle, || true).ok())
+        .flatten();
     let start = puzzle.map().clone();
     let mut board = start.clone();
     let mut player = puzzle.player();
@@ -105,7 +115,10 @@ pub fn replay(puzzle: &Puzzle, rules: Rules, limits: Limits) -> Result<Replay, G
             if cut.get().is_some() {
                 return;
             }
-            let frame = frame(&mut board, player, game, step, moves);
+            let mut frame = frame(&mut board, player, game, step, moves);
+            if let Some(e) = &events {
+                frame.words += &e.marks(step.turn);
+            }
             player = game.player();
             let cost = FRAME_BYTES
                 + frame.words.len()
@@ -279,8 +292,10 @@ mod tests {
         );
         let last = r.frames.last().expect("frames");
         assert_eq!((last.score, last.beasts_left), (8, 0));
+        // The trace's words, marked with the turn's rule events as `--trace` marks them.
         assert!(
-            last.words.ends_with("no beast is left: won"),
+            last.words
+                .ends_with("no beast is left: won  [push-one, crush-against-movable]"),
             "{}",
             last.words
         );
