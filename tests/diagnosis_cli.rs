@@ -537,3 +537,19 @@ fn a_first_interrupt_prints_the_report_of_the_cases_run_and_exits_130() {
         "{text}"
     );
 }
+
+#[test]
+fn a_reading_that_matches_a_few_failures_of_an_own_mistake_by_chance_heads_no_group() {
+    // Under seed 3 a reading reproduces 3 of the 45 wrong answers of the answer that never
+    // squeezes diagonally, and breaks no passing case; all 3 squeeze, as every other
+    // failure does: one mistake, one group.
+    let (_, summary) = judged(
+        &["--random", "200", "--seed", "3"],
+        &own_answer("nosqueeze"),
+    );
+    let d = &summary["diagnosis"];
+    let groups = d["groups"].as_array().expect("groups");
+    assert_eq!(groups.len(), 1, "{d}");
+    assert_eq!(groups[0]["event"], "diagonal-squeeze", "{d}");
+    assert_eq!(d["status"], "unexplained", "{d}");
+}

@@ -783,6 +783,9 @@ pub fn diagnose(
         for (cases, suspect) in own_groups(&own, spectrum.as_ref()) {
             groups.push(Group::of(Cause::Own { suspect }, cases, observed));
         }
+        if let Some(spectrum) = &spectrum {
+            absorb_chance_matches(&mut groups, &mut d, spectrum, observed);
+        }
     }
     if !garbled.is_empty() {
         let suspect = spectrum.as_ref().and_then(|s| s.best(&garbled));
@@ -1032,6 +1035,53 @@ impl Spectrum {
             }
         }
         best.map(|(_, s)| s)
+    }
+}
+
+/// One mistake, one group: a hypothesis that heads a smaller group than the answer's own
+/// mistake, every case of which goes through the clue that every case of that mistake has,
+/// is the same mistake reproduced by chance, not a cause of its own; its cases join the
+/// mistake's group, and the diagnosis no longer names it.
+fn absorb_chance_matches(
+    groups: &mut Vec<Group>,
+    d: &mut Diagnosis,
+    spectrum: &Spectrum,
+    observed: &[Observed],
+) {
+    let own = groups.iter().position(
+        |g| matches!(&g.cause, Cause::Own { suspect: Some(s) } if s.failing == s.of_failing),
+    );
+    let Some(own) = own else { return };
+    let Cause::Own {
+        suspect: Some(suspect),
+    } = groups[own].cause
+    else {
+        return;
+    };
+    let size = groups[own].cases.len();
+    let chance = |g: &Group| {
+        matches!(g.cause, Cause::Hypothesis { .. })
+            && g.cases.len() < size
+            && g.cases.iter().all(|&i| spectrum.has(i, suspect.event))
+    };
+    let mut cases = groups[own].cases.clone();
+    let mut gone = Vec::new();
+    for g in groups.iter().filter(|g| chance(g)) {
+        cases.extend(&g.cases);
+        if let Cause::Hypothesis { head, .. } = &g.cause {
+            gone.push(head.hypothesis);
+        }
+    }
+    if gone.is_empty() {
+        return;
+    }
+    cases.sort_unstable();
+    let suspect = spectrum.best(&cases);
+    groups[own] = Group::of(Cause::Own { suspect }, cases, observed);
+    groups.retain(|g| !chance(g) || matches!(g.cause, Cause::Own { .. }));
+    d.readings.retain(|e| !gone.contains(&e.hypothesis));
+    if d.readings.is_empty() {
+        d.status = Status::Unexplained;
     }
 }
 
