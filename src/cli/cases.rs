@@ -332,7 +332,10 @@ fn kattis_files(kept: &[Case]) -> anyhow::Result<Vec<(PathBuf, Vec<u8>)>> {
     let cases: Vec<Case> = samples.chain(secret).collect();
     for c in &cases {
         let dir = Path::new(KattisGroup::of(&c.name).dir());
-        files.push((dir.join(format!("{}.in", c.name)), c.input.clone()));
+        files.push((
+            dir.join(format!("{}.in", c.name)),
+            kattis::standard_line_breaks(&c.input),
+        ));
         files.push((
             dir.join(format!("{}.ans", c.name)),
             c.expected.clone().into_bytes(),

@@ -58,6 +58,21 @@ pub fn separated_readings(
         .collect()
 }
 
+/// A case's input as a Kattis package holds it: with standard line breaks. The judge
+/// accepts CRLF, and generator 2 writes some (an answer must read them), but Kattis's
+/// `verifyproblem` warns on any test file that has them; the puzzle is the same.
+pub fn standard_line_breaks(input: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(input.len());
+    let mut bytes = input.iter().peekable();
+    while let Some(&b) = bytes.next() {
+        if b == b'\r' && bytes.peek() == Some(&&b'\n') {
+            continue;
+        }
+        out.push(b);
+    }
+    out
+}
+
 /// The `problem.yaml` of the package.
 pub fn problem_yaml() -> String {
     format!(
@@ -275,6 +290,17 @@ fn escape(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_kattis_input_has_standard_line_breaks_and_the_same_puzzle() {
+        let crlf = b"3 3\r\n###\r\n#O#\r\n###\r\nW\r\nR\r\n";
+        let lf = standard_line_breaks(crlf);
+        assert_eq!(lf, b"3 3\n###\n#O#\n###\nW\nR\n");
+        let a = crate::beast::Puzzle::parse(std::str::from_utf8(crlf).expect("text"));
+        let b = crate::beast::Puzzle::parse(std::str::from_utf8(&lf).expect("text"));
+        assert_eq!(a.map(|p| p.to_string()).ok(), b.map(|p| p.to_string()).ok());
+        assert_eq!(standard_line_breaks(b"a\rb\n"), b"a\rb\n");
+    }
 
     const RULES: &str = "# Rules\n\n## 1. Beasts\n\nSource: elsewhere.\n\n### Input format\n\
         ```\nCOLS ROWS\n```\n- Accepted: `#` and `~`.\n  - a *short* row;\n\n### One turn\n\
