@@ -536,6 +536,25 @@ fn a_first_interrupt_prints_the_report_of_the_cases_run_and_exits_130() {
             .eval(&text),
         "{text}"
     );
+    // In JSON the summary says it: `"interrupted": 2`.
+    let child = Command::new(BEAST)
+        .args(["check", "--jobs", "1", "--random", "2000", "--seed", "3"])
+        .args(["--format", "json", "--"])
+        .args(own_answer("train"))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("starts");
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    let pid = nix::unistd::Pid::from_raw(child.id() as i32);
+    nix::sys::signal::kill(pid, nix::sys::signal::Signal::SIGINT).expect("signalled");
+    let out = child.wait_with_output().expect("exits");
+    assert_eq!(out.status.code(), Some(130));
+    let text = String::from_utf8_lossy(&out.stdout);
+    let last: serde_json::Value =
+        serde_json::from_str(text.lines().last().unwrap_or_default()).expect("JSON");
+    assert_eq!(last["summary"], true, "{text}");
+    assert_eq!(last["interrupted"], 2, "{text}");
 }
 
 #[test]

@@ -347,6 +347,7 @@ pub fn run(args: Args) -> super::Ended {
     for j in &mut judged {
         if let Ok((_, summary, _)) = &mut j.outcome {
             summary.wall_ms = Some(wall);
+            summary.interrupted = interrupted;
         }
     }
     let ended = finish(&args, many, &judged, seed, &mut out);

@@ -298,6 +298,9 @@ pub struct Summary {
     pub source: Option<Source>,
     /// The wall-clock time of the whole run, in milliseconds, when the caller measured it.
     pub wall_ms: Option<f64>,
+    /// The signal that cut the run short, when one did: the report covers the cases that
+    /// finished before it.
+    pub interrupted: Option<i32>,
 }
 
 /// The golf score: the length of the answer's source.
@@ -346,6 +349,7 @@ impl Summary {
             largest,
             source: None,
             wall_ms: None,
+            interrupted: None,
         }
     }
 
@@ -704,7 +708,7 @@ pub fn json_summary(s: &Summary, d: &DiagnosisReport) -> serde_json::Value {
         })
         .collect();
     let round = |ms: f64| (ms * 1000.0).round() / 1000.0;
-    serde_json::json!({
+    let mut v = serde_json::json!({
         "summary": true,
         "passed": s.passed,
         "pe": s.presentation,
@@ -723,7 +727,11 @@ pub fn json_summary(s: &Summary, d: &DiagnosisReport) -> serde_json::Value {
             "max": round(s.slowest.as_ref().map_or(0.0, |x| x.1)),
             "wall": s.wall_ms.map(round),
         },
-    })
+    });
+    if let Some(sig) = s.interrupted {
+        v["interrupted"] = sig.into();
+    }
+    v
 }
 
 /// Escapes text for XML 1.0 content and attributes. Characters XML cannot hold at all
