@@ -17,6 +17,12 @@ use crate::util::{BEAST, beast};
 /// The longest any check here may take.
 const BOUND: Duration = Duration::from_secs(20);
 
+/// The first case object of a `beast check --format json` run's output.
+fn first_case(text: &str) -> serde_json::Value {
+    serde_json::from_str(text.lines().next().unwrap_or_default())
+        .unwrap_or_else(|e| panic!("{e}: {text}"))
+}
+
 fn is_root() -> bool {
     nix::unistd::geteuid().is_root()
 }
@@ -114,8 +120,7 @@ fn a_descriptor_the_caller_left_open_does_not_reach_the_answer() {
             .output()
             .expect("sh runs");
         let text = String::from_utf8_lossy(&out.stdout);
-        let first: serde_json::Value =
-            serde_json::from_str(text.lines().next().unwrap_or_default()).expect("JSON");
+        let first = first_case(&text);
         // Without a sandbox the descriptor arrives: the test can tell.
         let leaked = if level == "none" { "2\n" } else { "no fd 7\n" };
         assert_eq!(first["got"], leaked, "{level}: {text}");
@@ -267,8 +272,7 @@ fn no_other_copy_of_the_judge_nor_the_built_in_answers_is_reachable() {
             .output()
             .expect("beast runs");
         let text = String::from_utf8_lossy(&out.stdout);
-        let first: serde_json::Value =
-            serde_json::from_str(text.lines().next().unwrap_or_default()).expect("JSON");
+        let first = first_case(&text);
         // Without a sandbox it finds a copy: the test can tell.
         let held = if level == "none" { "2\n" } else { "held\n" };
         assert_eq!(first["got"], held, "{level}: {text}");
@@ -704,8 +708,7 @@ fn a_symlink_on_the_way_does_not_unmask_the_cases() {
             .output()
             .expect("beast runs");
         let text = String::from_utf8_lossy(&out.stdout);
-        let first: serde_json::Value =
-            serde_json::from_str(text.lines().next().unwrap_or_default()).expect("JSON");
+        let first = first_case(&text);
         assert_ne!(first["verdict"], "AC", "{level}: {text}");
     }
 }
@@ -761,8 +764,7 @@ fn basic_refuses_posix_message_queues_that_would_outlive_the_case() {
         .output()
         .expect("beast runs");
     let text = String::from_utf8_lossy(&out.stdout);
-    let first: serde_json::Value =
-        serde_json::from_str(text.lines().next().unwrap_or_default()).expect("JSON");
+    let first = first_case(&text);
     assert_eq!(first["got"], "held\n", "{text}");
 }
 

@@ -96,6 +96,21 @@ pub fn relay(ended: Option<WaitStatus>) -> u8 {
     }
 }
 
+/// The signals a waiting helper takes: its child's end, and being told to stop.
+#[cfg_attr(not(jail), allow(dead_code))]
+pub fn stop_signals() -> nix::sys::signal::SigSet {
+    let mut set = nix::sys::signal::SigSet::empty();
+    for s in [
+        Signal::SIGCHLD,
+        Signal::SIGTERM,
+        Signal::SIGINT,
+        Signal::SIGHUP,
+    ] {
+        set.add(s);
+    }
+    set
+}
+
 /// True while the judge runs.
 #[cfg_attr(not(jail), allow(dead_code))]
 pub fn judge_alive(pid: i32) -> bool {

@@ -29,7 +29,7 @@ use nix::sys::wait::{WaitPidFlag, WaitStatus, waitpid};
 use nix::unistd::{Gid, Pid, Uid, getegid, geteuid, pivot_root, setgroups, setresgid, setresuid};
 
 use super::confine;
-use super::helper::{CANNOT_START, Failure, SETUP_FAILED, Step, judge_alive, relay};
+use super::helper::{CANNOT_START, Failure, SETUP_FAILED, Step, judge_alive, relay, stop_signals};
 use super::layout::SYSTEM;
 use super::spec::{INPUT_NAME, Role, Spec};
 
@@ -129,20 +129,6 @@ fn map_own_ids(uid: u32, gid: u32) -> Result<(), Failure> {
     std::fs::write("/proc/self/setgroups", "deny").step("deny setgroups")?;
     std::fs::write("/proc/self/uid_map", format!("{uid} {uid} 1\n")).step("map the user id")?;
     std::fs::write("/proc/self/gid_map", format!("{gid} {gid} 1\n")).step("map the group id")
-}
-
-/// The signals the outer process waits for: its child's end, and being told to stop.
-fn stop_signals() -> SigSet {
-    let mut set = SigSet::empty();
-    for s in [
-        Signal::SIGCHLD,
-        Signal::SIGTERM,
-        Signal::SIGINT,
-        Signal::SIGHUP,
-    ] {
-        set.add(s);
-    }
-    set
 }
 
 /// Waits until `pid` ends (its status) or this process is told to stop (`None`).

@@ -16,7 +16,7 @@ use nix::sys::wait::{WaitPidFlag, WaitStatus, waitpid};
 use nix::unistd::{Gid, Pid, Uid, getpid, getppid, setgroups, setresgid, setresuid, setsid};
 
 use super::confine;
-use super::helper::{CANNOT_START, Failure, SETUP_FAILED, Step, relay};
+use super::helper::{CANNOT_START, Failure, SETUP_FAILED, Step, relay, stop_signals};
 use super::layout::{SYSTEM, without_masks};
 use super::procs::descendants;
 use super::spec::Spec;
@@ -64,7 +64,7 @@ pub fn keep(spec: &Spec) -> Result<u8, Failure> {
     if getppid().as_raw() != spec.judge_pid {
         return Ok(SETUP_FAILED);
     }
-    let waited = keeper_signals();
+    let waited = stop_signals();
     waited.thread_block().step("block signals")?;
     confine::seccomp(true)?;
     let child = while_at_the_process_limit(|| answer(spec).spawn()).map_err(|e| Failure {
@@ -101,20 +101,6 @@ fn answer(spec: &Spec) -> Command {
     let mut cmd = Command::new(&spec.command[0]);
     cmd.args(&spec.command[1..]).current_dir(&spec.workdir);
     cmd
-}
-
-/// The signals the keeper waits for: its child's end, and being told to stop.
-fn keeper_signals() -> SigSet {
-    let mut set = SigSet::empty();
-    for s in [
-        Signal::SIGCHLD,
-        Signal::SIGTERM,
-        Signal::SIGINT,
-        Signal::SIGHUP,
-    ] {
-        set.add(s);
-    }
-    set
 }
 
 /// Waits until the answer ends (its status) or the keeper is told to stop (`None`).
