@@ -515,31 +515,9 @@ impl Sandbox {
 
     /// The summary for reports.
     pub fn summary(&self) -> SandboxSummary {
-        let mut protections: Vec<String> = Vec::new();
-        let mut missing: Vec<String> = Vec::new();
+        let (mut protections, mut missing) = self.mechanism_words();
         let host = &self.host;
         let contained = self.mechanism != Mechanism::None;
-        match self.mechanism {
-            Mechanism::Jail => {
-                protections.push(format!("{} namespaces", NAMESPACES.join("+")));
-                protections.push("minimal root".to_string());
-                protections.push("mounts locked".to_string());
-            }
-            Mechanism::Basic => {
-                protections.push("Landlock file access".to_string());
-                missing.push(match &host.no_jail {
-                    Some(why) => format!("namespaces ({why})"),
-                    None => "namespaces (--sandbox basic)".to_string(),
-                });
-            }
-            Mechanism::None => {
-                protections.push("a process group, the timeout and the output cap".to_string());
-                missing.push(match &host.no_jail {
-                    Some(why) => format!("the jail ({why})"),
-                    None => "everything else (--sandbox none)".to_string(),
-                });
-            }
-        }
         if contained {
             protections.push(match host.uids {
                 Some(_) => format!("own uid per case from {FIRST_UID}"),
@@ -548,12 +526,7 @@ impl Sandbox {
             protections.push("no capabilities".to_string());
             protections.push("seccomp".to_string());
         }
-        let memory_cgroup = self.memory_cgroup();
-        let memory_limit = match (contained, self.memory_bytes(), memory_cgroup) {
-            (false, _, _) | (_, None, _) => None,
-            (true, Some(_), true) => Some("cgroup"),
-            (true, Some(_), false) => Some("rlimit"),
-        };
+        let memory_limit = self.memory_limit();
         if let Some(kind) = memory_limit {
             let m = self.memory_mib;
             if kind == "cgroup" {
@@ -587,15 +560,50 @@ impl Sandbox {
             },
             memory_mib: memory_limit.map(|_| self.memory_mib),
             memory_limit,
-            processes: contained.then_some(if pids_cgroup {
-                PROCESSES
-            } else {
-                2 * PROCESSES
-            }),
+            processes: contained.then_some(self.nproc().unwrap_or(PROCESSES)),
             env_cleared: contained,
             run_as_uid: host.uids.as_ref().filter(|_| contained).map(|_| FIRST_UID),
             protections,
             missing,
+        }
+    }
+
+    /// What the mechanism itself holds, and what it leaves missing, in words.
+    fn mechanism_words(&self) -> (Vec<String>, Vec<String>) {
+        let no_jail = self.host.no_jail.as_ref();
+        match self.mechanism {
+            Mechanism::Jail => (
+                vec![
+                    format!("{} namespaces", NAMESPACES.join("+")),
+                    "minimal root".to_string(),
+                    "mounts locked".to_string(),
+                ],
+                Vec::new(),
+            ),
+            Mechanism::Basic => (
+                vec!["Landlock file access".to_string()],
+                vec![match no_jail {
+                    Some(why) => format!("namespaces ({why})"),
+                    None => "namespaces (--sandbox basic)".to_string(),
+                }],
+            ),
+            Mechanism::None => (
+                vec!["a process group, the timeout and the output cap".to_string()],
+                vec![match no_jail {
+                    Some(why) => format!("the jail ({why})"),
+                    None => "everything else (--sandbox none)".to_string(),
+                }],
+            ),
+        }
+    }
+
+    /// How memory is limited: `cgroup`, `rlimit` (address space), or `None`.
+    fn memory_limit(&self) -> Option<&'static str> {
+        let contained = self.mechanism != Mechanism::None;
+        match (contained, self.memory_bytes()) {
+            (true, Some(_)) if self.memory_cgroup() => Some("cgroup"),
+            (true, Some(_)) => Some("rlimit"),
+            _ => None,
         }
     }
 
