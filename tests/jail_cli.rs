@@ -179,6 +179,101 @@ fn memory_is_counted_for_the_whole_case() {
     );
 }
 
+/// The host's view of the cgroup a process is in, per controller (`memory` -> its path).
+fn cgroup_of(pid: &str) -> Vec<(String, String)> {
+    let text = std::fs::read_to_string(format!("/proc/{pid}/cgroup")).unwrap_or_default();
+    text.lines()
+        .filter_map(|l| {
+            let mut parts = l.splitn(3, ':');
+            let (_, controllers, path) = (parts.next()?, parts.next()?, parts.next()?);
+            Some((controllers.to_string(), path.to_string()))
+        })
+        .collect()
+}
+
+#[test]
+fn an_answer_is_born_in_its_cases_cgroups_and_they_go_with_the_check() {
+    if !is_root() || !namespaces("the cgroup test") {
+        eprintln!("skipped: the case cgroups need root here");
+        return;
+    }
+    let mark = marker("cgroup");
+    let mut check = std::process::Command::new(BEAST)
+        .args([
+            "check",
+            "--sandbox",
+            "strict",
+            "--no-builtin",
+            "--random",
+            "1",
+        ])
+        .args(["--seed", "1", "--shrink", "none", "--timeout", "5", "--"])
+        .args(["sh", "-c", "sleep 2; echo 0", &mark])
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .expect("beast runs");
+    let case_dir = format!("/beast-{}/case-", check.id());
+    let deadline = Instant::now() + Duration::from_secs(3);
+    let mut seen = Vec::new();
+    while seen.is_empty() && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(50));
+        // The answer itself, not the judge or its helper, whose command lines hold it too.
+        seen = crate::contain_cli::with_marker(&mark);
+        seen.retain(|s| {
+            s.split_once(": ")
+                .is_some_and(|(_, cmd)| cmd.starts_with("sh "))
+        });
+    }
+    let pid = seen
+        .first()
+        .and_then(|s| s.split(':').next())
+        .expect("the answer started");
+    let groups = cgroup_of(pid);
+    for controller in ["memory", "pids"] {
+        let (_, path) = groups
+            .iter()
+            .find(|(c, _)| c.split(',').any(|c| c == controller) || c.is_empty())
+            .unwrap_or_else(|| panic!("no {controller} line: {groups:?}"));
+        assert!(
+            path.contains(&case_dir),
+            "{controller}: {path} ({groups:?})"
+        );
+    }
+    let ended = check.wait().expect("beast ends");
+    assert!(ended.code().is_some(), "{ended:?}");
+    let own = cgroup_of("self");
+    for (controller, path) in own
+        .iter()
+        .filter(|(c, _)| ["memory", "pids"].contains(&c.as_str()))
+    {
+        let base = Path::new("/sys/fs/cgroup")
+            .join(controller)
+            .join(path.trim_start_matches('/'))
+            .join(format!("beast-{}", check.id()));
+        assert!(!base.exists(), "left: {}", base.display());
+    }
+}
+
+#[test]
+fn the_jail_started_ahead_of_a_case_that_never_comes_is_gone_with_the_check() {
+    if !namespaces("the jail-ahead test") {
+        return;
+    }
+    let mark = marker("ahead");
+    let out = beast()
+        .args(["check", "--sandbox", "strict", "--no-builtin", "--random", "2"])
+        .args(["--seed", "1", "--shrink", "none", "--jobs", "2", "--"])
+        .args(["sh", "-c", "echo 0", &mark])
+        .timeout(BOUND)
+        .output()
+        .expect("beast runs");
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    // Each case's jail is started while the one before runs: the last ones wait for a
+    // case that never comes, and must not outlive the check.
+    let left = left_running(&mark);
+    assert!(left.is_empty(), "left running: {left:?}");
+}
+
 #[test]
 fn another_answers_output_is_out_of_reach() {
     if !namespaces("the stdout test") {

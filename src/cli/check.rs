@@ -698,6 +698,7 @@ fn judge_for(
             max_output: args.max_output,
             sandbox: Arc::new(sandbox),
             workspace: workspace.clone(),
+            ahead: Default::default(),
         },
         gen_opts: args.gen_args.options()?,
         gen_flags: args.gen_args.flags(),

@@ -18,7 +18,8 @@ use std::time::{Duration, Instant};
 use nix::sys::signal::{SigSet, Signal, kill, killpg};
 use nix::unistd::Pid;
 
-use crate::cli::sandbox::spec::{Role, Spec};
+use crate::cli::sandbox::cgroup::ThreadEntry;
+use crate::cli::sandbox::spec::{GO, Role, Spec};
 use crate::cli::sandbox::{self, INPUT_NAME, JAILED_HOME, Lease, Mechanism, Sandbox};
 
 /// How the puzzle reaches the candidate (`--input`).
@@ -83,6 +84,8 @@ pub struct Runner {
     pub sandbox: Arc<Sandbox>,
     /// Where private directories and puzzle files are made.
     pub workspace: Arc<Workspace>,
+    /// The jails started ahead of their cases.
+    pub ahead: Ahead,
 }
 
 /// The directory of one check's private case directories, removed at the end.
@@ -269,12 +272,70 @@ struct Started {
     stderr: Option<ChildStderr>,
 }
 
+/// One case's process, started, with what it holds until its run is over.
+struct Launched {
+    started: Started,
+    files: CaseFiles,
+    tx: Sender<Event>,
+    rx: mpsc::Receiver<Event>,
+    /// It waits for [`GO`] before it starts the answer (a jail started ahead).
+    awaits_go: bool,
+    stop: Stop,
+    groups: Groups,
+}
+
+/// A started case not yet run; if it never is (the check ends first), dropping it kills
+/// it, waits for its end and lets go of what it holds.
+struct Prepared(Option<Launched>);
+
+impl Drop for Prepared {
+    fn drop(&mut self) {
+        if let Some(l) = self.0.take() {
+            l.stop.send(l.started.id);
+            drop(l.tx);
+            let deadline = Instant::now() + Duration::from_secs(2);
+            while let Ok(event) =
+                l.rx.recv_timeout(deadline.saturating_duration_since(Instant::now()))
+            {
+                if matches!(event, Event::Exit(_)) {
+                    break;
+                }
+            }
+            l.groups.remove(l.started.id);
+        }
+    }
+}
+
+/// The jails started ahead, one per job slot at most, shared by the runner's workers.
+#[derive(Clone, Default)]
+pub struct Ahead(Arc<Mutex<Vec<Prepared>>>);
+
+impl std::fmt::Debug for Ahead {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let n = self.0.lock().map_or(0, |a| a.len());
+        write!(f, "Ahead({n} started)")
+    }
+}
+
+impl Ahead {
+    fn take(&self) -> Option<Prepared> {
+        self.0.lock().ok()?.pop()
+    }
+
+    fn put(&self, prepared: Prepared) {
+        if let Ok(mut a) = self.0.lock() {
+            a.push(prepared);
+        }
+    }
+}
+
 /// Files, cgroups and the user id that live until the run is over.
 #[derive(Default)]
 struct CaseFiles {
     _dir: Option<tempfile::TempDir>,
     _file: Option<tempfile::NamedTempFile>,
     group: Option<sandbox::cgroup::CaseGroup>,
+    entry: Option<sandbox::cgroup::ThreadEntry>,
     lease: Option<Lease>,
     network: Option<std::fs::File>,
 }
@@ -294,26 +355,34 @@ impl Runner {
         if self.input == InputMode::Arg && input.len() >= MAX_ARG_BYTES {
             return Ok(Run::not_started(Ended::ArgumentTooLong));
         }
-        let (cmd, mut files) = self.command_for(input)?;
-        let start = Instant::now();
-        let (tx, rx) = mpsc::channel();
-        let stop = Stop::of(&self.sandbox);
-        let network = files
-            .network
-            .as_ref()
-            .map(std::fs::File::try_clone)
-            .transpose()?;
-        let started = match self
-            .groups
-            .start_recorded(stop, || self.start(cmd, network, tx.clone()))
-        {
-            Err(e) if e.raw_os_error() == Some(nix::libc::E2BIG) => {
-                self.sandbox.give_back(files.lease.take());
-                return Ok(Run::not_started(Ended::ArgumentTooLong));
-            }
-            other => other?,
+        let taken = self.ahead.take();
+        let mut prepared = match taken {
+            Some(p) => p,
+            None => match self.prepare(input, false)? {
+                Some(p) => p,
+                None => return Ok(Run::not_started(Ended::ArgumentTooLong)),
+            },
         };
-        let (id, mut run) = self.supervise(started, input, start, tx, rx);
+        if self.prepares_ahead() && self.groups.interrupted().is_none() {
+            // The next case's jail sets itself up while this one runs. If it cannot be
+            // started, the next case starts its own and says why.
+            if let Ok(Some(next)) = self.prepare(&[], true) {
+                self.ahead.put(next);
+            }
+        }
+        let Some(jail) = prepared.0.take() else {
+            return Err(io::Error::other("a prepared case was used twice"));
+        };
+        let Launched {
+            started,
+            mut files,
+            tx,
+            rx,
+            awaits_go,
+            ..
+        } = jail;
+        let start = Instant::now();
+        let (id, mut run) = self.supervise(started, awaits_go, input, start, tx, rx);
         self.groups.remove(id);
         // A keeper that ended by itself has killed every descendant; one that was killed
         // (or timed out) may have left orphans to the judge.
@@ -338,9 +407,48 @@ impl Runner {
         Ok(run)
     }
 
+    /// True when each case's jail is started ahead, while the case before it runs: the
+    /// jail, with the puzzle on standard input (nothing of the case is needed to set up).
+    fn prepares_ahead(&self) -> bool {
+        self.sandbox.mechanism == Mechanism::Jail && self.input == InputMode::Stdin
+    }
+
+    /// Starts the process of one case, the helper waiting for [`GO`] if `ahead`; `None`
+    /// when the puzzle is too long for an argument.
+    fn prepare(&self, input: &[u8], ahead: bool) -> io::Result<Option<Prepared>> {
+        let (cmd, mut files) = self.command_for(input, ahead)?;
+        let (tx, rx) = mpsc::channel();
+        let stop = Stop::of(&self.sandbox);
+        let network = files
+            .network
+            .as_ref()
+            .map(std::fs::File::try_clone)
+            .transpose()?;
+        let entry = files.entry.clone();
+        let started = match self
+            .groups
+            .start_recorded(stop, || self.start(cmd, network, entry, tx.clone()))
+        {
+            Err(e) if e.raw_os_error() == Some(nix::libc::E2BIG) => {
+                self.sandbox.give_back(files.lease.take());
+                return Ok(None);
+            }
+            other => other?,
+        };
+        Ok(Some(Prepared(Some(Launched {
+            started,
+            files,
+            tx,
+            rx,
+            awaits_go: ahead,
+            stop,
+            groups: self.groups.clone(),
+        }))))
+    }
+
     /// The process to start and the files it needs: the candidate itself, or the sandbox
     /// helper with the candidate's command after `--`.
-    fn command_for(&self, input: &[u8]) -> io::Result<(Command, CaseFiles)> {
+    fn command_for(&self, input: &[u8], ahead: bool) -> io::Result<(Command, CaseFiles)> {
         let (program, rest) = self
             .command
             .split_first()
@@ -388,12 +496,16 @@ impl Runner {
         let input_path = workdir.join(INPUT_NAME).into_os_string();
         let args = self.feed(rest, input, |_| Ok(input_path.clone()), &mut files)?;
         files.group = self.sandbox.case_group()?;
+        files.entry = files.group.as_ref().and_then(|g| g.thread_entry());
         if self.sandbox.direct_jail() {
             files.network = Some(self.sandbox.host.take_network()?);
         }
         let mut command = vec![program.clone()];
         command.extend(args);
-        let spec = self.spec(workdir, command, &files);
+        let spec = Spec {
+            await_go: ahead,
+            ..self.spec(workdir, command, &files)
+        };
         let mut cmd = Command::new(&self.sandbox.exe);
         cmd.arg("__contain")
             .args(spec.to_args())
@@ -473,7 +585,11 @@ impl Runner {
             cpu: sandbox::cpu_seconds(self.timeout),
             fsize: self.max_output as u64 + 1,
             uid: files.lease.as_ref().map(|l| l.uid),
-            cgroup: files.group.as_ref().map(|g| g.dirs()).unwrap_or_default(),
+            // Born in the case's cgroups (`ThreadEntry`), or joining them itself.
+            cgroup: match (&files.group, &files.entry) {
+                (Some(g), None) => g.dirs(),
+                _ => Vec::new(),
+            },
             ro: sb.layout.ro.clone(),
             mask: sb.layout.masks.clone(),
             tmp_size: sb.memory_bytes().unwrap_or(TMP_SIZE).min(TMP_SIZE),
@@ -483,6 +599,7 @@ impl Runner {
                 .as_ref()
                 .filter(|_| jail)
                 .map(|f| f.path().to_path_buf()),
+            await_go: false,
             workdir,
             command,
         }
@@ -497,6 +614,7 @@ impl Runner {
         &self,
         mut cmd: Command,
         network: Option<std::fs::File>,
+        entry: Option<ThreadEntry>,
         tx: Sender<Event>,
     ) -> io::Result<Started> {
         cmd.stdout(Stdio::piped()).stderr(Stdio::piped());
@@ -508,9 +626,15 @@ impl Runner {
                 let _ = ptx.send(Err(e));
                 return;
             }
-            let mut child = match cmd.spawn() {
+            let leave = || entry.as_ref().map(ThreadEntry::leave);
+            let spawned = match entry.as_ref().map(ThreadEntry::enter) {
+                Some(Err(e)) => Err(e),
+                _ => cmd.spawn(),
+            };
+            let mut child = match spawned {
                 Ok(child) => child,
                 Err(e) => {
+                    leave();
                     let _ = ptx.send(Err(e));
                     return;
                 }
@@ -521,7 +645,9 @@ impl Runner {
                 stdout: child.stdout.take(),
                 stderr: child.stderr.take(),
             }));
-            let _ = tx.send(Event::Exit(child.wait()));
+            let status = child.wait();
+            leave();
+            let _ = tx.send(Event::Exit(status));
         });
         prx.recv()
             .map_err(|_| io::Error::other("the starting thread ended"))?
@@ -531,6 +657,7 @@ impl Runner {
     fn supervise(
         &self,
         started: Started,
+        awaits_go: bool,
         input: &[u8],
         start: Instant,
         tx: Sender<Event>,
@@ -539,7 +666,7 @@ impl Runner {
         let id = started.id;
         let stop = Stop::of(&self.sandbox);
         if let Some(stdin) = started.stdin {
-            feed_stdin(stdin, input);
+            feed_stdin(stdin, awaits_go, input);
         }
         let stderr = started.stderr.map(spawn_stderr_reader);
         if let Some(out) = started.stdout {
@@ -700,11 +827,14 @@ fn plain_input_file(input: &[u8]) -> io::Result<tempfile::NamedTempFile> {
     Ok(f)
 }
 
-/// Writes the puzzle to the candidate's stdin. A write of at most 4 KiB to a fresh pipe
-/// never blocks; larger inputs get a thread. Either way EPIPE (the candidate closed its
-/// stdin) is ignored.
-fn feed_stdin(mut stdin: ChildStdin, input: &[u8]) {
-    if input.len() <= 4096 {
+/// Writes the puzzle to the candidate's stdin, after [`GO`] for a jail started ahead. A
+/// write of at most 4 KiB to a fresh pipe never blocks; larger inputs get a thread. Either
+/// way EPIPE (the candidate closed its stdin) is ignored.
+fn feed_stdin(mut stdin: ChildStdin, go: bool, input: &[u8]) {
+    if go {
+        let _ = stdin.write_all(&[GO]);
+    }
+    if input.len() <= 4095 {
         let _ = stdin.write_all(input);
     } else {
         let data = input.to_vec();

@@ -48,6 +48,16 @@ pub struct CaseGroup {
     pids: Option<(PathBuf, bool)>,
 }
 
+/// The v1 `tasks` files through which one thread of the judge moves itself into a case's
+/// cgroups and back out. A process started by that thread is then born in them: no process
+/// is migrated, which on v1 waits for an RCU grace period (0 to 14 ms a case here), while a
+/// thread moving itself (`0` written to `tasks`) skips that lock.
+#[derive(Clone, Debug)]
+pub struct ThreadEntry {
+    enter: Vec<PathBuf>,
+    leave: Vec<PathBuf>,
+}
+
 /// What a case's memory cgroup saw.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Usage {
@@ -203,7 +213,14 @@ impl Cgroups {
                     _ => {}
                 }
             }
-            std::fs::write(dir.join("pids.max"), processes.to_string())?;
+            // On v1 the judge's starting thread is in the case's cgroup too (see
+            // `ThreadEntry`): it is not one of the case's processes.
+            let threaded = [&self.memory, &self.pids]
+                .into_iter()
+                .flatten()
+                .all(|c| !c.v2);
+            let max = processes + u64::from(threaded);
+            std::fs::write(dir.join("pids.max"), max.to_string())?;
             group.pids = Some((dir, c.v2));
         }
         Ok(group)
@@ -259,13 +276,37 @@ impl CaseGroup {
         dirs
     }
 
-    /// The processes in the case's cgroups now.
+    /// How a judge thread enters the case's cgroups itself, where every controller is v1
+    /// (v2 keeps processes whole, so the started process joins instead).
+    pub fn thread_entry(&self) -> Option<ThreadEntry> {
+        let mut entry = ThreadEntry {
+            enter: Vec::new(),
+            leave: Vec::new(),
+        };
+        for (dir, v2) in [&self.memory, &self.pids].into_iter().flatten() {
+            // The judge's own cgroup is the parent of the check's base.
+            let own = dir.parent().and_then(Path::parent)?;
+            if *v2 {
+                return None;
+            }
+            let tasks = dir.join("tasks");
+            if !entry.enter.contains(&tasks) {
+                entry.enter.push(tasks);
+                entry.leave.push(own.join("tasks"));
+            }
+        }
+        (!entry.enter.is_empty()).then_some(entry)
+    }
+
+    /// The processes in the case's cgroups now, but this one (whose thread may be in them).
     pub fn processes(&self) -> Vec<i32> {
+        let me = i32::try_from(std::process::id()).unwrap_or(i32::MAX);
         let mut pids = Vec::new();
         for dir in self.dirs() {
             let text = std::fs::read_to_string(dir.join("cgroup.procs")).unwrap_or_default();
             pids.extend(text.lines().filter_map(|l| l.trim().parse::<i32>().ok()));
         }
+        pids.retain(|&p| p != me);
         pids.sort_unstable();
         pids.dedup();
         pids
@@ -313,6 +354,24 @@ impl CaseGroup {
                 peak: number("memory.max_usage_in_bytes"),
                 oom_killed: oom_kills(read("memory.oom_control")) > 0,
             }
+        }
+    }
+}
+
+impl ThreadEntry {
+    /// Moves the calling thread into the case's cgroups.
+    pub fn enter(&self) -> io::Result<()> {
+        for tasks in &self.enter {
+            std::fs::write(tasks, "0")?;
+        }
+        Ok(())
+    }
+
+    /// Moves the calling thread back into the judge's own cgroups (so the case's can be
+    /// removed).
+    pub fn leave(&self) {
+        for tasks in &self.leave {
+            let _ = std::fs::write(tasks, "0");
         }
     }
 }

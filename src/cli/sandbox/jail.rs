@@ -31,7 +31,7 @@ use nix::unistd::{Gid, Pid, Uid, getegid, geteuid, pivot_root, setgroups, setres
 use super::confine;
 use super::helper::{CANNOT_START, Failure, SETUP_FAILED, Step, judge_alive, relay, stop_signals};
 use super::layout::SYSTEM;
-use super::spec::{INPUT_NAME, Role, Spec};
+use super::spec::{GO, INPUT_NAME, Role, Spec};
 
 /// The devices the answer gets in `/dev`.
 const DEVICES: [&str; 5] = ["null", "zero", "full", "random", "urandom"];
@@ -147,7 +147,7 @@ fn wait_for(pid: Pid, waited: &SigSet) -> Option<WaitStatus> {
 }
 
 /// pid 1 of the jail: the minimal root, the case's uid, locked mounts, no privilege, then
-/// the answer. Returns only on failure.
+/// the answer. Returns only on failure, or when the judge lets go of a jail started ahead.
 pub fn init(spec: &Spec) -> Result<(), Failure> {
     prctl::set_pdeathsig(Signal::SIGKILL).step("set the parent-death signal")?;
     if !spec.cgroup.is_empty() {
@@ -191,6 +191,10 @@ pub fn init(spec: &Spec) -> Result<(), Failure> {
     // Changing credentials clears the parent-death signal: set it once more, last.
     prctl::set_pdeathsig(Signal::SIGKILL).step("set the parent-death signal")?;
     confine::seccomp(false)?;
+    if spec.await_go && !go() {
+        // The judge let go of this jail without using it.
+        return Ok(());
+    }
     let err = Command::new(&spec.command[0])
         .args(&spec.command[1..])
         .current_dir(&spec.workdir)
@@ -200,6 +204,20 @@ pub fn init(spec: &Spec) -> Result<(), Failure> {
         reason: format!("{}: {err}", spec.command[0].to_string_lossy()),
         code: CANNOT_START,
     })
+}
+
+/// Waits for the judge's [`GO`] on standard input, read unbuffered so that the puzzle
+/// after it is left to the answer. False when anything else comes (the end: the judge
+/// has let go of the jail).
+fn go() -> bool {
+    let mut byte = [0u8; 1];
+    loop {
+        match nix::unistd::read(std::io::stdin(), &mut byte) {
+            Ok(1) => return byte[0] == GO,
+            Err(nix::errno::Errno::EINTR) => {}
+            _ => return false,
+        }
+    }
 }
 
 /// `root` joined with an absolute path.

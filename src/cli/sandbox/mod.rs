@@ -235,6 +235,7 @@ fn start_warden(bases: &[PathBuf]) -> Option<u32> {
         tmp_size: 0,
         root_dir: None,
         input_file: None,
+        await_go: false,
         workdir: PathBuf::from("/"),
         command: vec!["-".into()],
     };
@@ -275,6 +276,7 @@ fn probe_jail(workspace: &Path) -> Result<(), String> {
         tmp_size: 1 << 20,
         root_dir: Some(root),
         input_file: None,
+        await_go: false,
         workdir: PathBuf::from(JAILED_HOME),
         command: vec![program.into()],
     };

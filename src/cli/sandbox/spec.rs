@@ -13,6 +13,10 @@ pub const INPUT_NAME: &str = "input.txt";
 /// `TMPDIR`, on the jail's private `/tmp`.
 pub const JAILED_HOME: &str = "/tmp/answer";
 
+/// The byte a jail started ahead of its case reads from its standard input to start the
+/// answer (`--await-go`); the puzzle follows it.
+pub const GO: u8 = b'!';
+
 /// What a helper process is.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Role {
@@ -89,6 +93,10 @@ pub struct Spec {
     /// The puzzle to copy into the private directory as `input.txt` (jail).
     #[arg(long)]
     pub input_file: Option<PathBuf>,
+    /// Set up everything, then wait for one byte on standard input ([`GO`]) before starting
+    /// the answer: a jail started ahead of its case (jail).
+    #[arg(long)]
+    pub await_go: bool,
     /// The answer's working directory.
     #[arg(long)]
     pub workdir: PathBuf,
@@ -144,6 +152,9 @@ impl Spec {
             flag("input-file", p.clone().into_os_string());
         }
         flag("workdir", self.workdir.clone().into_os_string());
+        if self.await_go {
+            a.push("--await-go".into());
+        }
         a.push("--".into());
         a.extend(self.command.iter().cloned());
         a
@@ -180,6 +191,7 @@ mod tests {
             tmp_size: 64 << 20,
             root_dir: Some("/tmp/beast-check-1/root".into()),
             input_file: None,
+            await_go: true,
             workdir: JAILED_HOME.into(),
             command: vec![
                 "python3".into(),
