@@ -261,7 +261,14 @@ fn the_jail_started_ahead_of_a_case_that_never_comes_is_gone_with_the_check() {
     }
     let mark = marker("ahead");
     let out = beast()
-        .args(["check", "--sandbox", "strict", "--no-builtin", "--random", "2"])
+        .args([
+            "check",
+            "--sandbox",
+            "strict",
+            "--no-builtin",
+            "--random",
+            "2",
+        ])
         .args(["--seed", "1", "--shrink", "none", "--jobs", "2", "--"])
         .args(["sh", "-c", "echo 0", &mark])
         .timeout(BOUND)

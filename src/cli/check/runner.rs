@@ -306,9 +306,11 @@ impl Drop for Prepared {
     }
 }
 
-/// The jails started ahead, one per job slot at most, shared by the runner's workers.
+/// The jails started ahead, one per job slot at most, shared by the runner's workers:
+/// each is being started by a thread of its own, and comes through its channel (`None`
+/// if it could not be started).
 #[derive(Clone, Default)]
-pub struct Ahead(Arc<Mutex<Vec<Prepared>>>);
+pub struct Ahead(Arc<Mutex<Vec<mpsc::Receiver<Option<Prepared>>>>>);
 
 impl std::fmt::Debug for Ahead {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -318,13 +320,22 @@ impl std::fmt::Debug for Ahead {
 }
 
 impl Ahead {
+    /// A jail started ahead, once it is (`None` if there is none, or it failed to start).
     fn take(&self) -> Option<Prepared> {
-        self.0.lock().ok()?.pop()
+        let coming = self.0.lock().ok()?.pop()?;
+        coming.recv().ok().flatten()
     }
 
-    fn put(&self, prepared: Prepared) {
+    /// Starts `runner`'s next jail in a thread of its own.
+    fn start(&self, runner: &Runner) {
+        let (tx, rx) = mpsc::channel();
+        let runner = runner.clone();
+        thread::spawn(move || {
+            // If the check is over, the jail comes back and is dropped: killed.
+            let _ = tx.send(runner.prepare(&[], true).ok().flatten());
+        });
         if let Ok(mut a) = self.0.lock() {
-            a.push(prepared);
+            a.push(rx);
         }
     }
 }
@@ -364,11 +375,9 @@ impl Runner {
             },
         };
         if self.prepares_ahead() && self.groups.interrupted().is_none() {
-            // The next case's jail sets itself up while this one runs. If it cannot be
-            // started, the next case starts its own and says why.
-            if let Ok(Some(next)) = self.prepare(&[], true) {
-                self.ahead.put(next);
-            }
+            // The next case's jail is started and sets itself up while this one runs. If
+            // it cannot be started, the next case starts its own and says why.
+            self.ahead.start(self);
         }
         let Some(jail) = prepared.0.take() else {
             return Err(io::Error::other("a prepared case was used twice"));
