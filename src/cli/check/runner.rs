@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use std::process::{ChildStderr, ChildStdin, ChildStdout, Command, ExitStatus, Stdio};
 use std::sync::atomic::{AtomicI32, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError, Sender};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, RwLock};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -155,6 +155,10 @@ impl Stop {
 #[derive(Clone, Debug, Default)]
 pub struct Groups {
     running: Arc<Mutex<HashMap<i32, Stop>>>,
+    /// Held shared while a process starts, and exclusively while orphans are swept: a
+    /// sweep never takes a helper just started for an orphan, and starts (a jail started
+    /// ahead takes milliseconds) never hold up the list of running ones.
+    starting: Arc<RwLock<()>>,
     /// The interrupting signal's number, or 0.
     interrupted: Arc<AtomicI32>,
 }
@@ -169,12 +173,15 @@ impl Groups {
         stop: Stop,
         start: impl FnOnce() -> io::Result<Started>,
     ) -> io::Result<Started> {
-        let mut set = self
-            .running
-            .lock()
-            .map_err(|_| io::Error::other("the list of running answers is poisoned"))?;
+        let poisoned = || io::Error::other("the list of running answers is poisoned");
+        let _starting = self.starting.read().map_err(|_| poisoned())?;
         let started = start()?;
-        set.insert(started.id, stop);
+        self.running
+            .lock()
+            .map_err(|_| poisoned())?
+            .insert(started.id, stop);
+        // The interrupt is marked before the list is read: it stops this one, or this
+        // sees it.
         if self.interrupted().is_some() {
             stop.send(started.id);
         }
@@ -185,6 +192,9 @@ impl Groups {
     /// answer left after killing its keeper (`--sandbox basic`, where the judge is a
     /// subreaper and orphans come to it).
     fn sweep_orphans(&self, warden: Option<u32>) {
+        let Ok(_no_start) = self.starting.write() else {
+            return;
+        };
         let Ok(set) = self.running.lock() else {
             return;
         };
