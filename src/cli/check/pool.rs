@@ -35,6 +35,13 @@ pub struct Judge {
     pub keep_texts: bool,
 }
 
+impl Drop for Judge {
+    /// No jail started ahead of a case outlives the check (nor its cgroup).
+    fn drop(&mut self) {
+        self.runner.ahead.drain();
+    }
+}
+
 /// The most lines and bytes of standard error shown for an RTE: its end, where Python,
 /// Perl and Ruby print the exception.
 const STDERR_LINES: usize = 10;

@@ -336,13 +336,25 @@ impl Ahead {
         coming.recv().ok().flatten()
     }
 
+    /// Kills every jail started ahead, once it is started, and waits for its end: the
+    /// check is over.
+    pub fn drain(&self) {
+        while let Some(coming) = self.0.lock().ok().and_then(|mut a| a.pop()) {
+            drop(coming.recv());
+        }
+    }
+
     /// Starts `runner`'s next jail in a thread of its own.
     fn start(&self, runner: &Runner) {
         let (tx, rx) = mpsc::channel();
         let runner = runner.clone();
         thread::spawn(move || {
+            let prepared = runner.prepare(&[], true).ok().flatten();
+            // Let go of the sandbox first: whoever receives this may be the last holder,
+            // whose drop removes the check's cgroups.
+            drop(runner);
             // If the check is over, the jail comes back and is dropped: killed.
-            let _ = tx.send(runner.prepare(&[], true).ok().flatten());
+            let _ = tx.send(prepared);
         });
         if let Ok(mut a) = self.0.lock() {
             a.push(rx);
@@ -650,10 +662,12 @@ impl Runner {
                 Some(Err(e)) => Err(e),
                 _ => cmd.spawn(),
             };
+            // Born in the case's cgroups, the child keeps them: this thread has no more
+            // business there.
+            leave();
             let mut child = match spawned {
                 Ok(child) => child,
                 Err(e) => {
-                    leave();
                     let _ = ptx.send(Err(e));
                     return;
                 }
@@ -664,9 +678,7 @@ impl Runner {
                 stdout: child.stdout.take(),
                 stderr: child.stderr.take(),
             }));
-            let status = child.wait();
-            leave();
-            let _ = tx.send(Event::Exit(status));
+            let _ = tx.send(Event::Exit(child.wait()));
         });
         prx.recv()
             .map_err(|_| io::Error::other("the starting thread ended"))?

@@ -213,7 +213,7 @@ impl Cgroups {
                     _ => {}
                 }
             }
-            // On v1 the judge's starting thread is in the case's cgroup too (see
+            // On v1 the judge's starting thread is in the case's cgroup while it starts it (see
             // `ThreadEntry`): it is not one of the case's processes.
             let threaded = [&self.memory, &self.pids]
                 .into_iter()
