@@ -396,11 +396,6 @@ impl Runner {
                 None => return Ok(Run::not_started(Ended::ArgumentTooLong)),
             },
         };
-        if self.prepares_ahead() && self.groups.interrupted().is_none() {
-            // The next case's jail is started and sets itself up while this one runs. If
-            // it cannot be started, the next case starts its own and says why.
-            self.ahead.start(self);
-        }
         let Some(jail) = prepared.0.take() else {
             return Err(io::Error::other("a prepared case was used twice"));
         };
@@ -415,6 +410,12 @@ impl Runner {
         let start = Instant::now();
         let (id, mut run) = self.supervise(started, awaits_go, input, start, tx, rx);
         self.groups.remove(id);
+        if self.prepares_ahead() && self.groups.interrupted().is_none() {
+            // The next case's jail is started now, and sets itself up while this case is
+            // judged (not while it runs: two jails' mount work at once slows both). If it
+            // cannot be started, the next case starts its own and says why.
+            self.ahead.start(self);
+        }
         // A keeper that ended by itself has killed every descendant; one that was killed
         // (or timed out) may have left orphans to the judge.
         let keeper_cut_short = !matches!(run.ended, Ended::Exited(_));
