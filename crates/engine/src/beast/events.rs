@@ -14,7 +14,8 @@
 //! The names are a documented, stable vocabulary: a name, once listed, keeps its meaning.
 //! New events are added at the end of [`EVENTS`].
 
-use crate::beast::game::{Action, Game, GameError, NEIGHBOURS, Rules, Status, Step};
+use crate::beast::choice::NEIGHBOURS;
+use crate::beast::game::{Action, Game, GameError, Rules, Status, Step};
 use crate::beast::parse::{Cell, Move, Puzzle};
 use crate::beast::{Ending, play_out_until_with};
 use crate::grid::{Dir, Grid, Pos};

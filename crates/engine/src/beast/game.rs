@@ -8,12 +8,12 @@
 use thiserror::Error;
 
 use crate::beast::choice::{
-    CHOICES, ClassMemo, ClassMemos, NOWHERE, OUR_RANKS, all_near, around_block, closed_at,
-    direction_class, near_class,
+    CHOICES, ClassMemo, ClassMemos, NEIGHBOURS, NOWHERE, OUR_RANKS, all_near, around_block,
+    around_ranks, closed_at, direction_class, near_class,
 };
 use crate::beast::parse::{Cell, Move, Puzzle};
 use crate::beast::region::Region;
-use crate::grid::{AROUND, Dir, Grid, Pos};
+use crate::grid::{Dir, Grid, Pos};
 
 /// Whom the beasts aim at (`--target`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -245,9 +245,9 @@ pub struct Step {
     pub status: Status,
 }
 
-/// A move played after the game ended: refused, and nothing changes.
+/// A move played after the game ended: refused, and nothing changes. Its words
+/// (`Display`) are made in [`super::render`].
 #[derive(Clone, Copy, Debug, Error, PartialEq, Eq, Hash)]
-#[error("{}", super::render::game_over(self))]
 pub struct GameOver {
     /// How the game ended: won or eaten.
     pub status: Status,
@@ -372,51 +372,12 @@ pub fn wait_limit(cells: u64, beasts: u64) -> u64 {
         .max(WAIT_LIMIT)
 }
 
-/// A beast's eight neighbours in tie-break order: the matrix `1 3 4 / 2 H 5 / 6 8 7`.
-pub(super) const NEIGHBOURS: [(isize, isize); 8] = [
-    (-1, -1), // 1 up-left
-    (0, -1),  // 2 left
-    (-1, 0),  // 3 up
-    (-1, 1),  // 4 up-right
-    (0, 1),   // 5 right
-    (1, -1),  // 6 down-left
-    (1, 1),   // 7 down-right
-    (1, 0),   // 8 down
-];
-
-/// The tie rank of each cell of [`AROUND`] under the priority order `neighbours`, if that
-/// order ranks each neighbour exactly once.
-pub(super) const fn around_ranks(neighbours: &[(isize, isize); 8]) -> Option<[u64; 8]> {
-    let mut ranks = [0; 8];
-    let mut j = 0;
-    while j < 8 {
-        let cell = AROUND[j];
-        let mut rank = None;
-        let mut k = 0;
-        while k < 8 {
-            if neighbours[k].0 == cell.0 && neighbours[k].1 == cell.1 {
-                if rank.is_some() {
-                    return None;
-                }
-                rank = Some(k as u64);
-            }
-            k += 1;
-        }
-        match rank {
-            Some(k) => ranks[j] = k,
-            None => return None,
-        }
-        j += 1;
-    }
-    Some(ranks)
-}
-
 /// The nearest open neighbour of a beast at flat index `at` under our tie orders, as
 /// (distance, rank), with `(dr, dc)` the beast's offset from its target; `None` when every
 /// neighbour is closed. Branch-free: each neighbour's key is its distance times 8 plus its
 /// rank, or `u64::MAX` when it is not open, so the smallest key is the nearest open cell
 /// with ties going to the higher priority. The three rows of the 3x3 block around the
-/// beast are three slices, in the order of [`AROUND`].
+/// beast are three slices, in the order of [`AROUND`](crate::grid::AROUND).
 #[inline(always)]
 fn nearest_open<M: Measure>(
     cells: &[Cell],
@@ -908,7 +869,7 @@ impl Game {
     /// [`Game::beasts_act`] under the distance measure `M`, one copy per measure so that
     /// ours pays nothing for the others; `PLAIN` (our [`Stay`] and [`Taken`], tie orders
     /// that rank each neighbour once) leaves out their checks and uses `ranks`, the tie rank
-    /// of each cell of [`AROUND`].
+    /// of each cell of [`AROUND`](crate::grid::AROUND).
     ///
     /// The border is solid wall (the parser guarantees it), so a beast is never on it and
     /// its eight neighbours are always on the map: their flat indices are `index + offset`.

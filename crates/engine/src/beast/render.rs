@@ -1,5 +1,8 @@
 //! Every word and glyph of the beast game: the map drawn, a turn described for `--trace`
-//! and interactive play, a refusal, and the `--json` report of an outcome.
+//! and interactive play, a refusal (and its `Display`), and the `--json` report of an
+//! outcome.
+
+use std::fmt;
 
 use serde::Serialize;
 
@@ -145,6 +148,13 @@ pub fn game_over(over: &GameOver) -> String {
         Status::Won | Status::Playing => "no beast is left",
     };
     format!("the game is over: {how}")
+}
+
+/// A refusal's words are [`game_over`]'s.
+impl fmt::Display for GameOver {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&game_over(self))
+    }
 }
 
 /// The `--json` object of an outcome: `outcome`, `score`, `turns`, `moves_used`,
