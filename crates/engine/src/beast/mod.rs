@@ -1,6 +1,6 @@
 //! Beast puzzles ("aHHHH! The Beasts are HHHHere!"): the input format ([`parse`]), the rules
-//! of a turn ([`game`]), the catalogue of other readings ([`variant`]) and drawing
-//! ([`render`]).
+//! of a turn ([`game`]), the switches of the readings ([`rules`]), the catalogue of other
+//! readings ([`variant`]) and drawing ([`render`]).
 
 mod choice;
 pub mod events;
@@ -9,16 +9,17 @@ pub mod parse;
 mod region;
 pub mod render;
 pub mod replay;
+pub mod rules;
 pub mod screen;
 pub mod variant;
 
 pub use game::{
-    Action, Bump, Crush, Distance, Ending, Exhaust, Game, GameError, GameOver, Order, Outcome,
-    Rules, Schedule, Status, Stay, Step, Taken, Target, Ties, WAIT_LIMIT, play_out, play_out_owned,
-    play_out_until, play_out_until_with, play_out_with, wait_limit,
+    Action, Crush, Ending, Game, GameError, GameOver, Outcome, Status, Step, WAIT_LIMIT, play_out,
+    play_out_owned, play_out_until, play_out_until_with, play_out_with, wait_limit,
 };
 pub use parse::{Cell, Move, ParseError, ParseErrorKind, Puzzle, move_string};
 pub use render::Style;
+pub use rules::{Bump, Distance, Exhaust, Order, Rules, Schedule, Stay, Taken, Target, Ties};
 pub use variant::{CATALOGUE, Variant};
 
 impl crate::play::Playable for Game {

@@ -6,9 +6,10 @@
 //! A game too long for a page is cut: frames are kept until their estimated size reaches
 //! [`Limits::max_bytes`], and [`Replay::cut`] says at which turn the frames stop.
 
-use crate::beast::game::{Action, Ending, Game, GameError, Rules, Step, play_out_until_with};
+use crate::beast::game::{Action, Ending, Game, GameError, Step, play_out_until_with};
 use crate::beast::parse::{Cell, Move, Puzzle};
 use crate::beast::render;
+use crate::beast::rules::Rules;
 use crate::grid::{Grid, Pos};
 
 /// How large a replay may grow.
