@@ -339,7 +339,7 @@ const fn choices(ranks: [u64; 8]) -> Choices {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::beast::game::nearest_by_squares;
+    use crate::beast::chase::nearest_by_squares;
     use rand_chacha::ChaCha8Rng;
     use rand_core::{Rng, SeedableRng};
 

@@ -15,10 +15,10 @@
 //! New events are added at the end of [`EVENTS`].
 
 use crate::beast::choice::NEIGHBOURS;
-use crate::beast::game::{Action, Game, GameError, Status, Step};
+use crate::beast::game::{Action, Game, Status, Step};
 use crate::beast::parse::{Cell, Move, Puzzle};
+use crate::beast::play_out::{Ending, GameError, play_out_until_with};
 use crate::beast::rules::Rules;
-use crate::beast::{Ending, play_out_until_with};
 use crate::grid::{Dir, Grid, Pos};
 
 /// One kind of rule event.

@@ -1,20 +1,19 @@
-//! The rules of a turn (RULES.md 1, "One turn"): the player's step, push or crush, the win
-//! check, the beasts' moves on even turns, and what happens when the moves run out. The
-//! switches of the readings are in [`super::rules`].
+//! A game in progress and its turn (RULES.md 1, "One turn"): the player's step, push or
+//! crush, the win check, and the beasts' moves on the turns they move.
 //!
 //! A [`Game`] is played one move at a time with [`Game::apply`], which says what happened
-//! or refuses a move after the end; [`play_out`] plays a whole puzzle. The map is one byte a
-//! cell and nothing is allocated per turn once the first beast turn has run.
+//! ([`Step`]) or refuses a move after the end ([`GameOver`]). Under our rules the beasts
+//! move by the table of choices (`beast::choice`, played in `beast::chase`); under other
+//! readings by their distance measure (`beast::measure`). The switches are in
+//! [`super::rules`]; a whole puzzle, the moves running out included, is played in
+//! [`super::play_out`](mod@super::play_out). The map is one byte a cell and nothing is
+//! allocated per turn once the first beast turn has run.
 
-use thiserror::Error;
-
-use crate::beast::choice::{
-    CHOICES, ClassMemo, ClassMemos, NEIGHBOURS, NOWHERE, OUR_RANKS, all_near, around_block,
-    around_ranks, closed_at, direction_class, near_class,
-};
+use crate::beast::chase::{beast_turn_ours, nearest_open};
+use crate::beast::choice::{ClassMemo, ClassMemos, NEIGHBOURS, NOWHERE, OUR_RANKS, around_ranks};
+use crate::beast::measure::{Chebyshev, Euclidean, Manhattan, Measure, Truncated};
 use crate::beast::parse::{Cell, Move, Puzzle};
-use crate::beast::region::Region;
-use crate::beast::rules::{Bump, Distance, Exhaust, Order, Rules, Stay, Taken, Target};
+use crate::beast::rules::{Bump, Distance, Order, Rules, Stay, Taken, Target};
 use crate::grid::{Dir, Grid, Pos};
 
 /// Where a game stands.
@@ -80,7 +79,7 @@ pub struct Step {
 
 /// A move played after the game ended: refused, and nothing changes. Its words
 /// (`Display`) are made in [`super::render`].
-#[derive(Clone, Copy, Debug, Error, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, thiserror::Error, PartialEq, Eq, Hash)]
 pub struct GameOver {
     /// How the game ended: won or eaten.
     pub status: Status,
@@ -93,263 +92,6 @@ pub struct Crush {
     pub turn: u64,
     /// The cell it was crushed in.
     pub at: Pos,
-}
-
-/// How a judged puzzle ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Ending {
-    /// Every beast was crushed.
-    Won,
-    /// A beast got the player.
-    Eaten,
-    /// The moves ran out and the beasts can never reach the player.
-    Stalemate,
-    /// The moves ran out with beasts left (only under `--exhaust stop`).
-    Alive,
-}
-
-impl Ending {
-    /// The name used in JSON: `won`, `eaten`, `stalemate`, `alive`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Ending::Won => "won",
-            Ending::Eaten => "eaten",
-            Ending::Stalemate => "stalemate",
-            Ending::Alive => "alive",
-        }
-    }
-}
-
-/// The judged result of a whole puzzle.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct Outcome {
-    /// How it ended.
-    pub ending: Ending,
-    /// 2 points a crushed beast.
-    pub score: u64,
-    /// Turns played, waiting turns included. For a stalemate: up to the turn on which it
-    /// was detected (at once when no beast shares the player's region).
-    pub turns: u64,
-    /// How many moves of the move string were played.
-    pub moves_used: usize,
-    /// Beasts still alive.
-    pub beasts_left: usize,
-    /// Every crush, in order.
-    pub crushed: Vec<Crush>,
-}
-
-impl Outcome {
-    /// The canonical answer: `aHHHH!` and the score on two lines, or the score alone.
-    pub fn answer(&self) -> String {
-        match self.ending {
-            Ending::Eaten => format!("aHHHH!\n{}\n", self.score),
-            _ => format!("{}\n", self.score),
-        }
-    }
-}
-
-/// Why a game could not be judged.
-#[derive(Clone, Debug, Error, PartialEq, Eq)]
-pub enum GameError {
-    /// The waiting after the moves ran out neither ended nor repeated within the limit.
-    #[error(
-        "the beasts neither caught the player nor repeated a position within {turns} waiting \
-         turns after the moves ran out on turn {from}; the limit is 6 turns a cell of the \
-         player's region ({cells} cells) a beast in it ({beasts}), at least 2,000,000"
-    )]
-    Undecided {
-        /// How many waiting turns were played.
-        turns: u64,
-        /// The turn on which the moves ran out and the waiting began.
-        from: u64,
-        /// Open cells of the player's region.
-        cells: u64,
-        /// Beasts in the player's region.
-        beasts: u64,
-    },
-    /// The caller's budget ran out (see [`play_out_until`]) before the game was decided.
-    #[error("the game was not decided by turn {turn}, when the judge's time budget ran out")]
-    OutOfBudget {
-        /// The turn reached.
-        turn: u64,
-    },
-}
-
-/// How many turns are played between two asks of a [`play_out_until`] budget.
-const BUDGET_TURNS: u64 = 4096;
-
-/// The fewest waiting turns played after the moves run out before giving up, whatever the
-/// map: small maps keep this allowance (see [`wait_limit`]).
-pub const WAIT_LIMIT: u64 = 2_000_000;
-
-/// The waiting turns played before giving up when `beasts` beasts share the player's
-/// region of `cells` open cells: `6 * cells * beasts + 3`, and at least [`WAIT_LIMIT`].
-///
-/// Why this is enough. While the player waits nothing moves but the beasts, and only those
-/// in his region matter, so the state after each beast turn is the list of their cells,
-/// and the next state is a function of it: the states run into a cycle after a tail, with
-/// tail plus cycle at most the number of states `S`. The judge's Brent search sees the repeat
-/// by the `3S`th pair of turns, so `6S + 3` waiting turns (one more to line up the pairs)
-/// always suffice.
-/// - One beast: `S <= cells`, so the limit is proved enough: a 3 MB corridor whose beast
-///   walks a million cells (two million turns) to the player is judged.
-/// - Several beasts: `S` is at most `cells^beasts` (proved enough whenever that is below
-///   the limit, e.g. two beasts in up to 577 cells), but no polynomial bound holds in
-///   general. The limit then allows every beast a walk over the whole region: generous for
-///   the chases and oscillations of real puzzles, and the error names the limit if one
-///   still outlives it.
-pub fn wait_limit(cells: u64, beasts: u64) -> u64 {
-    6u64.saturating_mul(cells)
-        .saturating_mul(beasts)
-        .saturating_add(3)
-        .max(WAIT_LIMIT)
-}
-
-/// The nearest open neighbour of a beast at flat index `at` under our tie orders, as
-/// (distance, rank), with `(dr, dc)` the beast's offset from its target; `None` when every
-/// neighbour is closed. Branch-free: each neighbour's key is its distance times 8 plus its
-/// rank, or `u64::MAX` when it is not open, so the smallest key is the nearest open cell
-/// with ties going to the higher priority. The three rows of the 3x3 block around the
-/// beast are three slices, in the order of [`AROUND`](crate::grid::AROUND).
-#[inline(always)]
-fn nearest_open<M: Measure>(
-    cells: &[Cell],
-    at: usize,
-    stride: usize,
-    (dr, dc): (i64, i64),
-    ranks: [u64; 8],
-) -> Option<(u64, usize)> {
-    let (Some(up), Some(mid), Some(down)) = (
-        three(cells, at.wrapping_sub(stride + 1)),
-        three(cells, at.wrapping_sub(1)),
-        three(cells, at + stride - 1),
-    ) else {
-        return None;
-    };
-    let around = around_block(up, mid, down);
-    let (r, c) = (
-        [M::part(dr - 1), M::part(dr), M::part(dr + 1)],
-        [M::part(dc - 1), M::part(dc), M::part(dc + 1)],
-    );
-    let distance = [
-        M::join(r[0], c[0]),
-        M::join(r[0], c[1]),
-        M::join(r[0], c[2]),
-        M::join(r[1], c[0]),
-        M::join(r[1], c[2]),
-        M::join(r[2], c[0]),
-        M::join(r[2], c[1]),
-        M::join(r[2], c[2]),
-    ];
-    let keys: [u64; 8] = std::array::from_fn(|j| {
-        let open = (around[j] == Cell::Space) | (around[j] == Cell::Player);
-        let closed = u64::from(!open).wrapping_neg();
-        (distance[j] << 3 | ranks[j]) | closed
-    });
-    // A tree of minimums, not a chain: short enough that the compiler keeps conditional
-    // moves instead of turning them into guessed branches.
-    let key = (keys[0].min(keys[1]).min(keys[2].min(keys[3])))
-        .min(keys[4].min(keys[5]).min(keys[6].min(keys[7])));
-    (key != u64::MAX).then_some((key >> 3, (key & 7) as usize))
-}
-
-/// The neighbour a beast at the middle of the 3x3 block `cells` takes by [`nearest_open`]
-/// and the squared distances, for the tests of the table of choices.
-#[cfg(test)]
-pub(super) fn nearest_by_squares(
-    cells: &[Cell; 9],
-    (dr, dc): (i64, i64),
-    ranks: [u64; 8],
-) -> Option<usize> {
-    nearest_open::<Euclidean>(cells, 4, 3, (dr, dc), ranks).map(|(_, k)| k)
-}
-
-/// Each beast's flat cell on rows of `stride` cells, shifted left 8 bits, and the class
-/// of its direction to `target` in the low bits, in `plan`. With `FAR`, the map is too big
-/// for every class to be looked up, and a beast far from its target asks its memo.
-#[inline(never)]
-fn plan_beasts<const FAR: bool>(
-    beasts: &[Pos],
-    memos: &mut [ClassMemo],
-    plan: &mut [u64; PLAN],
-    stride: usize,
-    target: Pos,
-) {
-    let (tr, tc) = (target.row as i64, target.col as i64);
-    for ((planned, beast), memo) in plan.iter_mut().zip(beasts).zip(memos) {
-        let at = beast.row * stride + beast.col;
-        let (dr, dc) = (beast.row as i64 - tr, beast.col as i64 - tc);
-        let class = match FAR {
-            true => memo.class(dr, dc),
-            false => near_class(dr, dc).unwrap_or_else(|| direction_class(dr, dc)),
-        };
-        *planned = (at as u64) << 8 | class as u64;
-    }
-}
-
-/// How many beasts [`beast_turn_ours`] plans at a time.
-const PLAN: usize = 256;
-
-/// The beasts' moves of one beast turn under all our rules, on `cells` (rows of `stride`
-/// cells), with `player` the player's flat cell: each beast of `beasts` in turn takes the
-/// step its choice ([`CHOICES`]) names in `steps`, and the choice is written to its slot
-/// in `log`. `log` and `memos` are as long as `beasts`. Returns the index of the beast that
-/// ate the player, if one did (those after it have not moved).
-///
-/// A chunk of beasts is planned first ([`plan_beasts`]): each one's flat cell and the class
-/// of its direction to `target`, which no beast's move in the turn changes. The moves then
-/// only read the cells around each beast, and the work of one does not wait on the plan of
-/// the next.
-#[inline(never)]
-fn beast_turn_ours(
-    cells: &mut [Cell],
-    beasts: &mut [Pos],
-    log: &mut [u8],
-    memos: &mut [ClassMemo],
-    stride: usize,
-    (target, player): (Pos, usize),
-    steps: &[(isize, isize, isize); 16],
-) -> Option<usize> {
-    debug_assert!(log.len() == beasts.len() && memos.len() == beasts.len());
-    // A beast's 3x3 block is on the map only if the map is 3 cells wide and 3 high; and
-    // then no block is longer than the map, which lets the compiler check the three rows
-    // of a block once for the whole turn.
-    if stride < 3 || stride > cells.len().saturating_sub(3) / 2 {
-        log.fill(NOWHERE);
-        return None;
-    }
-    let far = !all_near(stride, cells.len() / stride);
-    let mut plan = [0u64; PLAN];
-    let chunks = beasts.chunks_mut(PLAN).zip(log.chunks_mut(PLAN));
-    for (c, ((beasts, log), memos)) in chunks.zip(memos.chunks_mut(PLAN)).enumerate() {
-        match far {
-            true => plan_beasts::<true>(beasts, memos, &mut plan, stride, target),
-            false => plan_beasts::<false>(beasts, memos, &mut plan, stride, target),
-        }
-        for (j, ((beast, slot), &planned)) in beasts.iter_mut().zip(log).zip(&plan).enumerate() {
-            let at = (planned >> 8) as usize;
-            let choice = match closed_at(cells, at, stride) {
-                Some(closed) => CHOICES[planned as usize & 63][closed],
-                None => NOWHERE,
-            };
-            *slot = choice;
-            let (sr, sc, flat) = steps[usize::from(choice & 15)];
-            beast.row = beast.row.wrapping_add_signed(sr);
-            beast.col = beast.col.wrapping_add_signed(sc);
-            let to = at.wrapping_add_signed(flat);
-            cells[at] = Cell::Space;
-            cells[to] = Cell::Beast;
-            if to == player {
-                return Some(c * PLAN + j);
-            }
-        }
-    }
-    None
-}
-
-/// The three cells from flat index `start`, if on the map.
-fn three(cells: &[Cell], start: usize) -> Option<&[Cell; 3]> {
-    cells.get(start..start.checked_add(3)?)?.try_into().ok()
 }
 
 /// True if `cells` holds a beast or the player: they are the two highest cells, so the test
@@ -391,6 +133,16 @@ fn player_and_beasts(map: &Grid<Cell>) -> (Pos, Vec<Pos>) {
         }
     }
     (player, beasts)
+}
+
+/// What waiting turns change in a game, saved by [`Game::save_waiting`] so that
+/// [`Game::take_back`] can undo them: the turn, the beasts' cells and their last steps
+/// (while the player waits, nothing else moves).
+#[derive(Clone, Debug)]
+pub(super) struct Waiting {
+    turn: u64,
+    beasts: Vec<Pos>,
+    last_steps: Vec<u8>,
 }
 
 /// A game in progress.
@@ -446,26 +198,31 @@ impl Game {
     }
 
     /// The current map.
+    #[inline]
     pub fn map(&self) -> &Grid<Cell> {
         &self.map
     }
 
     /// The rules in force.
+    #[inline]
     pub fn rules(&self) -> Rules {
         self.rules
     }
 
     /// The player's cell (where he died, if he was eaten).
+    #[inline]
     pub fn player(&self) -> Pos {
         self.player
     }
 
     /// The live beasts' cells.
+    #[inline]
     pub fn beasts(&self) -> &[Pos] {
         &self.beasts
     }
 
     /// Turns played so far.
+    #[inline]
     pub fn turn(&self) -> u64 {
         self.turn
     }
@@ -481,6 +238,7 @@ impl Game {
     }
 
     /// Where the game stands.
+    #[inline]
     pub fn status(&self) -> Status {
         self.status
     }
@@ -507,6 +265,34 @@ impl Game {
             );
             Some((from, to))
         })
+    }
+
+    /// What waiting turns from here change, for [`Game::take_back`].
+    pub(super) fn save_waiting(&self) -> Waiting {
+        Waiting {
+            turn: self.turn,
+            beasts: self.beasts.clone(),
+            last_steps: self.last_steps.clone(),
+        }
+    }
+
+    /// Takes back the waiting turns played since `saved` was made, the game still on: only
+    /// the beasts moved.
+    pub(super) fn take_back(&mut self, saved: Waiting) {
+        for &b in &self.beasts {
+            self.map[b] = Cell::Space;
+        }
+        for &b in &saved.beasts {
+            self.map[b] = Cell::Beast;
+        }
+        self.beasts = saved.beasts;
+        self.turn = saved.turn;
+        self.last_steps = saved.last_steps;
+    }
+
+    /// Every crush, the game given up: the end of a game played out.
+    pub(super) fn into_crushed(self) -> Vec<Crush> {
+        self.crushed
     }
 
     /// Plays one turn, or refuses it when the game is already over.
@@ -799,301 +585,10 @@ impl Game {
     }
 }
 
-/// A distance measure, as a number that orders cells the way the measure does. Each one is
-/// a join of one part for the rows and one for the columns, so that a beast works out three
-/// parts a direction and joins them for its eight neighbours.
-trait Measure {
-    /// The part of one axis's offset.
-    fn part(d: i64) -> u64;
-    /// The distance from the parts of the row and the column offsets.
-    fn join(row: u64, col: u64) -> u64;
-    /// The distance of the offset `(dy, dx)`.
-    fn of(dy: i64, dx: i64) -> u64 {
-        Self::join(Self::part(dy), Self::part(dx))
-    }
-}
-
-/// Squared Euclidean distance (the square keeps it exact and orders the same).
-struct Euclidean;
-/// Rows plus columns.
-struct Manhattan;
-/// The larger of rows and columns.
-struct Chebyshev;
-/// Euclidean truncated to a whole number.
-struct Truncated;
-
-impl Measure for Euclidean {
-    fn part(d: i64) -> u64 {
-        (d * d) as u64
-    }
-    fn join(row: u64, col: u64) -> u64 {
-        row + col
-    }
-}
-
-impl Measure for Manhattan {
-    fn part(d: i64) -> u64 {
-        d.unsigned_abs()
-    }
-    fn join(row: u64, col: u64) -> u64 {
-        row + col
-    }
-}
-
-impl Measure for Chebyshev {
-    fn part(d: i64) -> u64 {
-        d.unsigned_abs()
-    }
-    fn join(row: u64, col: u64) -> u64 {
-        row.max(col)
-    }
-}
-
-impl Measure for Truncated {
-    fn part(d: i64) -> u64 {
-        Euclidean::part(d)
-    }
-    fn join(row: u64, col: u64) -> u64 {
-        Euclidean::join(row, col).isqrt()
-    }
-}
-
-/// Plays a whole puzzle under `rules`.
-pub fn play_out(puzzle: &Puzzle, rules: Rules) -> Result<Outcome, GameError> {
-    play(Game::new(puzzle, rules), puzzle.moves(), Unseen, || true)
-}
-
-/// [`play_out`], taking the puzzle: the game plays on the parsed map itself instead of a copy.
-pub fn play_out_owned(puzzle: Puzzle, rules: Rules) -> Result<Outcome, GameError> {
-    let (map, moves) = puzzle.into_parts();
-    play(Game::from_map(map, rules), moves, Unseen, || true)
-}
-
-/// [`play_out`] within the caller's budget: `keep_going` is asked every few thousand turns, and
-/// once it says `false` the game ends with [`GameError::OutOfBudget`]. The engine has no
-/// clock; the caller's closure may read one.
-pub fn play_out_until(
-    puzzle: &Puzzle,
-    rules: Rules,
-    keep_going: impl FnMut() -> bool,
-) -> Result<Outcome, GameError> {
-    play(Game::new(puzzle, rules), puzzle.moves(), Unseen, keep_going)
-}
-
-/// Plays a whole puzzle under `rules`, showing `observe` the game after every turn,
-/// waiting turns included.
-pub fn play_out_with(
-    puzzle: &Puzzle,
-    rules: Rules,
-    observe: impl FnMut(&Game, &Step),
-) -> Result<Outcome, GameError> {
-    play(
-        Game::new(puzzle, rules),
-        puzzle.moves(),
-        Seen(observe),
-        || true,
-    )
-}
-
-/// [`play_out_with`] within the caller's budget, as [`play_out_until`]: `observe` sees every turn,
-/// and once `keep_going` says `false` the game ends with [`GameError::OutOfBudget`].
-pub fn play_out_until_with(
-    puzzle: &Puzzle,
-    rules: Rules,
-    observe: impl FnMut(&Game, &Step),
-    keep_going: impl FnMut() -> bool,
-) -> Result<Outcome, GameError> {
-    play(
-        Game::new(puzzle, rules),
-        puzzle.moves(),
-        Seen(observe),
-        keep_going,
-    )
-}
-
-/// Who watches a game being played out.
-trait Watcher {
-    /// Shows the game after a turn.
-    fn see(&mut self, game: &Game, step: &Step);
-    /// True if nobody watches, so that turns may be played ahead and taken back.
-    const UNSEEN: bool;
-}
-
-/// Nobody watches.
-struct Unseen;
-
-/// A closure watches every turn.
-struct Seen<F>(F);
-
-impl Watcher for Unseen {
-    fn see(&mut self, _: &Game, _: &Step) {}
-    const UNSEEN: bool = true;
-}
-
-impl<F: FnMut(&Game, &Step)> Watcher for Seen<F> {
-    fn see(&mut self, game: &Game, step: &Step) {
-        (self.0)(game, step)
-    }
-    const UNSEEN: bool = false;
-}
-
-/// Plays `moves` and what follows them from a new `game`, showing `watcher` every turn and
-/// asking `keep_going` every [`BUDGET_TURNS`] turns. Moves given, not lent, are let go
-/// of once played.
-fn play<W: Watcher>(
-    mut game: Game,
-    moves: impl AsRef<[Move]>,
-    mut watcher: W,
-    mut keep_going: impl FnMut() -> bool,
-) -> Result<Outcome, GameError> {
-    let rules = game.rules;
-    let mut moves_used = 0;
-    for &m in moves.as_ref() {
-        let Ok(step) = game.apply(m) else { break };
-        moves_used += 1;
-        watcher.see(&game, &step);
-        if game.turn.is_multiple_of(BUDGET_TURNS) && !keep_going() {
-            return Err(GameError::OutOfBudget { turn: game.turn });
-        }
-    }
-    // Moves given away are no longer needed while the player waits.
-    drop(moves);
-    let mut ending = match game.status {
-        Status::Won => Ending::Won,
-        Status::Eaten => Ending::Eaten,
-        Status::Playing => Ending::Alive,
-    };
-    if ending == Ending::Alive && rules.exhaust == Exhaust::Wait {
-        let eaten_soon = W::UNSEEN && eaten_while_waiting_briefly(&mut game);
-        ending = if eaten_soon {
-            Ending::Eaten
-        } else {
-            wait_out(
-                &mut game,
-                &mut |g: &Game, s: &Step| watcher.see(g, s),
-                &mut keep_going,
-            )?
-        };
-    }
-    Ok(Outcome {
-        ending,
-        score: game.score(),
-        turns: game.turn,
-        moves_used,
-        beasts_left: game.beasts.len(),
-        crushed: game.crushed,
-    })
-}
-
-/// Waits a few turns, about as many as finding the player's region costs (a beast move
-/// for 64 cells of the map), and returns true if the player was eaten in them; else takes
-/// them back and returns false. On an open map, where beasts soon reach the player, this
-/// spares the region.
-///
-/// The ending is the one [`wait_out`] finds: it plays the same turns, it cannot see a
-/// stalemate before the player is eaten (the beasts of his region repeating their cells
-/// would repeat forever), and these turns stay within its limit. The caller's budget is
-/// not asked in them: they cost about what the region would.
-fn eaten_while_waiting_briefly(game: &mut Game) -> bool {
-    let beasts = game.beasts.len().max(1);
-    let turns = (2 * (game.map.cells().len() / 64 / beasts) as u64 + 2).min(WAIT_LIMIT);
-    let (start, saved) = (game.turn, game.beasts.clone());
-    let last_steps = game.last_steps.clone();
-    for _ in 0..turns {
-        match game.apply(Move::Wait) {
-            Ok(step) if step.status == Status::Playing => {}
-            _ => return game.status == Status::Eaten,
-        }
-    }
-    // Take the turns back: only the beasts moved.
-    for &b in &game.beasts {
-        game.map[b] = Cell::Space;
-    }
-    for &b in &saved {
-        game.map[b] = Cell::Beast;
-    }
-    game.beasts = saved;
-    game.turn = start;
-    game.last_steps = last_steps;
-    false
-}
-
-/// The player waits until he is eaten or the beasts' positions repeat on a turn of the same
-/// parity (a stalemate).
-///
-/// While the player waits no wall moves, so a beast outside his 8-connected region of open
-/// cells can never reach him, nor meet a beast that can: only the beasts inside it decide
-/// the ending. With none inside, it is a stalemate at once. Otherwise Brent's cycle finding
-/// over pairs of turns watches their positions, keeping one saved list.
-fn wait_out(
-    game: &mut Game,
-    observe: &mut impl FnMut(&Game, &Step),
-    keep_going: &mut impl FnMut() -> bool,
-) -> Result<Ending, GameError> {
-    let start = game.turn;
-    let region = Region::of(&game.map, game.player);
-    if !game.beasts.iter().any(|&b| region.holds(game.map.index(b))) {
-        return Ok(Ending::Stalemate);
-    }
-    let mut wait = |game: &mut Game| -> bool {
-        match game.apply(Move::Wait) {
-            Ok(step) => {
-                observe(game, &step);
-                step.status == Status::Playing
-            }
-            Err(GameOver { .. }) => false,
-        }
-    };
-    // Line up so that each cycle step is an (odd, even) pair of turns.
-    if game.turn % 2 == 1 && !wait(game) {
-        return Ok(Ending::Eaten);
-    }
-    let inside = |game: &Game, b: &&Pos| region.holds(game.map.index(**b));
-    let mut saved: Vec<Pos> = game
-        .beasts
-        .iter()
-        .filter(|b| inside(game, b))
-        .copied()
-        .collect();
-    let (cells, beasts) = (region.len(), saved.len() as u64);
-    let limit = wait_limit(cells, beasts);
-    let mut power: u64 = 1;
-    let mut length: u64 = 0;
-    loop {
-        if !wait(game) || !wait(game) {
-            return Ok(Ending::Eaten);
-        }
-        length += 1;
-        if saved
-            .iter()
-            .eq(game.beasts.iter().filter(|b| inside(game, b)))
-        {
-            return Ok(Ending::Stalemate);
-        }
-        if length == power {
-            saved.clear();
-            saved.extend(game.beasts.iter().filter(|b| inside(game, b)));
-            power *= 2;
-            length = 0;
-        }
-        if game.turn % BUDGET_TURNS < 2 && !keep_going() {
-            return Err(GameError::OutOfBudget { turn: game.turn });
-        }
-        if game.turn - start > limit {
-            return Err(GameError::Undecided {
-                turns: game.turn - start,
-                from: start,
-                cells,
-                beasts,
-            });
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::beast::rules::Schedule;
+    use crate::beast::rules::{Exhaust, Schedule};
     use rand_chacha::ChaCha8Rng;
     use rand_core::{Rng, SeedableRng};
 
@@ -1211,57 +706,5 @@ W
         assert_eq!(game.beasts()[0], Pos::new(1, 5));
         assert_eq!(game.map()[Pos::new(1, 5)], Cell::Beast);
         assert_eq!(game.last_beast_moves(), [(Pos::new(2, 7), Pos::new(3, 6))]);
-    }
-
-    /// A 200x3 corridor: the player at the west end (column 1), beasts in the columns
-    /// `beasts`, and a wall in column `wall`, if any.
-    fn corridor(beasts: &[usize], wall: Option<usize>) -> Puzzle {
-        let cols = 200;
-        let mut row = vec![' '; cols];
-        (row[0], row[cols - 1], row[1]) = ('#', '#', 'O');
-        for &b in beasts {
-            row[b] = 'H';
-        }
-        if let Some(w) = wall {
-            row[w] = '#';
-        }
-        let border = "#".repeat(cols);
-        let text = format!(
-            "{cols} 3\n{border}\n{}\n{border}\nW\n",
-            String::from_iter(row)
-        );
-        Puzzle::parse(&text).expect("valid")
-    }
-
-    #[test]
-    fn waiting_ahead_unwatched_ends_as_waiting_watched_does() {
-        // Beasts 2, 5 and 39 cells from the player; then walled off, near and far.
-        for (beast, wall) in [
-            (4, None),
-            (7, None),
-            (41, None),
-            (7, Some(4)),
-            (151, Some(76)),
-        ] {
-            let puzzle = corridor(&[beast], wall);
-            let unwatched = play_out(&puzzle, Rules::OURS).expect("judged");
-            let watched = play_out_with(&puzzle, Rules::OURS, |_, _| {}).expect("judged");
-            assert_eq!(unwatched, watched, "beast {beast}, wall {wall:?}");
-            let ending = match wall {
-                Some(_) => Ending::Stalemate,
-                None => Ending::Eaten,
-            };
-            assert_eq!(unwatched.ending, ending, "beast {beast}, wall {wall:?}");
-        }
-    }
-
-    #[test]
-    fn turns_waited_ahead_and_not_needed_are_taken_back_whole() {
-        // Two beasts far down the corridor: 20 turns ahead do not bring them to the player.
-        let mut game = Game::new(&corridor(&[150, 151], None), Rules::OURS);
-        assert!(game.apply(Move::Wait).is_ok());
-        let before = game.clone();
-        assert!(!eaten_while_waiting_briefly(&mut game));
-        assert_eq!(game, before);
     }
 }

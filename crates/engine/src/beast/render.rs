@@ -6,8 +6,9 @@ use std::fmt;
 
 use serde::Serialize;
 
-use crate::beast::game::{Action, Game, GameOver, Outcome, Status, Step};
+use crate::beast::game::{Action, Game, GameOver, Status, Step};
 use crate::beast::parse::Cell;
+use crate::beast::play_out::Outcome;
 use crate::grid::Grid;
 use crate::play::{Color, Line, Viewport};
 use crate::words::count;
