@@ -1,7 +1,7 @@
 # The two commands a fresh machine needs: `make run` and `make test`.
 CARGO ?= cargo
 
-.PHONY: run test lint bench e2e build install package man
+.PHONY: run test lint cycles bench e2e build install package man
 
 run: ## Judge the Wikipedia sample puzzle (prints 8)
 	$(CARGO) run --release --quiet -- examples/beast/wikipedia.txt
@@ -16,6 +16,9 @@ lint: ## Formatting and clippy, warnings denied
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
 	$(CARGO) clippy --no-default-features --all-targets -- -D warnings
 	RUSTDOCFLAGS="-D warnings" $(CARGO) doc --workspace --no-deps --quiet
+
+cycles: ## No import circle among the engine's modules (`scripts/import-cycles src` shows the binary's)
+	scripts/import-cycles crates/engine/src
 
 e2e: ## Browser tests of the Ring Collector and replay pages in headless Chromium (installs chromium if missing)
 	bash tests/e2e/run.sh

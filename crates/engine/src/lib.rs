@@ -22,6 +22,7 @@
 //!
 //! A malformed puzzle is a [`beast::ParseError`] that says where (line and column) and why.
 
+#![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
 pub mod beast;

@@ -4,8 +4,11 @@
 //! the answer for every pair, worked out at compile time from the distances themselves.
 //! The class of a beast near its target is looked up ([`near_class`]); a beast far from
 //! it keeps its class for many turns, and its [`ClassMemo`] checks the class it had.
+//!
+//! The tie-break order of a beast's neighbours ([`NEIGHBOURS`]) and the ranks an order
+//! gives the cells around a beast ([`around_ranks`]) live here too: the table is made from
+//! them, and the game's other tie orders use them the same way.
 
-use crate::beast::game::{NEIGHBOURS, around_ranks};
 use crate::beast::parse::Cell;
 use crate::grid::AROUND;
 
@@ -16,6 +19,45 @@ pub const DIRECTIONS: usize = 37;
 
 /// The rank a table entry holds when every neighbour is closed.
 pub const NOWHERE: u8 = 8;
+
+/// A beast's eight neighbours in tie-break order: the matrix `1 3 4 / 2 H 5 / 6 8 7`.
+pub(super) const NEIGHBOURS: [(isize, isize); 8] = [
+    (-1, -1), // 1 up-left
+    (0, -1),  // 2 left
+    (-1, 0),  // 3 up
+    (-1, 1),  // 4 up-right
+    (0, 1),   // 5 right
+    (1, -1),  // 6 down-left
+    (1, 1),   // 7 down-right
+    (1, 0),   // 8 down
+];
+
+/// The tie rank of each cell of [`AROUND`] under the priority order `neighbours`, if that
+/// order ranks each neighbour exactly once.
+pub(super) const fn around_ranks(neighbours: &[(isize, isize); 8]) -> Option<[u64; 8]> {
+    let mut ranks = [0; 8];
+    let mut j = 0;
+    while j < 8 {
+        let cell = AROUND[j];
+        let mut rank = None;
+        let mut k = 0;
+        while k < 8 {
+            if neighbours[k].0 == cell.0 && neighbours[k].1 == cell.1 {
+                if rank.is_some() {
+                    return None;
+                }
+                rank = Some(k as u64);
+            }
+            k += 1;
+        }
+        match rank {
+            Some(k) => ranks[j] = k,
+            None => return None,
+        }
+        j += 1;
+    }
+    Some(ranks)
+}
 
 /// The class of a beast's offset `(dr, dc)` from its target (rows and columns, each below
 /// 2^62 in size), such that every offset of one class orders the eight neighbours alike.
@@ -297,7 +339,7 @@ const fn choices(ranks: [u64; 8]) -> Choices {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::beast::game::nearest_by_squares;
+    use crate::beast::chase::nearest_by_squares;
     use rand_chacha::ChaCha8Rng;
     use rand_core::{Rng, SeedableRng};
 

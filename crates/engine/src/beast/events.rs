@@ -14,9 +14,11 @@
 //! The names are a documented, stable vocabulary: a name, once listed, keeps its meaning.
 //! New events are added at the end of [`EVENTS`].
 
-use crate::beast::game::{Action, Game, GameError, NEIGHBOURS, Rules, Status, Step};
+use crate::beast::choice::NEIGHBOURS;
+use crate::beast::game::{Action, Game, Status, Step};
 use crate::beast::parse::{Cell, Move, Puzzle};
-use crate::beast::{Ending, play_out_until_with};
+use crate::beast::play_out::{Ending, GameError, play_out_until_with};
+use crate::beast::rules::Rules;
 use crate::grid::{Dir, Grid, Pos};
 
 /// One kind of rule event.

@@ -1,188 +1,20 @@
-//! The rules of a turn (RULES.md 1, "One turn"): the player's step, push or crush, the win
-//! check, the beasts' moves on even turns, and what happens when the moves run out.
+//! A game in progress and its turn (RULES.md 1, "One turn"): the player's step, push or
+//! crush, the win check, and the beasts' moves on the turns they move.
 //!
 //! A [`Game`] is played one move at a time with [`Game::apply`], which says what happened
-//! or refuses a move after the end; [`play_out`] plays a whole puzzle. The map is one byte a
-//! cell and nothing is allocated per turn once the first beast turn has run.
+//! ([`Step`]) or refuses a move after the end ([`GameOver`]). Under our rules the beasts
+//! move by the table of choices (`beast::choice`, played in `beast::chase`); under other
+//! readings by their distance measure (`beast::measure`). The switches are in
+//! [`super::rules`]; a whole puzzle, the moves running out included, is played in
+//! [`super::play_out`](mod@super::play_out). The map is one byte a cell and nothing is
+//! allocated per turn once the first beast turn has run.
 
-use thiserror::Error;
-
-use crate::beast::choice::{
-    CHOICES, ClassMemo, ClassMemos, NOWHERE, OUR_RANKS, all_near, around_block, closed_at,
-    direction_class, near_class,
-};
+use crate::beast::chase::{beast_turn_ours, nearest_open};
+use crate::beast::choice::{ClassMemo, ClassMemos, NEIGHBOURS, NOWHERE, OUR_RANKS, around_ranks};
+use crate::beast::measure::{Chebyshev, Euclidean, Manhattan, Measure, Truncated};
 use crate::beast::parse::{Cell, Move, Puzzle};
-use crate::beast::region::Region;
-use crate::grid::{AROUND, Dir, Grid, Pos};
-
-/// Whom the beasts aim at (`--target`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum Target {
-    /// The player's cell at the start of the turn, before his move (our reading).
-    #[default]
-    Start,
-    /// The player's cell after his move.
-    After,
-}
-
-/// What happens when the moves run out with the player and a beast alive (`--exhaust`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum Exhaust {
-    /// The player keeps waiting until he dies or the situation repeats (our reading).
-    #[default]
-    Wait,
-    /// The game stops; the score is printed.
-    Stop,
-}
-
-/// The order in which beasts move (`--order`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum Order {
-    /// Ranked once by position at game start; a beast keeps its rank (our reading).
-    #[default]
-    Initial,
-    /// Re-ranked by current position at every beast turn.
-    Turn,
-}
-
-/// What walking into a beast does (`--bump`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum Bump {
-    /// The player dies (our reading).
-    #[default]
-    Death,
-    /// The beast acts as a wall.
-    Blocked,
-}
-
-/// The priority of a beast's eight neighbours when distances tie: the numbers of the tie
-/// matrix `1 3 4 / 2 H 5 / 6 8 7`, highest priority first.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Ties(pub [u8; 8]);
-
-impl Ties {
-    /// Our reading: the matrix's own order, 1 first.
-    pub const MATRIX: Ties = Ties([1, 2, 3, 4, 5, 6, 7, 8]);
-    /// Reading order: row by row, left to right (1 3 4 2 5 6 8 7).
-    pub const ROW_MAJOR: Ties = Ties([1, 3, 4, 2, 5, 6, 8, 7]);
-    /// The matrix reversed: 8 first.
-    pub const REVERSED: Ties = Ties([8, 7, 6, 5, 4, 3, 2, 1]);
-
-    /// The matrix order with the numbers `a` and `b` swapped.
-    pub const fn swapped(a: u8, b: u8) -> Ties {
-        let mut order = Ties::MATRIX.0;
-        order[a as usize - 1] = b;
-        order[b as usize - 1] = a;
-        Ties(order)
-    }
-
-    /// The neighbour offsets `(row, col)` in priority order.
-    fn offsets(self) -> [(isize, isize); 8] {
-        self.0.map(|n| NEIGHBOURS[usize::from(n.clamp(1, 8)) - 1])
-    }
-}
-
-impl Default for Ties {
-    fn default() -> Self {
-        Ties::MATRIX
-    }
-}
-
-/// How a beast measures the distance to its target.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum Distance {
-    /// Exact Euclidean distance, compared as integer squares (our reading).
-    #[default]
-    Euclidean,
-    /// Rows plus columns.
-    Manhattan,
-    /// The larger of rows and columns (king moves).
-    Chebyshev,
-    /// Euclidean, truncated to a whole number.
-    Truncated,
-}
-
-/// On which turns the beasts move.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum Schedule {
-    /// Turns 2, 4, 6, ... (our reading).
-    #[default]
-    Even,
-    /// Turns 1, 3, 5, ...
-    Odd,
-    /// Every turn.
-    Every,
-}
-
-impl Schedule {
-    /// True if the beasts move on `turn` (from 1).
-    pub fn beasts_move(self, turn: u64) -> bool {
-        match self {
-            Schedule::Even => turn.is_multiple_of(2),
-            Schedule::Odd => turn % 2 == 1,
-            Schedule::Every => true,
-        }
-    }
-}
-
-/// Whether a beast with an open neighbour may stay put.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum Stay {
-    /// A beast must move when any neighbour is open (our reading).
-    #[default]
-    Never,
-    /// A beast stays put when every open neighbour is farther from the target than it is.
-    WhenFarther,
-}
-
-/// What a beast does when its best cell was taken earlier in the same turn.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum Taken {
-    /// It takes its next best open cell (our reading).
-    #[default]
-    NextBest,
-    /// It stays put.
-    Stays,
-}
-
-/// The readings of the rules that golf answers disagree on. `Rules::default()` (and
-/// [`Rules::OURS`]) is ours; the named readings are in [`crate::beast::variant`].
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Rules {
-    /// Beast order.
-    pub order: Order,
-    /// Walking into a beast.
-    pub bump: Bump,
-    /// Whom the beasts aim at.
-    pub target: Target,
-    /// Moves running out.
-    pub exhaust: Exhaust,
-    /// Tie-break order.
-    pub ties: Ties,
-    /// The distance measure.
-    pub distance: Distance,
-    /// When the beasts move.
-    pub schedule: Schedule,
-    /// Whether a beast may stay put.
-    pub stay: Stay,
-    /// A beast whose best cell was just taken.
-    pub taken: Taken,
-}
-
-impl Rules {
-    /// Our readings, as a constant.
-    pub const OURS: Rules = Rules {
-        order: Order::Initial,
-        bump: Bump::Death,
-        target: Target::Start,
-        exhaust: Exhaust::Wait,
-        ties: Ties::MATRIX,
-        distance: Distance::Euclidean,
-        schedule: Schedule::Even,
-        stay: Stay::Never,
-        taken: Taken::NextBest,
-    };
-}
+use crate::beast::rules::{Bump, Distance, Order, Rules, Stay, Taken, Target};
+use crate::grid::{Dir, Grid, Pos};
 
 /// Where a game stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -245,9 +77,9 @@ pub struct Step {
     pub status: Status,
 }
 
-/// A move played after the game ended: refused, and nothing changes.
-#[derive(Clone, Copy, Debug, Error, PartialEq, Eq, Hash)]
-#[error("{}", super::render::game_over(self))]
+/// A move played after the game ended: refused, and nothing changes. Its words
+/// (`Display`) are made in [`super::render`].
+#[derive(Clone, Copy, Debug, thiserror::Error, PartialEq, Eq, Hash)]
 pub struct GameOver {
     /// How the game ended: won or eaten.
     pub status: Status,
@@ -260,302 +92,6 @@ pub struct Crush {
     pub turn: u64,
     /// The cell it was crushed in.
     pub at: Pos,
-}
-
-/// How a judged puzzle ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Ending {
-    /// Every beast was crushed.
-    Won,
-    /// A beast got the player.
-    Eaten,
-    /// The moves ran out and the beasts can never reach the player.
-    Stalemate,
-    /// The moves ran out with beasts left (only under `--exhaust stop`).
-    Alive,
-}
-
-impl Ending {
-    /// The name used in JSON: `won`, `eaten`, `stalemate`, `alive`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Ending::Won => "won",
-            Ending::Eaten => "eaten",
-            Ending::Stalemate => "stalemate",
-            Ending::Alive => "alive",
-        }
-    }
-}
-
-/// The judged result of a whole puzzle.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct Outcome {
-    /// How it ended.
-    pub ending: Ending,
-    /// 2 points a crushed beast.
-    pub score: u64,
-    /// Turns played, waiting turns included. For a stalemate: up to the turn on which it
-    /// was detected (at once when no beast shares the player's region).
-    pub turns: u64,
-    /// How many moves of the move string were played.
-    pub moves_used: usize,
-    /// Beasts still alive.
-    pub beasts_left: usize,
-    /// Every crush, in order.
-    pub crushed: Vec<Crush>,
-}
-
-impl Outcome {
-    /// The canonical answer: `aHHHH!` and the score on two lines, or the score alone.
-    pub fn answer(&self) -> String {
-        match self.ending {
-            Ending::Eaten => format!("aHHHH!\n{}\n", self.score),
-            _ => format!("{}\n", self.score),
-        }
-    }
-}
-
-/// Why a game could not be judged.
-#[derive(Clone, Debug, Error, PartialEq, Eq)]
-pub enum GameError {
-    /// The waiting after the moves ran out neither ended nor repeated within the limit.
-    #[error(
-        "the beasts neither caught the player nor repeated a position within {turns} waiting \
-         turns after the moves ran out on turn {from}; the limit is 6 turns a cell of the \
-         player's region ({cells} cells) a beast in it ({beasts}), at least 2,000,000"
-    )]
-    Undecided {
-        /// How many waiting turns were played.
-        turns: u64,
-        /// The turn on which the moves ran out and the waiting began.
-        from: u64,
-        /// Open cells of the player's region.
-        cells: u64,
-        /// Beasts in the player's region.
-        beasts: u64,
-    },
-    /// The caller's budget ran out (see [`play_out_until`]) before the game was decided.
-    #[error("the game was not decided by turn {turn}, when the judge's time budget ran out")]
-    OutOfBudget {
-        /// The turn reached.
-        turn: u64,
-    },
-}
-
-/// How many turns are played between two asks of a [`play_out_until`] budget.
-const BUDGET_TURNS: u64 = 4096;
-
-/// The fewest waiting turns played after the moves run out before giving up, whatever the
-/// map: small maps keep this allowance (see [`wait_limit`]).
-pub const WAIT_LIMIT: u64 = 2_000_000;
-
-/// The waiting turns played before giving up when `beasts` beasts share the player's
-/// region of `cells` open cells: `6 * cells * beasts + 3`, and at least [`WAIT_LIMIT`].
-///
-/// Why this is enough. While the player waits nothing moves but the beasts, and only those
-/// in his region matter, so the state after each beast turn is the list of their cells,
-/// and the next state is a function of it: the states run into a cycle after a tail, with
-/// tail plus cycle at most the number of states `S`. The judge's Brent search sees the repeat
-/// by the `3S`th pair of turns, so `6S + 3` waiting turns (one more to line up the pairs)
-/// always suffice.
-/// - One beast: `S <= cells`, so the limit is proved enough: a 3 MB corridor whose beast
-///   walks a million cells (two million turns) to the player is judged.
-/// - Several beasts: `S` is at most `cells^beasts` (proved enough whenever that is below
-///   the limit, e.g. two beasts in up to 577 cells), but no polynomial bound holds in
-///   general. The limit then allows every beast a walk over the whole region: generous for
-///   the chases and oscillations of real puzzles, and the error names the limit if one
-///   still outlives it.
-pub fn wait_limit(cells: u64, beasts: u64) -> u64 {
-    6u64.saturating_mul(cells)
-        .saturating_mul(beasts)
-        .saturating_add(3)
-        .max(WAIT_LIMIT)
-}
-
-/// A beast's eight neighbours in tie-break order: the matrix `1 3 4 / 2 H 5 / 6 8 7`.
-pub(super) const NEIGHBOURS: [(isize, isize); 8] = [
-    (-1, -1), // 1 up-left
-    (0, -1),  // 2 left
-    (-1, 0),  // 3 up
-    (-1, 1),  // 4 up-right
-    (0, 1),   // 5 right
-    (1, -1),  // 6 down-left
-    (1, 1),   // 7 down-right
-    (1, 0),   // 8 down
-];
-
-/// The tie rank of each cell of [`AROUND`] under the priority order `neighbours`, if that
-/// order ranks each neighbour exactly once.
-pub(super) const fn around_ranks(neighbours: &[(isize, isize); 8]) -> Option<[u64; 8]> {
-    let mut ranks = [0; 8];
-    let mut j = 0;
-    while j < 8 {
-        let cell = AROUND[j];
-        let mut rank = None;
-        let mut k = 0;
-        while k < 8 {
-            if neighbours[k].0 == cell.0 && neighbours[k].1 == cell.1 {
-                if rank.is_some() {
-                    return None;
-                }
-                rank = Some(k as u64);
-            }
-            k += 1;
-        }
-        match rank {
-            Some(k) => ranks[j] = k,
-            None => return None,
-        }
-        j += 1;
-    }
-    Some(ranks)
-}
-
-/// The nearest open neighbour of a beast at flat index `at` under our tie orders, as
-/// (distance, rank), with `(dr, dc)` the beast's offset from its target; `None` when every
-/// neighbour is closed. Branch-free: each neighbour's key is its distance times 8 plus its
-/// rank, or `u64::MAX` when it is not open, so the smallest key is the nearest open cell
-/// with ties going to the higher priority. The three rows of the 3x3 block around the
-/// beast are three slices, in the order of [`AROUND`].
-#[inline(always)]
-fn nearest_open<M: Measure>(
-    cells: &[Cell],
-    at: usize,
-    stride: usize,
-    (dr, dc): (i64, i64),
-    ranks: [u64; 8],
-) -> Option<(u64, usize)> {
-    let (Some(up), Some(mid), Some(down)) = (
-        three(cells, at.wrapping_sub(stride + 1)),
-        three(cells, at.wrapping_sub(1)),
-        three(cells, at + stride - 1),
-    ) else {
-        return None;
-    };
-    let around = around_block(up, mid, down);
-    let (r, c) = (
-        [M::part(dr - 1), M::part(dr), M::part(dr + 1)],
-        [M::part(dc - 1), M::part(dc), M::part(dc + 1)],
-    );
-    let distance = [
-        M::join(r[0], c[0]),
-        M::join(r[0], c[1]),
-        M::join(r[0], c[2]),
-        M::join(r[1], c[0]),
-        M::join(r[1], c[2]),
-        M::join(r[2], c[0]),
-        M::join(r[2], c[1]),
-        M::join(r[2], c[2]),
-    ];
-    let keys: [u64; 8] = std::array::from_fn(|j| {
-        let open = (around[j] == Cell::Space) | (around[j] == Cell::Player);
-        let closed = u64::from(!open).wrapping_neg();
-        (distance[j] << 3 | ranks[j]) | closed
-    });
-    // A tree of minimums, not a chain: short enough that the compiler keeps conditional
-    // moves instead of turning them into guessed branches.
-    let key = (keys[0].min(keys[1]).min(keys[2].min(keys[3])))
-        .min(keys[4].min(keys[5]).min(keys[6].min(keys[7])));
-    (key != u64::MAX).then_some((key >> 3, (key & 7) as usize))
-}
-
-/// The neighbour a beast at the middle of the 3x3 block `cells` takes by [`nearest_open`]
-/// and the squared distances, for the tests of the table of choices.
-#[cfg(test)]
-pub(super) fn nearest_by_squares(
-    cells: &[Cell; 9],
-    (dr, dc): (i64, i64),
-    ranks: [u64; 8],
-) -> Option<usize> {
-    nearest_open::<Euclidean>(cells, 4, 3, (dr, dc), ranks).map(|(_, k)| k)
-}
-
-/// Each beast's flat cell on rows of `stride` cells, shifted left 8 bits, and the class
-/// of its direction to `target` in the low bits, in `plan`. With `FAR`, the map is too big
-/// for every class to be looked up, and a beast far from its target asks its memo.
-#[inline(never)]
-fn plan_beasts<const FAR: bool>(
-    beasts: &[Pos],
-    memos: &mut [ClassMemo],
-    plan: &mut [u64; PLAN],
-    stride: usize,
-    target: Pos,
-) {
-    let (tr, tc) = (target.row as i64, target.col as i64);
-    for ((planned, beast), memo) in plan.iter_mut().zip(beasts).zip(memos) {
-        let at = beast.row * stride + beast.col;
-        let (dr, dc) = (beast.row as i64 - tr, beast.col as i64 - tc);
-        let class = match FAR {
-            true => memo.class(dr, dc),
-            false => near_class(dr, dc).unwrap_or_else(|| direction_class(dr, dc)),
-        };
-        *planned = (at as u64) << 8 | class as u64;
-    }
-}
-
-/// How many beasts [`beast_turn_ours`] plans at a time.
-const PLAN: usize = 256;
-
-/// The beasts' moves of one beast turn under all our rules, on `cells` (rows of `stride`
-/// cells), with `player` the player's flat cell: each beast of `beasts` in turn takes the
-/// step its choice ([`CHOICES`]) names in `steps`, and the choice is written to its slot
-/// in `log`. `log` and `memos` are as long as `beasts`. Returns the index of the beast that
-/// ate the player, if one did (those after it have not moved).
-///
-/// A chunk of beasts is planned first ([`plan_beasts`]): each one's flat cell and the class
-/// of its direction to `target`, which no beast's move in the turn changes. The moves then
-/// only read the cells around each beast, and the work of one does not wait on the plan of
-/// the next.
-#[inline(never)]
-fn beast_turn_ours(
-    cells: &mut [Cell],
-    beasts: &mut [Pos],
-    log: &mut [u8],
-    memos: &mut [ClassMemo],
-    stride: usize,
-    (target, player): (Pos, usize),
-    steps: &[(isize, isize, isize); 16],
-) -> Option<usize> {
-    debug_assert!(log.len() == beasts.len() && memos.len() == beasts.len());
-    // A beast's 3x3 block is on the map only if the map is 3 cells wide and 3 high; and
-    // then no block is longer than the map, which lets the compiler check the three rows
-    // of a block once for the whole turn.
-    if stride < 3 || stride > cells.len().saturating_sub(3) / 2 {
-        log.fill(NOWHERE);
-        return None;
-    }
-    let far = !all_near(stride, cells.len() / stride);
-    let mut plan = [0u64; PLAN];
-    let chunks = beasts.chunks_mut(PLAN).zip(log.chunks_mut(PLAN));
-    for (c, ((beasts, log), memos)) in chunks.zip(memos.chunks_mut(PLAN)).enumerate() {
-        match far {
-            true => plan_beasts::<true>(beasts, memos, &mut plan, stride, target),
-            false => plan_beasts::<false>(beasts, memos, &mut plan, stride, target),
-        }
-        for (j, ((beast, slot), &planned)) in beasts.iter_mut().zip(log).zip(&plan).enumerate() {
-            let at = (planned >> 8) as usize;
-            let choice = match closed_at(cells, at, stride) {
-                Some(closed) => CHOICES[planned as usize & 63][closed],
-                None => NOWHERE,
-            };
-            *slot = choice;
-            let (sr, sc, flat) = steps[usize::from(choice & 15)];
-            beast.row = beast.row.wrapping_add_signed(sr);
-            beast.col = beast.col.wrapping_add_signed(sc);
-            let to = at.wrapping_add_signed(flat);
-            cells[at] = Cell::Space;
-            cells[to] = Cell::Beast;
-            if to == player {
-                return Some(c * PLAN + j);
-            }
-        }
-    }
-    None
-}
-
-/// The three cells from flat index `start`, if on the map.
-fn three(cells: &[Cell], start: usize) -> Option<&[Cell; 3]> {
-    cells.get(start..start.checked_add(3)?)?.try_into().ok()
 }
 
 /// True if `cells` holds a beast or the player: they are the two highest cells, so the test
@@ -597,6 +133,16 @@ fn player_and_beasts(map: &Grid<Cell>) -> (Pos, Vec<Pos>) {
         }
     }
     (player, beasts)
+}
+
+/// What waiting turns change in a game, saved by [`Game::save_waiting`] so that
+/// [`Game::take_back`] can undo them: the turn, the beasts' cells and their last steps
+/// (while the player waits, nothing else moves).
+#[derive(Clone, Debug)]
+pub(super) struct Waiting {
+    turn: u64,
+    beasts: Vec<Pos>,
+    last_steps: Vec<u8>,
 }
 
 /// A game in progress.
@@ -652,26 +198,31 @@ impl Game {
     }
 
     /// The current map.
+    #[inline]
     pub fn map(&self) -> &Grid<Cell> {
         &self.map
     }
 
     /// The rules in force.
+    #[inline]
     pub fn rules(&self) -> Rules {
         self.rules
     }
 
     /// The player's cell (where he died, if he was eaten).
+    #[inline]
     pub fn player(&self) -> Pos {
         self.player
     }
 
     /// The live beasts' cells.
+    #[inline]
     pub fn beasts(&self) -> &[Pos] {
         &self.beasts
     }
 
     /// Turns played so far.
+    #[inline]
     pub fn turn(&self) -> u64 {
         self.turn
     }
@@ -687,6 +238,7 @@ impl Game {
     }
 
     /// Where the game stands.
+    #[inline]
     pub fn status(&self) -> Status {
         self.status
     }
@@ -713,6 +265,34 @@ impl Game {
             );
             Some((from, to))
         })
+    }
+
+    /// What waiting turns from here change, for [`Game::take_back`].
+    pub(super) fn save_waiting(&self) -> Waiting {
+        Waiting {
+            turn: self.turn,
+            beasts: self.beasts.clone(),
+            last_steps: self.last_steps.clone(),
+        }
+    }
+
+    /// Takes back the waiting turns played since `saved` was made, the game still on: only
+    /// the beasts moved.
+    pub(super) fn take_back(&mut self, saved: Waiting) {
+        for &b in &self.beasts {
+            self.map[b] = Cell::Space;
+        }
+        for &b in &saved.beasts {
+            self.map[b] = Cell::Beast;
+        }
+        self.beasts = saved.beasts;
+        self.turn = saved.turn;
+        self.last_steps = saved.last_steps;
+    }
+
+    /// Every crush, the game given up: the end of a game played out.
+    pub(super) fn into_crushed(self) -> Vec<Crush> {
+        self.crushed
     }
 
     /// Plays one turn, or refuses it when the game is already over.
@@ -908,7 +488,7 @@ impl Game {
     /// [`Game::beasts_act`] under the distance measure `M`, one copy per measure so that
     /// ours pays nothing for the others; `PLAIN` (our [`Stay`] and [`Taken`], tie orders
     /// that rank each neighbour once) leaves out their checks and uses `ranks`, the tie rank
-    /// of each cell of [`AROUND`].
+    /// of each cell of [`AROUND`](crate::grid::AROUND).
     ///
     /// The border is solid wall (the parser guarantees it), so a beast is never on it and
     /// its eight neighbours are always on the map: their flat indices are `index + offset`.
@@ -1005,300 +585,10 @@ impl Game {
     }
 }
 
-/// A distance measure, as a number that orders cells the way the measure does. Each one is
-/// a join of one part for the rows and one for the columns, so that a beast works out three
-/// parts a direction and joins them for its eight neighbours.
-trait Measure {
-    /// The part of one axis's offset.
-    fn part(d: i64) -> u64;
-    /// The distance from the parts of the row and the column offsets.
-    fn join(row: u64, col: u64) -> u64;
-    /// The distance of the offset `(dy, dx)`.
-    fn of(dy: i64, dx: i64) -> u64 {
-        Self::join(Self::part(dy), Self::part(dx))
-    }
-}
-
-/// Squared Euclidean distance (the square keeps it exact and orders the same).
-struct Euclidean;
-/// Rows plus columns.
-struct Manhattan;
-/// The larger of rows and columns.
-struct Chebyshev;
-/// Euclidean truncated to a whole number.
-struct Truncated;
-
-impl Measure for Euclidean {
-    fn part(d: i64) -> u64 {
-        (d * d) as u64
-    }
-    fn join(row: u64, col: u64) -> u64 {
-        row + col
-    }
-}
-
-impl Measure for Manhattan {
-    fn part(d: i64) -> u64 {
-        d.unsigned_abs()
-    }
-    fn join(row: u64, col: u64) -> u64 {
-        row + col
-    }
-}
-
-impl Measure for Chebyshev {
-    fn part(d: i64) -> u64 {
-        d.unsigned_abs()
-    }
-    fn join(row: u64, col: u64) -> u64 {
-        row.max(col)
-    }
-}
-
-impl Measure for Truncated {
-    fn part(d: i64) -> u64 {
-        Euclidean::part(d)
-    }
-    fn join(row: u64, col: u64) -> u64 {
-        Euclidean::join(row, col).isqrt()
-    }
-}
-
-/// Plays a whole puzzle under `rules`.
-pub fn play_out(puzzle: &Puzzle, rules: Rules) -> Result<Outcome, GameError> {
-    play(Game::new(puzzle, rules), puzzle.moves(), Unseen, || true)
-}
-
-/// [`play_out`], taking the puzzle: the game plays on the parsed map itself instead of a copy.
-pub fn play_out_owned(puzzle: Puzzle, rules: Rules) -> Result<Outcome, GameError> {
-    let (map, moves) = puzzle.into_parts();
-    play(Game::from_map(map, rules), moves, Unseen, || true)
-}
-
-/// [`play_out`] within the caller's budget: `keep_going` is asked every few thousand turns, and
-/// once it says `false` the game ends with [`GameError::OutOfBudget`]. The engine has no
-/// clock; the caller's closure may read one.
-pub fn play_out_until(
-    puzzle: &Puzzle,
-    rules: Rules,
-    keep_going: impl FnMut() -> bool,
-) -> Result<Outcome, GameError> {
-    play(Game::new(puzzle, rules), puzzle.moves(), Unseen, keep_going)
-}
-
-/// Plays a whole puzzle under `rules`, showing `observe` the game after every turn,
-/// waiting turns included.
-pub fn play_out_with(
-    puzzle: &Puzzle,
-    rules: Rules,
-    observe: impl FnMut(&Game, &Step),
-) -> Result<Outcome, GameError> {
-    play(
-        Game::new(puzzle, rules),
-        puzzle.moves(),
-        Seen(observe),
-        || true,
-    )
-}
-
-/// [`play_out_with`] within the caller's budget, as [`play_out_until`]: `observe` sees every turn,
-/// and once `keep_going` says `false` the game ends with [`GameError::OutOfBudget`].
-pub fn play_out_until_with(
-    puzzle: &Puzzle,
-    rules: Rules,
-    observe: impl FnMut(&Game, &Step),
-    keep_going: impl FnMut() -> bool,
-) -> Result<Outcome, GameError> {
-    play(
-        Game::new(puzzle, rules),
-        puzzle.moves(),
-        Seen(observe),
-        keep_going,
-    )
-}
-
-/// Who watches a game being played out.
-trait Watcher {
-    /// Shows the game after a turn.
-    fn see(&mut self, game: &Game, step: &Step);
-    /// True if nobody watches, so that turns may be played ahead and taken back.
-    const UNSEEN: bool;
-}
-
-/// Nobody watches.
-struct Unseen;
-
-/// A closure watches every turn.
-struct Seen<F>(F);
-
-impl Watcher for Unseen {
-    fn see(&mut self, _: &Game, _: &Step) {}
-    const UNSEEN: bool = true;
-}
-
-impl<F: FnMut(&Game, &Step)> Watcher for Seen<F> {
-    fn see(&mut self, game: &Game, step: &Step) {
-        (self.0)(game, step)
-    }
-    const UNSEEN: bool = false;
-}
-
-/// Plays `moves` and what follows them from a new `game`, showing `watcher` every turn and
-/// asking `keep_going` every [`BUDGET_TURNS`] turns. Moves given, not lent, are let go
-/// of once played.
-fn play<W: Watcher>(
-    mut game: Game,
-    moves: impl AsRef<[Move]>,
-    mut watcher: W,
-    mut keep_going: impl FnMut() -> bool,
-) -> Result<Outcome, GameError> {
-    let rules = game.rules;
-    let mut moves_used = 0;
-    for &m in moves.as_ref() {
-        let Ok(step) = game.apply(m) else { break };
-        moves_used += 1;
-        watcher.see(&game, &step);
-        if game.turn.is_multiple_of(BUDGET_TURNS) && !keep_going() {
-            return Err(GameError::OutOfBudget { turn: game.turn });
-        }
-    }
-    // Moves given away are no longer needed while the player waits.
-    drop(moves);
-    let mut ending = match game.status {
-        Status::Won => Ending::Won,
-        Status::Eaten => Ending::Eaten,
-        Status::Playing => Ending::Alive,
-    };
-    if ending == Ending::Alive && rules.exhaust == Exhaust::Wait {
-        let eaten_soon = W::UNSEEN && eaten_while_waiting_briefly(&mut game);
-        ending = if eaten_soon {
-            Ending::Eaten
-        } else {
-            wait_out(
-                &mut game,
-                &mut |g: &Game, s: &Step| watcher.see(g, s),
-                &mut keep_going,
-            )?
-        };
-    }
-    Ok(Outcome {
-        ending,
-        score: game.score(),
-        turns: game.turn,
-        moves_used,
-        beasts_left: game.beasts.len(),
-        crushed: game.crushed,
-    })
-}
-
-/// Waits a few turns, about as many as finding the player's region costs (a beast move
-/// for 64 cells of the map), and returns true if the player was eaten in them; else takes
-/// them back and returns false. On an open map, where beasts soon reach the player, this
-/// spares the region.
-///
-/// The ending is the one [`wait_out`] finds: it plays the same turns, it cannot see a
-/// stalemate before the player is eaten (the beasts of his region repeating their cells
-/// would repeat forever), and these turns stay within its limit. The caller's budget is
-/// not asked in them: they cost about what the region would.
-fn eaten_while_waiting_briefly(game: &mut Game) -> bool {
-    let beasts = game.beasts.len().max(1);
-    let turns = (2 * (game.map.cells().len() / 64 / beasts) as u64 + 2).min(WAIT_LIMIT);
-    let (start, saved) = (game.turn, game.beasts.clone());
-    let last_steps = game.last_steps.clone();
-    for _ in 0..turns {
-        match game.apply(Move::Wait) {
-            Ok(step) if step.status == Status::Playing => {}
-            _ => return game.status == Status::Eaten,
-        }
-    }
-    // Take the turns back: only the beasts moved.
-    for &b in &game.beasts {
-        game.map[b] = Cell::Space;
-    }
-    for &b in &saved {
-        game.map[b] = Cell::Beast;
-    }
-    game.beasts = saved;
-    game.turn = start;
-    game.last_steps = last_steps;
-    false
-}
-
-/// The player waits until he is eaten or the beasts' positions repeat on a turn of the same
-/// parity (a stalemate).
-///
-/// While the player waits no wall moves, so a beast outside his 8-connected region of open
-/// cells can never reach him, nor meet a beast that can: only the beasts inside it decide
-/// the ending. With none inside, it is a stalemate at once. Otherwise Brent's cycle finding
-/// over pairs of turns watches their positions, keeping one saved list.
-fn wait_out(
-    game: &mut Game,
-    observe: &mut impl FnMut(&Game, &Step),
-    keep_going: &mut impl FnMut() -> bool,
-) -> Result<Ending, GameError> {
-    let start = game.turn;
-    let region = Region::of(&game.map, game.player);
-    if !game.beasts.iter().any(|&b| region.holds(game.map.index(b))) {
-        return Ok(Ending::Stalemate);
-    }
-    let mut wait = |game: &mut Game| -> bool {
-        match game.apply(Move::Wait) {
-            Ok(step) => {
-                observe(game, &step);
-                step.status == Status::Playing
-            }
-            Err(GameOver { .. }) => false,
-        }
-    };
-    // Line up so that each cycle step is an (odd, even) pair of turns.
-    if game.turn % 2 == 1 && !wait(game) {
-        return Ok(Ending::Eaten);
-    }
-    let inside = |game: &Game, b: &&Pos| region.holds(game.map.index(**b));
-    let mut saved: Vec<Pos> = game
-        .beasts
-        .iter()
-        .filter(|b| inside(game, b))
-        .copied()
-        .collect();
-    let (cells, beasts) = (region.len(), saved.len() as u64);
-    let limit = wait_limit(cells, beasts);
-    let mut power: u64 = 1;
-    let mut length: u64 = 0;
-    loop {
-        if !wait(game) || !wait(game) {
-            return Ok(Ending::Eaten);
-        }
-        length += 1;
-        if saved
-            .iter()
-            .eq(game.beasts.iter().filter(|b| inside(game, b)))
-        {
-            return Ok(Ending::Stalemate);
-        }
-        if length == power {
-            saved.clear();
-            saved.extend(game.beasts.iter().filter(|b| inside(game, b)));
-            power *= 2;
-            length = 0;
-        }
-        if game.turn % BUDGET_TURNS < 2 && !keep_going() {
-            return Err(GameError::OutOfBudget { turn: game.turn });
-        }
-        if game.turn - start > limit {
-            return Err(GameError::Undecided {
-                turns: game.turn - start,
-                from: start,
-                cells,
-                beasts,
-            });
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::beast::rules::{Exhaust, Schedule};
     use rand_chacha::ChaCha8Rng;
     use rand_core::{Rng, SeedableRng};
 
@@ -1416,57 +706,5 @@ W
         assert_eq!(game.beasts()[0], Pos::new(1, 5));
         assert_eq!(game.map()[Pos::new(1, 5)], Cell::Beast);
         assert_eq!(game.last_beast_moves(), [(Pos::new(2, 7), Pos::new(3, 6))]);
-    }
-
-    /// A 200x3 corridor: the player at the west end (column 1), beasts in the columns
-    /// `beasts`, and a wall in column `wall`, if any.
-    fn corridor(beasts: &[usize], wall: Option<usize>) -> Puzzle {
-        let cols = 200;
-        let mut row = vec![' '; cols];
-        (row[0], row[cols - 1], row[1]) = ('#', '#', 'O');
-        for &b in beasts {
-            row[b] = 'H';
-        }
-        if let Some(w) = wall {
-            row[w] = '#';
-        }
-        let border = "#".repeat(cols);
-        let text = format!(
-            "{cols} 3\n{border}\n{}\n{border}\nW\n",
-            String::from_iter(row)
-        );
-        Puzzle::parse(&text).expect("valid")
-    }
-
-    #[test]
-    fn waiting_ahead_unwatched_ends_as_waiting_watched_does() {
-        // Beasts 2, 5 and 39 cells from the player; then walled off, near and far.
-        for (beast, wall) in [
-            (4, None),
-            (7, None),
-            (41, None),
-            (7, Some(4)),
-            (151, Some(76)),
-        ] {
-            let puzzle = corridor(&[beast], wall);
-            let unwatched = play_out(&puzzle, Rules::OURS).expect("judged");
-            let watched = play_out_with(&puzzle, Rules::OURS, |_, _| {}).expect("judged");
-            assert_eq!(unwatched, watched, "beast {beast}, wall {wall:?}");
-            let ending = match wall {
-                Some(_) => Ending::Stalemate,
-                None => Ending::Eaten,
-            };
-            assert_eq!(unwatched.ending, ending, "beast {beast}, wall {wall:?}");
-        }
-    }
-
-    #[test]
-    fn turns_waited_ahead_and_not_needed_are_taken_back_whole() {
-        // Two beasts far down the corridor: 20 turns ahead do not bring them to the player.
-        let mut game = Game::new(&corridor(&[150, 151], None), Rules::OURS);
-        assert!(game.apply(Move::Wait).is_ok());
-        let before = game.clone();
-        assert!(!eaten_while_waiting_briefly(&mut game));
-        assert_eq!(game, before);
     }
 }

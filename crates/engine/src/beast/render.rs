@@ -1,10 +1,14 @@
 //! Every word and glyph of the beast game: the map drawn, a turn described for `--trace`
-//! and interactive play, a refusal, and the `--json` report of an outcome.
+//! and interactive play, a refusal (and its `Display`), and the `--json` report of an
+//! outcome.
+
+use std::fmt;
 
 use serde::Serialize;
 
-use crate::beast::game::{Action, Game, GameOver, Outcome, Status, Step};
+use crate::beast::game::{Action, Game, GameOver, Status, Step};
 use crate::beast::parse::Cell;
+use crate::beast::play_out::Outcome;
 use crate::grid::Grid;
 use crate::play::{Color, Line, Viewport};
 use crate::words::count;
@@ -145,6 +149,13 @@ pub fn game_over(over: &GameOver) -> String {
         Status::Won | Status::Playing => "no beast is left",
     };
     format!("the game is over: {how}")
+}
+
+/// A refusal's words are [`game_over`]'s.
+impl fmt::Display for GameOver {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&game_over(self))
+    }
 }
 
 /// The `--json` object of an outcome: `outcome`, `score`, `turns`, `moves_used`,

@@ -6,9 +6,11 @@
 //! A game too long for a page is cut: frames are kept until their estimated size reaches
 //! [`Limits::max_bytes`], and [`Replay::cut`] says at which turn the frames stop.
 
-use crate::beast::game::{Action, Ending, Game, GameError, Rules, Step, play_out_until_with};
+use crate::beast::game::{Action, Game, Step};
 use crate::beast::parse::{Cell, Move, Puzzle};
+use crate::beast::play_out::{Ending, GameError, play_out_until_with};
 use crate::beast::render;
+use crate::beast::rules::Rules;
 use crate::grid::{Grid, Pos};
 
 /// How large a replay may grow.
@@ -245,7 +247,8 @@ pub fn board_after(replay: &Replay, turns: usize) -> Grid<Cell> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::beast::game::{Status, play_out_with};
+    use crate::beast::game::Status;
+    use crate::beast::play_out::play_out_with;
     use crate::beast::variant::CATALOGUE;
     use crate::judge::generate::{GenOptions, generate};
 

@@ -1,9 +1,10 @@
 //! Interactive beast play, the pure half: keys go in, the game moves through the same
 //! [`Game::apply`] the judge uses, and a frame of styled lines comes out.
 
-use crate::beast::game::{Game, Rules, Status};
+use crate::beast::game::{Game, Status};
 use crate::beast::parse::{Move, Puzzle, move_string};
 use crate::beast::render::{self, Style};
+use crate::beast::rules::Rules;
 use crate::grid::Dir;
 use crate::play::{self, Color, Flow, Key, Line, Screen, Viewport, Window};
 

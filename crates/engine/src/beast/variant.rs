@@ -7,7 +7,7 @@
 //! [`CATALOGUE`]; `beast --variant NAME`, `beast variants` and the diagnosis of `beast check`
 //! pick it up from there.
 
-use crate::beast::game::{
+use crate::beast::rules::{
     Bump, Distance, Exhaust, Order, Rules, Schedule, Stay, Taken, Target, Ties,
 };
 

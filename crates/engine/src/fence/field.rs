@@ -265,9 +265,9 @@ pub struct Built {
     pub step: Option<RuleStep>,
 }
 
-/// Why a build was refused. The field is left as it was.
+/// Why a build was refused. The field is left as it was. Its words (`Display`) are made in
+/// [`super::render`].
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{}", super::render::refusal(self))]
 pub enum Refusal {
     /// Unreadable text, or two posts that are not neighbours.
     Malformed(#[from] NotationError),

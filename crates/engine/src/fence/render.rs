@@ -1,6 +1,9 @@
-//! Every word of Fence Posts and its `--json` report: refusals, the result and status
-//! lines, what a build did, and the farmer's replies. The rules in `field.rs` and
-//! `farmer.rs` return data only; the picture of the field is drawn by [`super::art`].
+//! Every word of Fence Posts and its `--json` report: refusals (and their `Display`), the
+//! result and status lines, what a build did, and the farmer's replies. The rules in
+//! `field.rs` and `farmer.rs` return data only; the picture of the field is drawn by
+//! [`super::art`].
+
+use std::fmt;
 
 use serde::Serialize;
 
@@ -20,6 +23,13 @@ pub fn refusal(refusal: &Refusal) -> String {
             to_move: Side::Farmer,
         } => "it is the farmer's turn, not yours".to_string(),
         Refusal::GameOver => "the game is over: every fence is built".to_string(),
+    }
+}
+
+/// A refusal's words are [`refusal`]'s.
+impl fmt::Display for Refusal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&refusal(self))
     }
 }
 

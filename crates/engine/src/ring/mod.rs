@@ -134,9 +134,9 @@ pub enum Turn {
     },
 }
 
-/// Why a move was turned down. A turned-down move changes nothing.
+/// Why a move was turned down. A turned-down move changes nothing. Its words (`Display`) are
+/// made in [`render`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, thiserror::Error)]
-#[error("{}", render::refused(self))]
 pub enum Refusal {
     /// The destination is a wall.
     Wall {

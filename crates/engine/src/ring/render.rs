@@ -1,7 +1,9 @@
 //! Every word and glyph of Ring Collector on a terminal or in JSON: the board rows, the
-//! status line, the message after each action and the `--json` report. The engine in
-//! `ring/mod.rs` only returns data ([`Turn`], [`Refusal`]). The HTML page keeps its own
-//! words, held to these by the e2e test.
+//! status line, the message after each action (and a refusal's `Display`) and the `--json`
+//! report. The engine in `ring/mod.rs` only returns data ([`Turn`], [`Refusal`]). The HTML
+//! page keeps its own words, held to these by the e2e test.
+
+use std::fmt;
 
 use serde::Serialize;
 
@@ -82,6 +84,13 @@ pub fn refused(refusal: &Refusal) -> String {
             dir.letter(),
             state.as_str()
         ),
+    }
+}
+
+/// A refusal's words are [`refused`]'s.
+impl fmt::Display for Refusal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&refused(self))
     }
 }
 

@@ -1,0 +1,72 @@
+//! How a beast measures the distance to its target: one [`Measure`] for each
+//! [`Distance`](super::rules::Distance), as a number that orders cells the way the measure
+//! does. The beasts' moves ([`super::game`], [`super::chase`]) are generic over it, so
+//! our Euclidean one pays nothing for the others.
+
+/// A distance measure, as a number that orders cells the way the measure does. Each one is
+/// a join of one part for the rows and one for the columns, so that a beast works out three
+/// parts a direction and joins them for its eight neighbours.
+pub(super) trait Measure {
+    /// The part of one axis's offset.
+    fn part(d: i64) -> u64;
+    /// The distance from the parts of the row and the column offsets.
+    fn join(row: u64, col: u64) -> u64;
+    /// The distance of the offset `(dy, dx)`.
+    #[inline]
+    fn of(dy: i64, dx: i64) -> u64 {
+        Self::join(Self::part(dy), Self::part(dx))
+    }
+}
+
+/// Squared Euclidean distance (the square keeps it exact and orders the same).
+pub(super) struct Euclidean;
+/// Rows plus columns.
+pub(super) struct Manhattan;
+/// The larger of rows and columns.
+pub(super) struct Chebyshev;
+/// Euclidean truncated to a whole number.
+pub(super) struct Truncated;
+
+impl Measure for Euclidean {
+    #[inline]
+    fn part(d: i64) -> u64 {
+        (d * d) as u64
+    }
+    #[inline]
+    fn join(row: u64, col: u64) -> u64 {
+        row + col
+    }
+}
+
+impl Measure for Manhattan {
+    #[inline]
+    fn part(d: i64) -> u64 {
+        d.unsigned_abs()
+    }
+    #[inline]
+    fn join(row: u64, col: u64) -> u64 {
+        row + col
+    }
+}
+
+impl Measure for Chebyshev {
+    #[inline]
+    fn part(d: i64) -> u64 {
+        d.unsigned_abs()
+    }
+    #[inline]
+    fn join(row: u64, col: u64) -> u64 {
+        row.max(col)
+    }
+}
+
+impl Measure for Truncated {
+    #[inline]
+    fn part(d: i64) -> u64 {
+        Euclidean::part(d)
+    }
+    #[inline]
+    fn join(row: u64, col: u64) -> u64 {
+        Euclidean::join(row, col).isqrt()
+    }
+}

@@ -1,0 +1,177 @@
+//! The rule switches: each reading of the beast rules that golf answers disagree on
+//! (`--order`, `--bump`, `--target`, `--exhaust`, `--ties`, `--distance`, `--schedule`,
+//! `--stay`, `--taken`) as plain data, and [`Rules`], one choice of each. `Rules::OURS` is
+//! ours; what a switch does to a turn is decided in [`super::game`], and the named
+//! readings are in [`super::variant`].
+
+use crate::beast::choice::NEIGHBOURS;
+
+/// Whom the beasts aim at (`--target`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Target {
+    /// The player's cell at the start of the turn, before his move (our reading).
+    #[default]
+    Start,
+    /// The player's cell after his move.
+    After,
+}
+
+/// What happens when the moves run out with the player and a beast alive (`--exhaust`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Exhaust {
+    /// The player keeps waiting until he dies or the situation repeats (our reading).
+    #[default]
+    Wait,
+    /// The game stops; the score is printed.
+    Stop,
+}
+
+/// The order in which beasts move (`--order`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Order {
+    /// Ranked once by position at game start; a beast keeps its rank (our reading).
+    #[default]
+    Initial,
+    /// Re-ranked by current position at every beast turn.
+    Turn,
+}
+
+/// What walking into a beast does (`--bump`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Bump {
+    /// The player dies (our reading).
+    #[default]
+    Death,
+    /// The beast acts as a wall.
+    Blocked,
+}
+
+/// The priority of a beast's eight neighbours when distances tie: the numbers of the tie
+/// matrix `1 3 4 / 2 H 5 / 6 8 7`, highest priority first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Ties(pub [u8; 8]);
+
+impl Ties {
+    /// Our reading: the matrix's own order, 1 first.
+    pub const MATRIX: Ties = Ties([1, 2, 3, 4, 5, 6, 7, 8]);
+    /// Reading order: row by row, left to right (1 3 4 2 5 6 8 7).
+    pub const ROW_MAJOR: Ties = Ties([1, 3, 4, 2, 5, 6, 8, 7]);
+    /// The matrix reversed: 8 first.
+    pub const REVERSED: Ties = Ties([8, 7, 6, 5, 4, 3, 2, 1]);
+
+    /// The matrix order with the numbers `a` and `b` swapped.
+    pub const fn swapped(a: u8, b: u8) -> Ties {
+        let mut order = Ties::MATRIX.0;
+        order[a as usize - 1] = b;
+        order[b as usize - 1] = a;
+        Ties(order)
+    }
+
+    /// The neighbour offsets `(row, col)` in priority order.
+    pub(super) fn offsets(self) -> [(isize, isize); 8] {
+        self.0.map(|n| NEIGHBOURS[usize::from(n.clamp(1, 8)) - 1])
+    }
+}
+
+impl Default for Ties {
+    fn default() -> Self {
+        Ties::MATRIX
+    }
+}
+
+/// How a beast measures the distance to its target.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Distance {
+    /// Exact Euclidean distance, compared as integer squares (our reading).
+    #[default]
+    Euclidean,
+    /// Rows plus columns.
+    Manhattan,
+    /// The larger of rows and columns (king moves).
+    Chebyshev,
+    /// Euclidean, truncated to a whole number.
+    Truncated,
+}
+
+/// On which turns the beasts move.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Schedule {
+    /// Turns 2, 4, 6, ... (our reading).
+    #[default]
+    Even,
+    /// Turns 1, 3, 5, ...
+    Odd,
+    /// Every turn.
+    Every,
+}
+
+impl Schedule {
+    /// True if the beasts move on `turn` (from 1).
+    #[inline]
+    pub fn beasts_move(self, turn: u64) -> bool {
+        match self {
+            Schedule::Even => turn.is_multiple_of(2),
+            Schedule::Odd => turn % 2 == 1,
+            Schedule::Every => true,
+        }
+    }
+}
+
+/// Whether a beast with an open neighbour may stay put.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Stay {
+    /// A beast must move when any neighbour is open (our reading).
+    #[default]
+    Never,
+    /// A beast stays put when every open neighbour is farther from the target than it is.
+    WhenFarther,
+}
+
+/// What a beast does when its best cell was taken earlier in the same turn.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Taken {
+    /// It takes its next best open cell (our reading).
+    #[default]
+    NextBest,
+    /// It stays put.
+    Stays,
+}
+
+/// The readings of the rules that golf answers disagree on. `Rules::default()` (and
+/// [`Rules::OURS`]) is ours; the named readings are in [`crate::beast::variant`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Rules {
+    /// Beast order.
+    pub order: Order,
+    /// Walking into a beast.
+    pub bump: Bump,
+    /// Whom the beasts aim at.
+    pub target: Target,
+    /// Moves running out.
+    pub exhaust: Exhaust,
+    /// Tie-break order.
+    pub ties: Ties,
+    /// The distance measure.
+    pub distance: Distance,
+    /// When the beasts move.
+    pub schedule: Schedule,
+    /// Whether a beast may stay put.
+    pub stay: Stay,
+    /// A beast whose best cell was just taken.
+    pub taken: Taken,
+}
+
+impl Rules {
+    /// Our readings, as a constant.
+    pub const OURS: Rules = Rules {
+        order: Order::Initial,
+        bump: Bump::Death,
+        target: Target::Start,
+        exhaust: Exhaust::Wait,
+        ties: Ties::MATRIX,
+        distance: Distance::Euclidean,
+        schedule: Schedule::Even,
+        stay: Stay::Never,
+        taken: Taken::NextBest,
+    };
+}
