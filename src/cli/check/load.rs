@@ -34,6 +34,19 @@ pub struct CaseList {
 }
 
 impl CaseList {
+    /// Just these cases, in order (the pool's tests).
+    #[cfg(test)]
+    pub fn of(ready: Vec<Case>) -> CaseList {
+        let whole = ready.len();
+        CaseList {
+            ready,
+            random: None,
+            picked: None,
+            whole,
+            fingerprint: String::new(),
+        }
+    }
+
     /// How many cases run.
     pub fn len(&self) -> usize {
         match &self.picked {

@@ -15,12 +15,12 @@ use beast_engine::judge::report::{self, CaseReport};
 use beast_engine::judge::verdict::{self, Verdict};
 
 use super::load::{CaseList, Job};
-use super::runner::{Ended, Run, Runner};
+use super::runner::{Ended, Execute, Run, Runner};
 
 /// Everything a worker needs to run and judge a case.
-pub struct Judge {
+pub struct Judge<E: Execute = Runner> {
     /// Runs the candidate.
-    pub runner: Runner,
+    pub runner: E,
     /// The options random cases are generated with.
     pub gen_opts: Recipe,
     /// The same as `beast gen` flags, for the reproduce command.
@@ -35,10 +35,10 @@ pub struct Judge {
     pub keep_texts: bool,
 }
 
-impl Drop for Judge {
+impl<E: Execute> Drop for Judge<E> {
     /// No jail started ahead of a case outlives the check (nor its cgroup).
     fn drop(&mut self) {
-        self.runner.ahead.drain();
+        self.runner.finish();
     }
 }
 
@@ -64,9 +64,10 @@ fn stderr_tail(stderr: &[u8]) -> String {
     kept.join("\n")
 }
 
-impl Judge {
+impl<E: Execute> Judge<E> {
     /// The verdict and a detail line for one run against `expected`.
     pub fn verdict(&self, run: &Run, expected: &str) -> (Verdict, Option<String>) {
+        let limits = self.runner.limits();
         let stderr = || {
             let tail = stderr_tail(&run.stderr);
             if tail.is_empty() {
@@ -78,17 +79,11 @@ impl Judge {
         match run.ended {
             Ended::OutputLimit => (
                 Verdict::OutputLimit,
-                Some(format!(
-                    "printed more than {} bytes",
-                    self.runner.max_output
-                )),
+                Some(format!("printed more than {} bytes", limits.max_output)),
             ),
             Ended::TimedOut => (
                 Verdict::TimeLimit,
-                Some(format!(
-                    "killed after {} s",
-                    self.runner.timeout.as_secs_f64()
-                )),
+                Some(format!("killed after {} s", limits.timeout.as_secs_f64())),
             ),
             Ended::MemoryLimit => (
                 Verdict::MemoryLimit,
@@ -97,13 +92,13 @@ impl Judge {
                     Some(peak) => format!(
                         "killed by the kernel at the {} MiB memory limit of its cgroup \
                          (peak {}){}",
-                        self.runner.sandbox.memory_mib,
+                        limits.memory_mib,
                         report::mib(peak),
                         stderr()
                     ),
                     None => format!(
                         "ran out of the {} MiB memory limit{}",
-                        self.runner.sandbox.memory_mib,
+                        limits.memory_mib,
                         stderr()
                     ),
                 }),
@@ -229,8 +224,8 @@ pub struct Finished {
 /// `report(answer, case, report)` for each finished case in order (`case` is its place in
 /// `all`), and `progress` with the count failed so far as each finishes. An answer that
 /// cannot start stops only its own cases; with `fail_fast` its first failure does.
-pub fn run_all(
-    judges: &[Judge],
+pub fn run_all<E: Execute>(
+    judges: &[Judge<E>],
     all: &CaseList,
     jobs: usize,
     fail_fast: bool,
@@ -259,12 +254,8 @@ pub fn run_all(
         }
         drop(tx);
         let mut failed = 0;
-        for (i, result) in rx {
+        for (i, result, cut) in rx {
             let a = i / cases;
-            // A case that ends after an interrupt was cut short by it: it proves nothing.
-            let cut = judges
-                .first()
-                .is_some_and(|j| j.runner.groups.interrupted().is_some());
             slots[i] = match result {
                 _ if cut => Slot::Skipped,
                 Ok(Some(done)) => {
@@ -303,8 +294,8 @@ pub fn run_all(
 type JobResult = anyhow::Result<Option<(Case, CaseReport)>>;
 
 /// The jobs of a run, every answer's cases in a row, taken by the workers in turn.
-struct Queue<'a> {
-    judges: &'a [Judge],
+struct Queue<'a, E: Execute> {
+    judges: &'a [Judge<E>],
     all: &'a CaseList,
     fail_fast: bool,
     /// The next job to take: answer `i / cases`, case `i % cases`.
@@ -315,15 +306,16 @@ struct Queue<'a> {
     stopped_count: AtomicUsize,
 }
 
-impl Queue<'_> {
+impl<E: Execute> Queue<'_, E> {
     /// A worker: takes jobs until none is left, every answer has stopped, or the run is
-    /// interrupted, and sends each result with its job number.
-    fn work(&self, tx: &mpsc::Sender<(usize, JobResult)>) {
+    /// interrupted, and sends each result with its job number and whether the check had been
+    /// interrupted when it ended.
+    fn work(&self, tx: &mpsc::Sender<(usize, JobResult, bool)>) {
         let cases = self.all.len().max(1);
         let interrupted = || {
             self.judges
                 .first()
-                .is_some_and(|j| j.runner.groups.interrupted().is_some())
+                .is_some_and(|j| j.runner.interrupted().is_some())
         };
         while self.stopped_count.load(Ordering::Relaxed) < self.judges.len() && !interrupted() {
             let i = self.next.fetch_add(1, Ordering::Relaxed);
@@ -344,7 +336,11 @@ impl Queue<'_> {
             {
                 self.stopped_count.fetch_add(1, Ordering::Relaxed);
             }
-            if tx.send((i, result)).is_err() {
+            // A case that ends after an interrupt was cut short by it: it proves nothing.
+            // (Asked here, as it ends: by the time its result is read, later cases may
+            // have seen the interrupt.)
+            let cut = interrupted();
+            if tx.send((i, result, cut)).is_err() {
                 break;
             }
         }
@@ -370,7 +366,201 @@ fn gather(slots: Vec<Slot>, failures: Vec<Option<anyhow::Error>>, cases: usize) 
 
 #[cfg(test)]
 mod tests {
-    use super::stderr_tail;
+    use std::collections::HashMap;
+    use std::sync::atomic::AtomicI32;
+
+    use beast_engine::judge::cases;
+
+    use super::super::runner::Limits;
+    use super::*;
+
+    /// Scripted runs: `answer` gives each run from its input; no process is started.
+    /// The run numbered `interrupt_at` (from 0) marks the check interrupted as it starts.
+    struct Scripted<F> {
+        answer: F,
+        runs: AtomicUsize,
+        interrupt_at: Option<usize>,
+        interrupted: AtomicI32,
+    }
+
+    impl<F: Fn(&[u8]) -> std::io::Result<Run> + Send + Sync> Execute for Scripted<F> {
+        fn run(&self, input: &[u8]) -> std::io::Result<Run> {
+            let n = self.runs.fetch_add(1, Ordering::SeqCst);
+            if self.interrupt_at == Some(n) {
+                self.interrupted.store(2, Ordering::SeqCst);
+            }
+            (self.answer)(input)
+        }
+
+        fn limits(&self) -> Limits {
+            Limits {
+                max_output: 1 << 20,
+                timeout: Duration::from_secs(5),
+                memory_mib: 1024,
+            }
+        }
+
+        fn interrupted(&self) -> Option<i32> {
+            match self.interrupted.load(Ordering::SeqCst) {
+                0 => None,
+                sig => Some(sig),
+            }
+        }
+
+        fn display(&self) -> String {
+            "scripted".to_string()
+        }
+    }
+
+    fn judge<F>(answer: F, interrupt_at: Option<usize>) -> Judge<Scripted<F>>
+    where
+        F: Fn(&[u8]) -> std::io::Result<Run> + Send + Sync,
+    {
+        Judge {
+            runner: Scripted {
+                answer,
+                runs: AtomicUsize::new(0),
+                interrupt_at,
+                interrupted: AtomicI32::new(0),
+            },
+            gen_opts: Recipe::default(),
+            gen_flags: String::new(),
+            strict: false,
+            consistent: false,
+            engine_time: Duration::from_secs(1),
+            keep_texts: false,
+        }
+    }
+
+    /// A run that printed `out` and exited 0.
+    fn printed(out: &str) -> Run {
+        Run {
+            ended: Ended::Exited(0),
+            stdout: out.as_bytes().to_vec(),
+            stderr: Vec::new(),
+            elapsed: Duration::from_millis(1),
+            peak_memory: None,
+        }
+    }
+
+    /// The built-in cases, and each one's expected output by its input.
+    fn samples() -> (Vec<Case>, HashMap<Vec<u8>, String>) {
+        let cases = cases::builtin().cases;
+        let expected = cases
+            .iter()
+            .map(|c| (c.input.clone(), c.expected.clone()))
+            .collect();
+        (cases, expected)
+    }
+
+    /// Runs every case with `judges` on `jobs` threads: the reports in the order they
+    /// were given, and what each answer did.
+    fn run<E: Execute>(
+        judges: &[Judge<E>],
+        cases: Vec<Case>,
+        jobs: usize,
+        fail_fast: bool,
+    ) -> (Vec<(usize, usize, bool)>, Vec<Finished>) {
+        let list = CaseList::of(cases);
+        let mut reported = Vec::new();
+        let finished = run_all(
+            judges,
+            &list,
+            jobs,
+            fail_fast,
+            |_| {},
+            |a, i, r| reported.push((a, i, r.passed)),
+        );
+        (reported, finished)
+    }
+
+    #[test]
+    fn reports_come_in_case_order_whatever_order_the_runs_end_in() {
+        let (cases, expected) = samples();
+        let n = cases.len();
+        assert!(n >= 4, "{n} built-in cases");
+        // Later cases end first.
+        let judges = [judge(
+            |input: &[u8]| {
+                let wait = 40u64.saturating_sub(input.len() as u64 % 7 * 6);
+                thread::sleep(Duration::from_millis(wait));
+                Ok(printed(&expected[input]))
+            },
+            None,
+        )];
+        let (reported, finished) = run(&judges, cases.clone(), 4, false);
+        let order: Vec<usize> = reported.iter().map(|&(_, i, _)| i).collect();
+        assert_eq!(order, (0..n).collect::<Vec<_>>());
+        assert!(
+            reported.iter().all(|&(_, _, passed)| passed),
+            "{reported:?}"
+        );
+        let names: Vec<&str> = finished[0]
+            .ran
+            .iter()
+            .map(|(c, _)| c.name.as_str())
+            .collect();
+        let want: Vec<&str> = cases.iter().map(|c| c.name.as_str()).collect();
+        assert_eq!(names, want);
+    }
+
+    #[test]
+    fn fail_fast_stops_an_answer_at_its_first_failure() {
+        let (cases, expected) = samples();
+        let second = cases[1].input.clone();
+        let wrong_on_the_second = |input: &[u8]| {
+            let out = if input == second.as_slice() {
+                "wrong\n"
+            } else {
+                &expected[input]
+            };
+            Ok(printed(out))
+        };
+        let judges = [judge(wrong_on_the_second, None)];
+        let (reported, finished) = run(&judges, cases.clone(), 1, true);
+        assert_eq!(reported, vec![(0, 0, true), (0, 1, false)]);
+        assert_eq!(finished[0].ran.len(), 2);
+        assert_eq!(judges[0].runner.runs.load(Ordering::SeqCst), 2);
+        // Without it every case runs.
+        let judges = [judge(wrong_on_the_second, None)];
+        let (reported, _) = run(&judges, cases.clone(), 1, false);
+        assert_eq!(reported.len(), cases.len());
+    }
+
+    #[test]
+    fn an_answer_that_cannot_start_stops_only_its_own_cases() {
+        type Answer = Box<dyn Fn(&[u8]) -> std::io::Result<Run> + Send + Sync>;
+        let (cases, expected) = samples();
+        let honest: Answer = Box::new(move |input: &[u8]| {
+            Ok(printed(expected.get(input).map_or("", String::as_str)))
+        });
+        let missing: Answer = Box::new(|_: &[u8]| {
+            Err(std::io::Error::new(
+                std::io::ErrorKind::NotFound,
+                "no program ./missing",
+            ))
+        });
+        let judges = [judge(honest, None), judge(missing, None)];
+        let (reported, finished) = run(&judges, cases.clone(), 2, false);
+        assert_eq!(finished[0].ran.len(), cases.len());
+        assert!(finished[0].failure.is_none());
+        assert!(finished[1].ran.is_empty());
+        let why = format!("{:#}", finished[1].failure.as_ref().expect("a failure"));
+        assert!(why.contains("cannot start `scripted`"), "{why}");
+        assert!(why.contains("no program ./missing"), "{why}");
+        assert!(reported.iter().all(|&(a, _, _)| a == 0), "{reported:?}");
+    }
+
+    #[test]
+    fn a_case_that_ends_after_an_interrupt_proves_nothing_and_no_case_starts_after_it() {
+        let (cases, expected) = samples();
+        let judges = [judge(|input: &[u8]| Ok(printed(&expected[input])), Some(2))];
+        let (reported, finished) = run(&judges, cases, 1, false);
+        // Cases 0 and 1 ran before it; case 2 was running when it came.
+        assert_eq!(reported, vec![(0, 0, true), (0, 1, true)]);
+        assert_eq!(finished[0].ran.len(), 2);
+        assert_eq!(judges[0].runner.runs.load(Ordering::SeqCst), 3);
+    }
 
     #[test]
     fn the_end_of_stderr_is_kept() {

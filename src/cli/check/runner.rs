@@ -67,6 +67,60 @@ pub struct Run {
     pub peak_memory: Option<u64>,
 }
 
+/// What runs the answer on one puzzle, as the pool sees it: [`Runner`] starts real
+/// processes; tests script the runs (`pool`'s tests), so the pool, its order, `--fail-fast`
+/// and interrupts are tested without any.
+pub trait Execute: Send + Sync {
+    /// Runs the answer on `input`. An `Err` means the command could not be started.
+    fn run(&self, input: &[u8]) -> io::Result<Run>;
+    /// The limits its runs are held to, for the words of a verdict.
+    fn limits(&self) -> Limits;
+    /// The signal that interrupted the check, if one has.
+    fn interrupted(&self) -> Option<i32>;
+    /// The command, for messages.
+    fn display(&self) -> String;
+    /// Lets go of what it keeps for runs to come (the jails started ahead): the check is
+    /// over.
+    fn finish(&self) {}
+}
+
+/// The limits of a run, as a verdict names them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// The most bytes of output.
+    pub max_output: usize,
+    /// The time limit.
+    pub timeout: Duration,
+    /// The memory limit in MiB (0: none).
+    pub memory_mib: u64,
+}
+
+impl Execute for Runner {
+    fn run(&self, input: &[u8]) -> io::Result<Run> {
+        Runner::run(self, input)
+    }
+
+    fn limits(&self) -> Limits {
+        Limits {
+            max_output: self.max_output,
+            timeout: self.timeout,
+            memory_mib: self.sandbox.memory_mib,
+        }
+    }
+
+    fn interrupted(&self) -> Option<i32> {
+        self.groups.interrupted()
+    }
+
+    fn display(&self) -> String {
+        Runner::display(self)
+    }
+
+    fn finish(&self) {
+        self.ahead.drain();
+    }
+}
+
 /// How to run the candidate.
 #[derive(Clone, Debug)]
 pub struct Runner {

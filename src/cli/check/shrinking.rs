@@ -18,6 +18,7 @@ use beast_engine::judge::shrink;
 use beast_engine::judge::verdict::Verdict;
 
 use super::pool::Judge;
+use super::runner::Execute;
 
 /// Predicate asks when shrinking with the engine alone: it is cheap.
 const ENGINE_TRIES: usize = 100_000;
@@ -33,8 +34,8 @@ struct Seen {
 
 /// The case `group` shows, shrunk with `judge` when there is one (a merged run has none),
 /// within `budget`.
-pub fn shown(
-    judge: Option<&Judge>,
+pub fn shown<E: Execute>(
+    judge: Option<&Judge<E>>,
     group: &Group,
     ran: &[(Case, CaseReport)],
     budget: Duration,
@@ -108,7 +109,7 @@ fn first_happens(puzzle: &Puzzle, event: Event) -> Option<String> {
 }
 
 /// Runs the answer on `puzzle`; `None` if the engine cannot judge it.
-fn see(judge: &Judge, puzzle: &Puzzle) -> anyhow::Result<Option<Seen>> {
+fn see<E: Execute>(judge: &Judge<E>, puzzle: &Puzzle) -> anyhow::Result<Option<Seen>> {
     let Ok(outcome) = beast_engine::beast::play_out(puzzle, Rules::OURS) else {
         return Ok(None);
     };
@@ -127,13 +128,13 @@ fn see(judge: &Judge, puzzle: &Puzzle) -> anyhow::Result<Option<Seen>> {
 /// Shrinks with the engine alone, then confirms with the answer; if the answer does not
 /// confirm, shrinks again with the answer in the loop. Returns the smallest confirmed case
 /// (`None`: only the original) and whether the budget ran out.
-fn by_engine(
-    judge: &Judge,
+fn by_engine<E: Execute>(
+    judge: &Judge<E>,
     puzzle: &Puzzle,
     hypothesis: Hypothesis,
     deadline: Instant,
 ) -> anyhow::Result<(Option<Seen>, bool)> {
-    let in_time = || Instant::now() < deadline && judge.runner.groups.interrupted().is_none();
+    let in_time = || Instant::now() < deadline && judge.runner.interrupted().is_none();
     let differs = |p: &Puzzle| diagnose::hypothesis_differs(p, hypothesis);
     let small = shrink::shrink_within(puzzle, ENGINE_TRIES, in_time, differs);
     let confirms = |seen: &Seen| {
@@ -149,8 +150,8 @@ fn by_engine(
 
 /// Shrinks with the answer in the loop, keeping the verdict, for a wrong answer the kind
 /// of difference, and the suspect rule event if there is one.
-fn by_answer(
-    judge: &Judge,
+fn by_answer<E: Execute>(
+    judge: &Judge<E>,
     original: &Seen,
     suspect: Option<Event>,
     deadline: Instant,
@@ -169,8 +170,8 @@ fn by_answer(
 /// Shrinks `puzzle` running the answer on each candidate that passes `worth` (a cheap
 /// engine check), keeping those on which what it does passes `keeps`. Returns the smallest
 /// kept case (`None`: only the original) and whether the budget ran out.
-fn with_answer(
-    judge: &Judge,
+fn with_answer<E: Execute>(
+    judge: &Judge<E>,
     puzzle: &Puzzle,
     deadline: Instant,
     worth: impl Fn(&Puzzle) -> bool,
@@ -178,7 +179,7 @@ fn with_answer(
 ) -> anyhow::Result<(Option<Seen>, bool)> {
     let mut error = None;
     let mut best: Option<Seen> = None;
-    let in_time = || Instant::now() < deadline && judge.runner.groups.interrupted().is_none();
+    let in_time = || Instant::now() < deadline && judge.runner.interrupted().is_none();
     let s = shrink::shrink_within(puzzle, shrink::DEFAULT_BUDGET, in_time, |p| {
         if error.is_some() || !worth(p) {
             return false;
