@@ -528,6 +528,8 @@ fn strict_turns_whitespace_differences_into_failures() {
         .code(1);
 }
 
+/// Sends SIGINT and reads `/proc`: Unix only.
+#[cfg(unix)]
 #[test]
 fn an_interrupted_check_kills_the_running_candidate_and_removes_its_files() {
     let dir = tempfile::tempdir().expect("temp dir");
