@@ -455,27 +455,32 @@ fn the_junit_report_parses_as_xml() {
     assert_eq!(suite.attribute("failures"), Some(n.to_string().as_str()));
 }
 
+/// `check` with a time limit generous enough that a loaded machine never turns a case
+/// into TLE, for tests of how the input arrives.
+fn patient_check() -> assert_cmd::Command {
+    let mut cmd = check();
+    cmd.args(["--timeout", "60"]);
+    cmd
+}
+
 #[test]
-#[cfg_attr(windows, ignore = "its candidate runs sh")]
-fn input_as_an_argument_or_a_file_reaches_the_candidate() {
-    // A generous time limit: this test is about how the input arrives, and a loaded machine
-    // must not turn a case into TLE.
-    let check = || {
-        let mut cmd = check();
-        cmd.args(["--timeout", "60"]);
-        cmd
-    };
+fn input_as_a_file_reaches_the_candidate() {
     // `beast FILE` reads a path; `{}` is replaced by it.
-    check()
+    patient_check()
         .args(["--input", "file", "--", BEAST, "{}"])
         .assert()
         .code(0);
-    check()
+    patient_check()
         .args(["--input", "file", "--", BEAST])
         .assert()
         .code(0);
+}
+
+#[test]
+#[cfg_attr(windows, ignore = "its candidate runs sh")]
+fn input_as_an_argument_reaches_the_candidate() {
     // As one argument: `sh -c 'printf %s "$1" | beast' _ PUZZLE`.
-    check()
+    patient_check()
         .args([
             "--input",
             "arg",
@@ -692,4 +697,34 @@ fn without_the_jail_the_first_line_says_so_and_strict_refuses() {
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(err.contains("this build has none"), "{level}: {err}");
     }
+}
+
+/// The score counts the script a command runs, never a compiled program: one that starts
+/// like a Windows executable (`MZ`) or Mach-O is skipped as ELF is. (`sh` runs each file
+/// here as a script, so both judge.)
+#[test]
+#[cfg_attr(windows, ignore = "its candidate runs sh")]
+fn the_score_skips_compiled_programs_of_every_system() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let script = dir.path().join("answer.sh");
+    std::fs::write(&script, "exec \"$BEAST\"\n").expect("write");
+    let pe = dir.path().join("answer.exe");
+    std::fs::write(&pe, "MZ=1; exec \"$BEAST\"\n").expect("write");
+    let mach_o = dir.path().join("answer.macho");
+    let mut bytes = 0xfeed_facf_u32.to_le_bytes().to_vec();
+    bytes.extend_from_slice(b"=1 2>/dev/null; exec \"$BEAST\"\n");
+    std::fs::write(&mach_o, bytes).expect("write");
+    let score = |file: &Path| {
+        let out = check()
+            .args(["--no-builtin", "--random", "1", "--seed", "1", "--", "sh"])
+            .arg(file)
+            .output()
+            .expect("beast runs");
+        let text = String::from_utf8_lossy(&out.stdout).into_owned();
+        assert_eq!(out.status.code(), Some(0), "{text}");
+        text.lines().any(|l| l.starts_with("score: "))
+    };
+    assert!(score(&script), "a script is scored");
+    assert!(!score(&pe), "a Windows executable is not");
+    assert!(!score(&mach_o), "a Mach-O program is not");
 }
