@@ -325,6 +325,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg_attr(windows, ignore = "names python3 on PATH")]
     fn a_missing_program_or_script_is_named_before_any_case_runs() {
         let err = ready(&["python3", "corect.py"]).expect_err("no such script");
         assert!(err.contains("the script corect.py does not exist"), "{err}");
@@ -337,6 +338,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg_attr(windows, ignore = "names sh, perl, python3 and cat on PATH")]
     fn inline_programs_and_existing_scripts_are_ready() {
         assert_eq!(ready(&["sh", "-c", "echo 0"]), Ok(()));
         assert_eq!(ready(&["perl", "-ne", "print 1.5"]), Ok(()));

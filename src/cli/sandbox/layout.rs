@@ -469,6 +469,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg_attr(windows, ignore = "a `#!` line and Unix paths")]
     fn a_script_brings_its_own_directory_and_its_interpreter_prefix() {
         let dir = tempfile::tempdir().expect("temp dir");
         let prefix = dir.path().join("py");
