@@ -1,7 +1,7 @@
 # The two commands a fresh machine needs: `make run` and `make test`.
 CARGO ?= cargo
 
-.PHONY: run test lint cycles bench e2e build install package man
+.PHONY: run test lint cross cycles bench e2e build install package man
 
 run: ## Judge the Wikipedia sample puzzle (prints 8)
 	$(CARGO) run --release --quiet -- examples/beast/wikipedia.txt
@@ -16,6 +16,28 @@ lint: ## Formatting and clippy, warnings denied
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
 	$(CARGO) clippy --no-default-features --all-targets -- -D warnings
 	RUSTDOCFLAGS="-D warnings" $(CARGO) doc --workspace --no-deps --quiet
+	$(MAKE) --no-print-directory cross
+
+# The other systems `beast` builds for. `make cross` only compiles (no linker, no run).
+CROSS_TARGETS ?= x86_64-pc-windows-gnu x86_64-apple-darwin
+
+cross: ## cargo check and clippy (warnings denied) for Windows and macOS, with and without the default features; a target rustup has not installed is skipped, saying so
+	@if ! command -v rustup >/dev/null 2>&1; then \
+		echo "make cross: skipping $(CROSS_TARGETS): no rustup to list the installed targets"; \
+		exit 0; \
+	fi; \
+	installed="$$(rustup target list --installed)"; \
+	for t in $(CROSS_TARGETS); do \
+		if ! printf '%s\n' "$$installed" | grep -qx "$$t"; then \
+			echo "make cross: skipping $$t: not installed (rustup target add $$t)"; \
+			continue; \
+		fi; \
+		for f in "" --no-default-features; do \
+			echo "make cross: $$t $${f:-(default features)}"; \
+			$(CARGO) check --workspace --all-targets --quiet --target $$t $$f || exit 1; \
+			$(CARGO) clippy --workspace --all-targets --quiet --target $$t $$f -- -D warnings || exit 1; \
+		done; \
+	done
 
 cycles: ## No import circle among the engine's modules (`scripts/import-cycles src` shows the binary's)
 	scripts/import-cycles crates/engine/src

@@ -1,5 +1,6 @@
 //! `beast check`: judging candidate programs. The candidates are `beast` itself (with rule
-//! switches) and the small shell scripts in `tests/fixtures/`.
+//! switches) and the small shell scripts in `tests/fixtures/`. On Windows, which runs no
+//! `#!` script, the tests of the scripts are ignored, and those that signal are Unix-only.
 
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -163,6 +164,7 @@ fn the_text_report_explains_and_ends_with_the_summary_line() {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "its candidate is a shell script")]
 fn a_candidate_that_sleeps_gets_tle_and_is_killed_in_time() {
     let start = Instant::now();
     let (objects, code) = check_json(&[
@@ -189,6 +191,7 @@ fn a_candidate_that_sleeps_gets_tle_and_is_killed_in_time() {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "its candidate is a shell script")]
 fn a_candidate_that_exits_3_gets_rte() {
     check()
         .args(["--", fixture("exit3.sh").to_str().expect("path")])
@@ -205,6 +208,7 @@ fn a_candidate_that_exits_3_gets_rte() {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "its candidate is a shell script")]
 fn a_candidate_that_prints_forever_gets_ole() {
     let (objects, code) = check_json(&[
         "--max-output",
@@ -217,6 +221,7 @@ fn a_candidate_that_prints_forever_gets_ole() {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "its candidate is a shell script")]
 fn a_candidate_that_ignores_stdin_is_judged_without_crashing() {
     // A 300x300 puzzle is far more than a pipe holds, so feeding it meets a closed pipe.
     let dir = tempfile::tempdir().expect("temp dir");
@@ -257,6 +262,7 @@ fn a_candidate_that_ignores_stdin_is_judged_without_crashing() {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "its candidate is a shell script")]
 fn children_left_running_and_invalid_utf8_do_not_stop_the_judge() {
     let start = Instant::now();
     check()
@@ -281,6 +287,7 @@ fn shown_puzzle(group: &serde_json::Value) -> Puzzle {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "its candidate is a shell script")]
 fn a_planted_bug_is_caught_by_random_cases_and_shrunk_small() {
     let (objects, summary, code) = check_json_summary(&[
         "--no-builtin",
@@ -415,6 +422,7 @@ fn json_has_one_object_per_case_with_the_documented_keys() {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "its candidate is a shell script")]
 fn the_junit_report_parses_as_xml() {
     let dir = tempfile::tempdir().expect("temp dir");
     let file = dir.path().join("report.xml");
@@ -447,26 +455,32 @@ fn the_junit_report_parses_as_xml() {
     assert_eq!(suite.attribute("failures"), Some(n.to_string().as_str()));
 }
 
+/// `check` with a time limit generous enough that a loaded machine never turns a case
+/// into TLE, for tests of how the input arrives.
+fn patient_check() -> assert_cmd::Command {
+    let mut cmd = check();
+    cmd.args(["--timeout", "60"]);
+    cmd
+}
+
 #[test]
-fn input_as_an_argument_or_a_file_reaches_the_candidate() {
-    // A generous time limit: this test is about how the input arrives, and a loaded machine
-    // must not turn a case into TLE.
-    let check = || {
-        let mut cmd = check();
-        cmd.args(["--timeout", "60"]);
-        cmd
-    };
+fn input_as_a_file_reaches_the_candidate() {
     // `beast FILE` reads a path; `{}` is replaced by it.
-    check()
+    patient_check()
         .args(["--input", "file", "--", BEAST, "{}"])
         .assert()
         .code(0);
-    check()
+    patient_check()
         .args(["--input", "file", "--", BEAST])
         .assert()
         .code(0);
+}
+
+#[test]
+#[cfg_attr(windows, ignore = "its candidate runs sh")]
+fn input_as_an_argument_reaches_the_candidate() {
     // As one argument: `sh -c 'printf %s "$1" | beast' _ PUZZLE`.
-    check()
+    patient_check()
         .args([
             "--input",
             "arg",
@@ -502,6 +516,7 @@ fn exit_codes_are_0_pass_1_fail_2_usage_or_cannot_start() {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "its candidate is a shell script")]
 fn fail_fast_stops_after_the_first_failure() {
     let (objects, code) = check_json(&[
         "--jobs",
@@ -515,6 +530,7 @@ fn fail_fast_stops_after_the_first_failure() {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "its candidate runs sh")]
 fn strict_turns_whitespace_differences_into_failures() {
     let script = "\"$BEAST\" | tr '\\n' ' '";
     check()
@@ -528,6 +544,8 @@ fn strict_turns_whitespace_differences_into_failures() {
         .code(1);
 }
 
+/// Sends SIGINT and reads `/proc`: Unix only.
+#[cfg(unix)]
 #[test]
 fn an_interrupted_check_kills_the_running_candidate_and_removes_its_files() {
     let dir = tempfile::tempdir().expect("temp dir");
@@ -632,7 +650,8 @@ fn a_check_with_no_case_to_run_is_a_usage_error_not_a_pass() {
 }
 
 /// Built without the jail (`--no-default-features`, or not Linux), `check` runs answers
-/// in a process group, says exactly that, and `--sandbox strict` and `basic` refuse.
+/// in a process group (a Job Object on Windows), says exactly that, and `--sandbox strict`
+/// and `basic` refuse.
 #[cfg(not(jail))]
 #[test]
 fn without_the_jail_the_first_line_says_so_and_strict_refuses() {
@@ -642,11 +661,21 @@ fn without_the_jail_the_first_line_says_so_and_strict_refuses() {
         .expect("beast runs");
     let text = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(0), "{text}");
+    let held = if cfg!(windows) {
+        "a Job Object per case (its process tree ended with the case)"
+    } else {
+        "a process group"
+    };
+    let why = if cfg!(target_os = "linux") {
+        "it is Linux-only and needs the `jail` feature"
+    } else {
+        "it is Linux-only"
+    };
     assert!(
-        text.starts_with(
-            "sandbox: none (the command runs unconfined): a process group, the timeout and \
-             the output cap; missing: the jail (this build has none"
-        ),
+        text.starts_with(&format!(
+            "sandbox: none (the command runs unconfined): {held}, the timeout and the output \
+             cap; missing: the jail (this build has none: {why})\n"
+        )),
         "{text}"
     );
     for level in ["strict", "basic"] {
@@ -668,4 +697,34 @@ fn without_the_jail_the_first_line_says_so_and_strict_refuses() {
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(err.contains("this build has none"), "{level}: {err}");
     }
+}
+
+/// The score counts the script a command runs, never a compiled program: one that starts
+/// like a Windows executable (`MZ`) or Mach-O is skipped as ELF is. (`sh` runs each file
+/// here as a script, so both judge.)
+#[test]
+#[cfg_attr(windows, ignore = "its candidate runs sh")]
+fn the_score_skips_compiled_programs_of_every_system() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let script = dir.path().join("answer.sh");
+    std::fs::write(&script, "exec \"$BEAST\"\n").expect("write");
+    let pe = dir.path().join("answer.exe");
+    std::fs::write(&pe, "MZ=1; exec \"$BEAST\"\n").expect("write");
+    let mach_o = dir.path().join("answer.macho");
+    let mut bytes = 0xfeed_facf_u32.to_le_bytes().to_vec();
+    bytes.extend_from_slice(b"=1 2>/dev/null; exec \"$BEAST\"\n");
+    std::fs::write(&mach_o, bytes).expect("write");
+    let score = |file: &Path| {
+        let out = check()
+            .args(["--no-builtin", "--random", "1", "--seed", "1", "--", "sh"])
+            .arg(file)
+            .output()
+            .expect("beast runs");
+        let text = String::from_utf8_lossy(&out.stdout).into_owned();
+        assert_eq!(out.status.code(), Some(0), "{text}");
+        text.lines().any(|l| l.starts_with("score: "))
+    };
+    assert!(score(&script), "a script is scored");
+    assert!(!score(&pe), "a Windows executable is not");
+    assert!(!score(&mach_o), "a Mach-O program is not");
 }

@@ -512,6 +512,8 @@ fn a_missing_script_is_refused_before_any_case_runs() {
     assert!(started.elapsed() < std::time::Duration::from_secs(5));
 }
 
+/// Sends SIGINT: Unix only (Windows has no way to send Ctrl-C to one process).
+#[cfg(unix)]
 #[test]
 fn a_first_interrupt_prints_the_report_of_the_cases_run_and_exits_130() {
     let child = Command::new(BEAST)

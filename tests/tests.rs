@@ -1,5 +1,6 @@
 //! The integration tests of `beast`: one crate, one module a command or concern, the shared
-//! helpers in `util`. Engine-only tests are unit tests of `crates/engine`.
+//! helpers in `util`. Engine-only tests are unit tests of `crates/engine`. The jail's and
+//! the hostile candidates' tests need Linux (`/proc`, namespaces), the pipe tests Unix.
 
 mod util;
 
@@ -9,13 +10,16 @@ mod beast_cli;
 mod bounded_cli;
 mod cases_cli;
 mod check_cli;
+#[cfg(target_os = "linux")]
 mod contain_cli;
 mod diagnosis_cli;
 mod examples;
 mod fence_cli;
 mod gen_cli;
+#[cfg(target_os = "linux")]
 mod jail_cli;
 mod kattis_cli;
+#[cfg(unix)]
 mod pipes_cli;
 mod play_tty;
 mod post_cli;

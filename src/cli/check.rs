@@ -1173,11 +1173,19 @@ fn script(command: &[OsString]) -> Option<PathBuf> {
     })
 }
 
-/// True if the file starts like a compiled program (ELF).
+/// True if the file starts like a compiled program: ELF, a Windows executable (`MZ`) or
+/// Mach-O (either byte order, or a universal binary).
 fn is_binary(path: &Path) -> bool {
     use std::io::Read;
     let mut head = [0u8; 4];
+    let mach_o = [0xfeed_face_u32, 0xfeed_facf, 0xcafe_babe];
     std::fs::File::open(path)
         .and_then(|mut f| f.read_exact(&mut head))
-        .is_ok_and(|()| &head == b"\x7fELF")
+        .is_ok_and(|()| {
+            &head == b"\x7fELF"
+                || head.starts_with(b"MZ")
+                || mach_o
+                    .iter()
+                    .any(|m| head == m.to_be_bytes() || head == m.to_le_bytes())
+        })
 }

@@ -32,6 +32,7 @@ mod fence;
 mod r#gen;
 mod man;
 mod paint;
+mod platform;
 mod play;
 mod replay;
 mod ring;
@@ -41,7 +42,6 @@ mod values;
 mod variants;
 
 use std::io::{self, Read, Write};
-use std::os::fd::AsFd;
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -189,8 +189,10 @@ pub fn read_source(path: Option<&Path>, what: &str) -> anyhow::Result<Vec<u8>> {
             // redirected file its length sizes the buffer at once, with no regrowing.
             let mut stdin = io::stdin().lock();
             let mut bytes = Vec::new();
-            let read = match stdin.as_fd().try_clone_to_owned() {
-                Ok(fd) => std::fs::File::from(fd).read_to_end(&mut bytes),
+            // `fs::read` wants a path; this is a descriptor.
+            #[allow(clippy::verbose_file_reads)]
+            let read = match platform::stdin_file(&stdin) {
+                Ok(mut file) => file.read_to_end(&mut bytes),
                 Err(_) => stdin.read_to_end(&mut bytes),
             };
             read.context("cannot read standard input")?;

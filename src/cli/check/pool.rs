@@ -120,8 +120,8 @@ impl<E: Execute> Judge<E> {
                 Some(format!("exit code {code}{}", stderr())),
             ),
             Ended::Signaled(sig) => {
-                let name = nix::sys::signal::Signal::try_from(sig)
-                    .map(|s| format!(" ({})", s.as_str()))
+                let name = signal_hook::low_level::signal_name(sig)
+                    .map(|s| format!(" ({s})"))
                     .unwrap_or_default();
                 (
                     Verdict::RuntimeError,

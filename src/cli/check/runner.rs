@@ -5,8 +5,6 @@
 use std::collections::HashMap;
 use std::ffi::{OsStr, OsString};
 use std::io::{self, Read, Write};
-use std::os::unix::ffi::OsStrExt;
-use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::{Path, PathBuf};
 use std::process::{ChildStderr, ChildStdin, ChildStdout, Command, ExitStatus, Stdio};
 use std::sync::atomic::{AtomicI32, Ordering};
@@ -15,9 +13,7 @@ use std::sync::{Arc, Mutex, RwLock};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use nix::sys::signal::{SigSet, Signal, kill, killpg};
-use nix::unistd::Pid;
-
+use crate::cli::platform::{self, Interrupts, Pid, Signal, Trees};
 use crate::cli::sandbox::cgroup::ThreadEntry;
 use crate::cli::sandbox::spec::{GO, Role, Spec};
 use crate::cli::sandbox::{self, INPUT_NAME, JAILED_HOME, Lease, Mechanism, Sandbox};
@@ -150,9 +146,8 @@ impl Workspace {
     /// A fresh directory under the system's temporary directory that `nobody` may cross
     /// but not list (case directories have unguessable names).
     pub fn new() -> io::Result<Workspace> {
-        use std::os::unix::fs::PermissionsExt;
         let dir = tempfile::Builder::new().prefix("beast-check-").tempdir()?;
-        std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o711))?;
+        platform::crossable_only(dir.path())?;
         std::fs::create_dir(dir.path().join("root"))?;
         Ok(Workspace(dir))
     }
@@ -171,7 +166,8 @@ impl Workspace {
 /// How to stop a running candidate.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Stop {
-    /// SIGKILL to its process group (no sandbox).
+    /// Kill its process tree: its process group, or its Job Object on Windows (no
+    /// sandbox).
     Group,
     /// This signal to the helper: SIGTERM asks the keeper to kill its tree; SIGKILL on the
     /// jail, pid 1 of its namespace, ends every process in it.
@@ -191,16 +187,11 @@ impl Stop {
         }
     }
 
-    fn send(self, id: i32) {
-        // ESRCH (gone already) is fine.
-        let _ = match self {
-            Stop::Group => killpg(Pid::from_raw(id), Signal::SIGKILL),
-            Stop::Helper(sig) => {
-                // A keeper the answer stopped (`kill -STOP -1`) must wake to hear it.
-                let _ = kill(Pid::from_raw(id), Signal::SIGCONT);
-                kill(Pid::from_raw(id), sig)
-            }
-        };
+    fn send(self, id: i32, trees: &Trees) {
+        match self {
+            Stop::Group => trees.kill(id),
+            Stop::Helper(sig) => platform::signal_helper(id, sig),
+        }
     }
 }
 
@@ -213,6 +204,8 @@ pub struct Groups {
     /// sweep never takes a helper just started for an orphan, and starts (a jail started
     /// ahead takes milliseconds) never hold up the list of running ones.
     starting: Arc<RwLock<()>>,
+    /// Their process trees.
+    trees: Trees,
     /// The interrupting signal's number, or 0.
     interrupted: Arc<AtomicI32>,
 }
@@ -237,7 +230,7 @@ impl Groups {
         // The interrupt is marked before the list is read: it stops this one, or this
         // sees it.
         if self.interrupted().is_some() {
-            stop.send(started.id);
+            stop.send(started.id, &self.trees);
         }
         Ok(started)
     }
@@ -257,8 +250,7 @@ impl Groups {
             let child = sandbox::procs::parent_of(pid.as_raw()) == Some(me.as_raw());
             let warden = warden.is_some_and(|w| i64::from(w) == i64::from(pid.as_raw()));
             if child && !warden && !set.contains_key(&pid.as_raw()) {
-                let _ = kill(pid, Signal::SIGKILL);
-                let _ = nix::sys::wait::waitpid(pid, None);
+                platform::kill_and_reap(pid);
             }
         }
     }
@@ -277,36 +269,30 @@ impl Groups {
         }
     }
 
-    /// Blocks SIGINT, SIGTERM and SIGHUP in this thread and every thread started after it,
-    /// and starts a thread that waits for them. The first stops every running candidate and
-    /// marks the run interrupted, so the command winds down through its destructors (temporary
-    /// files removed, progress bar cleared) and exits with 128 + the signal. A second one
-    /// ends the process at once, as the signal's default action would. Call it before
-    /// starting other threads. Candidates start with an empty signal mask (the standard
-    /// library and the sandbox helper reset it).
-    pub fn kill_on_interrupt(&self) -> nix::Result<()> {
-        let mut set = SigSet::empty();
-        for s in [Signal::SIGINT, Signal::SIGTERM, Signal::SIGHUP] {
-            set.add(s);
-        }
-        set.thread_block()?;
+    /// Blocks SIGINT, SIGTERM and SIGHUP (Ctrl-C and Ctrl-Break on Windows) in this thread
+    /// and every thread started after it, and starts a thread that waits for them. The
+    /// first stops every running candidate and marks the run interrupted, so the command
+    /// winds down through its destructors (temporary files removed, progress bar cleared)
+    /// and exits with 128 + the signal. A second one ends the process at once, as the
+    /// signal's default action would. Call it before starting other threads (see
+    /// [`Interrupts`]).
+    pub fn kill_on_interrupt(&self) -> io::Result<()> {
+        let signals = Interrupts::block()?;
         let groups = self.clone();
         thread::spawn(move || {
-            while let Ok(sig) = set.wait() {
+            while let Some(sig) = signals.wait() {
                 if groups.interrupted().is_some() {
-                    let _ = signal_hook::low_level::emulate_default_handler(sig as i32);
+                    platform::die_of(sig);
                     return;
                 }
-                groups.interrupted.store(sig as i32, Ordering::SeqCst);
+                groups.interrupted.store(sig, Ordering::SeqCst);
                 if let Ok(set) = groups.running.lock() {
                     for (&id, &stop) in set.iter() {
-                        stop.send(id);
+                        stop.send(id, &groups.trees);
                     }
                 }
-                eprintln!(
-                    "\nbeast check: interrupted by {}; stopping (again to quit at once)",
-                    sig.as_str()
-                );
+                let name = signal_hook::low_level::signal_name(sig).unwrap_or("a signal");
+                eprintln!("\nbeast check: interrupted by {name}; stopping (again to quit at once)");
             }
         });
         Ok(())
@@ -355,7 +341,7 @@ struct Prepared(Option<Launched>);
 impl Drop for Prepared {
     fn drop(&mut self) {
         if let Some(l) = self.0.take() {
-            l.stop.send(l.started.id);
+            l.stop.send(l.started.id, &l.groups.trees);
             drop(l.tx);
             let deadline = Instant::now() + Duration::from_secs(2);
             while let Ok(event) =
@@ -515,7 +501,7 @@ impl Runner {
             .groups
             .start_recorded(stop, || self.start(cmd, network, entry, tx.clone()))
         {
-            Err(e) if e.raw_os_error() == Some(nix::libc::E2BIG) => {
+            Err(e) if platform::argument_too_long(&e) => {
                 self.sandbox.give_back(files.lease.take());
                 return Ok(None);
             }
@@ -543,7 +529,7 @@ impl Runner {
         let mechanism = self.sandbox.mechanism;
         if mechanism == Mechanism::None {
             let mut cmd = Command::new(program);
-            cmd.process_group(0);
+            platform::own_group(&mut cmd);
             let args = self.feed(
                 rest,
                 input,
@@ -613,7 +599,7 @@ impl Runner {
     ) -> io::Result<Vec<OsString>> {
         Ok(match self.input {
             InputMode::Stdin => rest.to_vec(),
-            InputMode::Arg => substitute(rest, OsStr::from_bytes(input)),
+            InputMode::Arg => substitute(rest, &platform::os_string(input.to_vec())),
             InputMode::File => substitute(rest, &file_path(files)?),
         })
     }
@@ -645,9 +631,9 @@ impl Runner {
             std::fs::write(dir.path().join(INPUT_NAME), input)?;
         }
         if let Some(id) = files.lease.as_ref().map(|l| l.uid) {
-            std::os::unix::fs::chown(dir.path(), Some(id), Some(id))?;
+            platform::chown(dir.path(), id)?;
             if self.input == InputMode::File {
-                std::os::unix::fs::chown(dir.path().join(INPUT_NAME), Some(id), Some(id))?;
+                platform::chown(&dir.path().join(INPUT_NAME), id)?;
             }
         }
         let path = dir.path().to_path_buf();
@@ -705,6 +691,7 @@ impl Runner {
     ) -> io::Result<Started> {
         cmd.stdout(Stdio::piped()).stderr(Stdio::piped());
         let (ptx, prx) = mpsc::channel();
+        let trees = self.groups.trees.clone();
         thread::spawn(move || {
             if let Some(ns) = network
                 && let Err(e) = sandbox::enter_case_namespaces(&ns)
@@ -727,6 +714,12 @@ impl Runner {
                     return;
                 }
             };
+            if let Err(e) = trees.hold(&child) {
+                let _ = child.kill();
+                let _ = child.wait();
+                let _ = ptx.send(Err(e));
+                return;
+            }
             let _ = ptx.send(Ok(Started {
                 id: i32::try_from(child.id()).unwrap_or(i32::MAX),
                 stdin: child.stdin.take(),
@@ -751,6 +744,7 @@ impl Runner {
     ) -> (i32, Run) {
         let id = started.id;
         let stop = Stop::of(&self.sandbox);
+        let trees = &self.groups.trees;
         if let Some(stdin) = started.stdin {
             feed_stdin(stdin, awaits_go, input);
         }
@@ -773,12 +767,12 @@ impl Runner {
             } else {
                 deadline.saturating_duration_since(Instant::now())
             };
-            if !watch.on(rx.recv_timeout(wait), start, || stop.send(id), stop) {
+            if !watch.on(rx.recv_timeout(wait), start, || stop.send(id, trees), stop) {
                 break;
             }
         }
         if watch.status.is_none() || stop == Stop::Group {
-            stop.send(id);
+            stop.send(id, trees);
         }
         // Everything it started is gone now, so standard error reaches its end at once.
         let stderr = stderr
@@ -801,9 +795,9 @@ impl Runner {
             return ended;
         }
         let ended = match watch.status {
-            Some(s) => match (s.code(), s.signal()) {
+            Some(s) => match (s.code(), platform::signal_of(&s)) {
                 (Some(code), _) => Ended::Exited(code),
-                (None, Some(sig)) if sig == Signal::SIGXCPU as i32 => Ended::TimedOut,
+                (None, Some(sig)) if platform::is_cpu_limit(sig) => Ended::TimedOut,
                 (None, Some(sig)) => Ended::Signaled(sig),
                 (None, None) => Ended::Signaled(0),
             },
@@ -848,7 +842,7 @@ impl Watch {
             Ok(Event::Exit(s)) => {
                 self.elapsed.get_or_insert_with(|| start.elapsed());
                 // A status we cannot read counts as a kill by an unknown signal.
-                self.status = Some(s.unwrap_or_else(|_| ExitStatus::from_raw(9)));
+                self.status = Some(s.unwrap_or_else(|_| platform::unreadable_status()));
                 if stop == Stop::Group {
                     // Anything it left behind holds our pipes open: end it now. (The
                     // sandbox helpers end only after everything they started.)
@@ -937,7 +931,7 @@ fn substitute(args: &[OsString], value: &OsStr) -> Vec<OsString> {
     let mut out: Vec<OsString> = args
         .iter()
         .map(|a| {
-            let bytes = a.as_bytes();
+            let bytes = a.as_encoded_bytes();
             if !bytes.windows(2).any(|w| w == b"{}") {
                 return a.clone();
             }
@@ -946,14 +940,14 @@ fn substitute(args: &[OsString], value: &OsStr) -> Vec<OsString> {
             let mut i = 0;
             while i < bytes.len() {
                 if bytes[i..].starts_with(b"{}") {
-                    v.extend_from_slice(value.as_bytes());
+                    v.extend_from_slice(value.as_encoded_bytes());
                     i += 2;
                 } else {
                     v.push(bytes[i]);
                     i += 1;
                 }
             }
-            OsStr::from_bytes(&v).to_os_string()
+            platform::os_string(v)
         })
         .collect();
     if !found {

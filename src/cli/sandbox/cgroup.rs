@@ -10,8 +10,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
-use nix::sys::signal::{Signal, kill};
-use nix::unistd::Pid;
+use crate::cli::platform;
 
 /// One controller's directory of this check (`.../beast-PID`), and how it is spoken to.
 #[derive(Debug)]
@@ -325,7 +324,7 @@ impl CaseGroup {
                 return;
             }
             for pid in left {
-                let _ = kill(Pid::from_raw(pid), Signal::SIGKILL);
+                platform::kill_process(pid);
             }
             std::thread::sleep(Duration::from_micros(200));
         }
@@ -383,7 +382,7 @@ impl Drop for CaseGroup {
             // The last processes may take a moment to leave.
             for _ in 0..200 {
                 match std::fs::remove_dir(&dir) {
-                    Err(e) if e.raw_os_error() == Some(nix::libc::EBUSY) => {
+                    Err(e) if e.kind() == io::ErrorKind::ResourceBusy => {
                         std::thread::sleep(Duration::from_micros(500));
                     }
                     _ => break,

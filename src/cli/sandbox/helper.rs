@@ -4,7 +4,9 @@
 //! [`super::jail`] (outer and init) and [`super::keep`] (basic); this file dispatches and
 //! owns how a failed step is told.
 
+#[cfg(jail)]
 use nix::sys::signal::Signal;
+#[cfg(jail)]
 use nix::sys::wait::WaitStatus;
 
 #[cfg(jail)]
@@ -81,7 +83,7 @@ fn contain(spec: &Spec) -> Result<u8, Failure> {
 
 /// The exit code that passes on how a child ended; for a signal, this process first dies
 /// of the same signal if it can (so the judge sees the signal itself).
-#[cfg_attr(not(jail), allow(dead_code))]
+#[cfg(jail)]
 pub fn relay(ended: Option<WaitStatus>) -> u8 {
     match ended {
         Some(WaitStatus::Exited(_, code)) => u8::try_from(code).unwrap_or(1),
@@ -97,7 +99,7 @@ pub fn relay(ended: Option<WaitStatus>) -> u8 {
 }
 
 /// The signals a waiting helper takes: its child's end, and being told to stop.
-#[cfg_attr(not(jail), allow(dead_code))]
+#[cfg(jail)]
 pub fn stop_signals() -> nix::sys::signal::SigSet {
     let mut set = nix::sys::signal::SigSet::empty();
     for s in [

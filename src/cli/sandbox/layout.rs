@@ -8,8 +8,9 @@
 
 use std::ffi::{OsStr, OsString};
 use std::io::Read;
-use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::path::{Path, PathBuf};
+
+use crate::cli::platform;
 
 /// The system directories every answer sees, read-only (where they exist).
 pub const SYSTEM: [&str; 8] = [
@@ -134,7 +135,7 @@ pub fn resolve_program(program: &OsStr, path: Option<&OsStr>) -> Option<PathBuf>
     }
     std::env::split_paths(path?).map(|d| d.join(p)).find(|c| {
         c.metadata()
-            .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+            .is_ok_and(|m| m.is_file() && platform::is_executable(&m))
     })
 }
 
@@ -438,7 +439,7 @@ fn same_bytes(a: &Path, b: &Path, len: u64) -> bool {
     let (Ok(ma), Ok(mb)) = (a.metadata(), b.metadata()) else {
         return false;
     };
-    if ma.dev() == mb.dev() && ma.ino() == mb.ino() {
+    if platform::same_file_meta(&ma, &mb) {
         return true;
     }
     if mb.len() != len {
@@ -468,6 +469,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg_attr(windows, ignore = "a `#!` line and Unix paths")]
     fn a_script_brings_its_own_directory_and_its_interpreter_prefix() {
         let dir = tempfile::tempdir().expect("temp dir");
         let prefix = dir.path().join("py");
@@ -525,6 +527,7 @@ mod tests {
         assert_eq!(allowed, vec![root.join("a/b/open"), root.join("a/c")]);
     }
 
+    #[cfg(unix)]
     #[test]
     fn a_mask_follows_the_bound_path_through_a_symlink() {
         let dir = tempfile::tempdir().expect("temp dir");

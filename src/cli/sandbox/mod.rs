@@ -25,13 +25,12 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use nix::fcntl::{Flock, FlockArg};
-use nix::unistd::geteuid;
 use serde::Serialize;
 
 use self::cgroup::{CaseGroup, Cgroups};
 use self::layout::Layout;
 pub use self::spec::{INPUT_NAME, JAILED_HOME};
+use crate::cli::platform::{self, FileLock};
 
 /// `--sandbox`: how strongly the answer is contained.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -165,7 +164,7 @@ impl Host {
                 }
             }
         }
-        let uids = (contained && geteuid().is_root()).then(UidPool::new);
+        let uids = (contained && platform::is_root()).then(UidPool::new);
         #[cfg(jail)]
         let warden = cgroups.as_ref().and_then(|c| start_warden(&c.bases()));
         #[cfg(not(jail))]
@@ -210,9 +209,12 @@ impl Host {
     }
 }
 
-/// Why a build has no sandbox but a process group.
-#[cfg(not(jail))]
+/// Why a build has no sandbox but a process group (a Job Object on Windows).
+#[cfg(all(not(jail), target_os = "linux"))]
 const NO_JAIL: &str = "this build has none: it is Linux-only and needs the `jail` feature";
+/// Why a build has no sandbox but a process group (a Job Object on Windows).
+#[cfg(not(target_os = "linux"))]
+const NO_JAIL: &str = "this build has none: it is Linux-only";
 
 /// Starts the check's warden (see [`jail::warden`]) over the cgroup bases: if the judge
 /// dies, even by SIGKILL, it kills what is left in them. Not waited for: it ends after the
@@ -269,7 +271,7 @@ fn probe_jail(workspace: &Path) -> Result<(), String> {
         nproc: None,
         cpu: 5,
         fsize: 1 << 20,
-        uid: geteuid().is_root().then_some(FIRST_UID + UIDS - 1),
+        uid: platform::is_root().then_some(FIRST_UID + UIDS - 1),
         cgroup: Vec::new(),
         ro: Vec::new(),
         mask: Vec::new(),
@@ -311,7 +313,7 @@ pub struct UidPool {
 pub struct Lease {
     /// The user (and group) id.
     pub uid: u32,
-    _lock: Option<Flock<File>>,
+    _lock: Option<FileLock>,
 }
 
 impl UidPool {
@@ -332,7 +334,7 @@ impl UidPool {
             let Ok(file) = File::create(dir.join(format!("uid-{n}"))) else {
                 break;
             };
-            if let Ok(lock) = Flock::lock(file, FlockArg::LockExclusiveNonblock) {
+            if let Some(lock) = FileLock::try_new(file) {
                 return Lease {
                     uid: FIRST_UID + n,
                     _lock: Some(lock),
@@ -590,7 +592,7 @@ impl Sandbox {
                 }],
             ),
             Mechanism::None => (
-                vec!["a process group, the timeout and the output cap".to_string()],
+                vec![platform::CONTAINMENT.to_string()],
                 vec![match no_jail {
                     Some(why) => format!("the jail ({why})"),
                     None => "everything else (--sandbox none)".to_string(),
@@ -679,9 +681,8 @@ fn names_the_judge(
 
 /// True when both paths name one file.
 fn same_file(a: &Path, b: &Path) -> bool {
-    use std::os::unix::fs::MetadataExt;
     match (a.metadata(), b.metadata()) {
-        (Ok(a), Ok(b)) => a.dev() == b.dev() && a.ino() == b.ino(),
+        (Ok(a), Ok(b)) => platform::same_file_meta(&a, &b),
         _ => false,
     }
 }

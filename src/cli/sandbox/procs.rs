@@ -3,7 +3,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use nix::unistd::Pid;
+use crate::cli::platform::Pid;
 
 /// Every process below `root`, from the parent links in `/proc`.
 pub fn descendants(root: Pid) -> Vec<Pid> {
@@ -44,7 +44,7 @@ pub fn parent_of(pid: i32) -> Option<i32> {
     rest.split(' ').nth(1)?.parse().ok()
 }
 
-#[cfg(test)]
+#[cfg(all(test, target_os = "linux"))]
 mod tests {
     use super::*;
     use nix::unistd::{getpid, getppid};
