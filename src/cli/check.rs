@@ -23,6 +23,9 @@ use std::time::{Duration, Instant};
 use anyhow::Context;
 use beast_engine::judge::cases::{self, Case, Shard};
 use beast_engine::judge::diagnose::{self, Diagnosis, Group, Observed};
+use beast_engine::judge::record::{
+    self, CannotStart, CaseRecord, Record, SandboxRecord, SummaryRecord,
+};
 use beast_engine::judge::report::{
     self, CaseReport, DiagnosisReport, GroupReport, Source, Summary,
 };
@@ -251,7 +254,7 @@ struct Judged {
     source: Option<Source>,
     /// The sandbox line and JSON object.
     sandbox_line: String,
-    sandbox_json: serde_json::Value,
+    sandbox_json: SandboxRecord,
 }
 
 impl Judged {
@@ -334,7 +337,7 @@ pub fn run(args: Args) -> super::Ended {
         jobs,
         &mut out,
         shard_json,
-    );
+    )?;
     let interrupted = groups.interrupted();
     if let Some(bar) = &bar {
         bar.set_message("diagnosing");
@@ -391,7 +394,7 @@ struct Setup {
     judges: Vec<Judge>,
     sources: Vec<Option<Source>>,
     /// The sandbox's report line and its JSON summary.
-    sandboxes: Vec<(String, serde_json::Value)>,
+    sandboxes: Vec<(String, SandboxRecord)>,
 }
 
 impl Setup {
@@ -411,7 +414,7 @@ impl Setup {
         let sandboxes = judges
             .iter()
             .map(|j| sandbox_of(&j.runner.sandbox))
-            .collect::<anyhow::Result<_>>()?;
+            .collect();
         Ok(Setup {
             judges,
             sources,
@@ -429,7 +432,7 @@ fn shard_header(
     all: &load::CaseList,
     seed: Option<u64>,
 ) -> anyhow::Result<String> {
-    let header = merge::Header {
+    let header = record::Header {
         shard: args.shard.map(|s| s.to_string()).unwrap_or_default(),
         version: env!("CARGO_PKG_VERSION").to_string(),
         seed,
@@ -438,7 +441,7 @@ fn shard_header(
         answers: answers
             .iter()
             .zip(&setup.sources)
-            .map(|(a, s)| merge::AnswerHeader {
+            .map(|(a, s)| record::AnswerHeader {
                 name: a.name.clone(),
                 source: s.clone(),
             })
@@ -451,10 +454,7 @@ fn shard_header(
             None => None,
         },
     };
-    Ok(format!(
-        "{}\n",
-        report::json_text(&serde_json::to_value(header)?)
-    ))
+    Ok(Record::Header(header).to_line()?)
 }
 
 /// Diagnoses and shrinks each answer's run in turn. With one answer, a command that could
@@ -530,7 +530,7 @@ fn merged(args: &Args) -> super::Ended {
     let mut judged = Vec::new();
     for answer in m.answers {
         for (_, r) in &answer.ran {
-            print_case(args, many.then_some(answer.name.as_str()), r, &mut out);
+            print_case(args, many.then_some(answer.name.as_str()), r, &mut out)?;
         }
         let outcome = match answer.cannot_start {
             Some(reason) => Err(reason),
@@ -555,25 +555,11 @@ fn merged(args: &Args) -> super::Ended {
     finish(args, many, &judged, m.header.seed, &mut out)
 }
 
-/// A shard output, each line read as JSON.
+/// A shard output, each line read as a record.
 fn read_shard(path: &Path) -> anyhow::Result<merge::ShardFile> {
     let text = std::fs::read_to_string(path)
         .with_context(|| format!("cannot read the shard output {}", path.display()))?;
-    let file = path.display().to_string();
-    let mut lines = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        if line.trim().is_empty() {
-            continue;
-        }
-        let value = serde_json::from_str(line).map_err(|e| {
-            anyhow::anyhow!(
-                "{file}:{}: not a line of `beast check --format json` output: {e}",
-                i + 1
-            )
-        })?;
-        lines.push((i + 1, value));
-    }
-    Ok(merge::ShardFile { file, lines })
+    Ok(merge::ShardFile::parse(&path.display().to_string(), &text)?)
 }
 
 /// The names of the answers.
@@ -599,10 +585,39 @@ fn sandbox_lines(names: &[&str], lines: &[&str]) -> String {
 }
 
 /// The sandbox line and the JSON summary's sandbox object.
-fn sandbox_of(sandbox: &Sandbox) -> anyhow::Result<(String, serde_json::Value)> {
-    let mut object = serde_json::to_value(sandbox.summary())?;
-    object["line"] = sandbox.line().into();
-    Ok((sandbox.line(), object))
+fn sandbox_of(sandbox: &Sandbox) -> (String, SandboxRecord) {
+    // Every field named, so a field the sandbox adds is a compile error here, not a key
+    // the JSON silently lacks.
+    let sandbox::SandboxSummary {
+        mechanism,
+        namespaces,
+        memory_mib,
+        memory_limit,
+        processes,
+        env_cleared,
+        run_as_uid,
+        protections,
+        missing,
+    } = sandbox.summary();
+    let line = sandbox.line();
+    let record = SandboxRecord {
+        mechanism: match mechanism {
+            sandbox::Mechanism::Jail => "jail",
+            sandbox::Mechanism::Basic => "basic",
+            sandbox::Mechanism::None => "none",
+        }
+        .to_string(),
+        namespaces: namespaces.iter().map(|n| n.to_string()).collect(),
+        memory_mib,
+        memory_limit: memory_limit.map(str::to_string),
+        processes,
+        env_cleared,
+        run_as_uid,
+        protections,
+        missing,
+        line: line.clone(),
+    };
+    (line, record)
 }
 
 /// Diagnoses an answer's run, groups its failures and shows each group's case, shrunk
@@ -708,16 +723,17 @@ fn judge_for(
     })
 }
 
-/// Prints one case's report as it finishes, when the format asks: its JSON object
+/// Prints one case's report as it finishes, when the format asks: its JSON record
 /// (with `answer` for one of several answers), or its text under `-v`.
-fn print_case(args: &Args, answer: Option<&str>, r: &CaseReport, out: &mut Out) {
+fn print_case(
+    args: &Args,
+    answer: Option<&str>,
+    r: &CaseReport,
+    out: &mut Out,
+) -> serde_json::Result<()> {
     match args.format {
         Format::Json => {
-            let mut object = report::json(r);
-            if let Some(name) = answer {
-                object["answer"] = name.into();
-            }
-            out.print(&format!("{}\n", report::json_text(&object)));
+            out.print(&Record::Case(CaseRecord::of(r).of_answer(answer)).to_line()?);
         }
         Format::Text if args.verbose => match answer {
             Some(name) => out.print(&format!("{}: {}", report::visible(name), report::text(r))),
@@ -725,6 +741,7 @@ fn print_case(args: &Args, answer: Option<&str>, r: &CaseReport, out: &mut Out) 
         },
         Format::Text | Format::Markdown => {}
     }
+    Ok(())
 }
 
 /// Runs every case with every answer in one pool, printing each case's report as it
@@ -738,10 +755,12 @@ fn run_cases(
     jobs: usize,
     out: &mut Out,
     shard_json: bool,
-) -> Vec<pool::Finished> {
+) -> serde_json::Result<Vec<pool::Finished>> {
     let bar = out.bar.clone();
     let many = args.answers.is_some();
-    pool::run_all(
+    // The first record that did not serialize; the run goes on, and fails at its end.
+    let mut unwritten: Option<serde_json::Error> = None;
+    let finished = pool::run_all(
         judges,
         all,
         jobs,
@@ -756,21 +775,21 @@ fn run_cases(
         },
         |a, i, r| {
             let name = many.then(|| names[a]);
-            if !shard_json {
-                return print_case(args, name, r, out);
+            let printed = if shard_json {
+                let record = CaseRecord::in_shard(r, all.ordinal(i)).of_answer(name);
+                Record::Case(record).to_line().map(|line| out.print(&line))
+            } else {
+                print_case(args, name, r, out)
+            };
+            if let Err(e) = printed {
+                unwritten.get_or_insert(e);
             }
-            let mut object = report::json(r);
-            if let Some(name) = name {
-                object["answer"] = name.into();
-            }
-            object["index"] = all.ordinal(i).into();
-            object["puzzle"] = r.puzzle.clone().into();
-            if let Some(cmd) = &r.reproduce {
-                object["gen"] = cmd.clone().into();
-            }
-            out.print(&format!("{}\n", report::json_text(&object)));
         },
-    )
+    );
+    match unwritten {
+        Some(e) => Err(e),
+        None => Ok(finished),
+    }
 }
 
 /// Prints the end of the report (one answer's, or the leaderboard and each answer's),
@@ -803,19 +822,12 @@ fn finish(
         (Format::Json, _) => {
             for j in judged {
                 if let Err(reason) = &j.outcome {
-                    let object = serde_json::json!({
-                        "summary": true, "answer": j.name, "passed": 0, "failed": 0,
-                        "total": 0, "cannot_start": reason,
-                    });
-                    out.print(&format!("{}\n", report::json_text(&object)));
+                    out.print(&Record::CannotStart(CannotStart::new(&j.name, reason)).to_line()?);
                 }
                 if let Ok((_, summary, d)) = &j.outcome {
-                    let mut object = report::json_summary(summary, d);
-                    object["sandbox"] = j.sandbox_json.clone();
-                    if many {
-                        object["answer"] = j.name.clone().into();
-                    }
-                    out.print(&format!("{}\n", report::json_text(&object)));
+                    let record = SummaryRecord::of(summary, d, j.sandbox_json.clone())
+                        .of_answer(many.then_some(j.name.as_str()));
+                    out.print(&Record::Summary(record).to_line()?);
                     if !many {
                         eprintln!("diagnosis: {}", d.sentence);
                         eprintln!("{}", summary.line());
@@ -823,10 +835,7 @@ fn finish(
                 }
             }
             if many {
-                out.print(&format!(
-                    "{}\n",
-                    report::json_text(&leaderboard::json(&rows))
-                ));
+                out.print(&Record::Leaderboard(record::Leaderboard::of(&rows)).to_line()?);
                 eprint!("{}", leaderboard::text(&rows));
             }
         }
@@ -904,13 +913,10 @@ fn write_reports(dir: &Path, judged: &[Judged]) -> anyhow::Result<()> {
         let mut json = String::new();
         if let Ok((reports, summary, d)) = &j.outcome {
             for r in reports {
-                json += &report::json_text(&report::json(r));
-                json.push('\n');
+                json += &Record::Case(CaseRecord::of(r)).to_line()?;
             }
-            let mut object = report::json_summary(summary, d);
-            object["sandbox"] = j.sandbox_json.clone();
-            json += &report::json_text(&object);
-            json.push('\n');
+            let record = SummaryRecord::of(summary, d, j.sandbox_json.clone());
+            json += &Record::Summary(record).to_line()?;
         }
         for (ext, contents) in [("txt", text), ("json", json)] {
             let path = dir.join(format!("{}.{ext}", j.name));
