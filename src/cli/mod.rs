@@ -24,6 +24,7 @@ macro_rules! eprintln {
 }
 
 mod answer;
+mod budget;
 mod cases;
 mod check;
 mod error;

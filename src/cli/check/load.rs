@@ -8,7 +8,7 @@ use anyhow::Context;
 use beast_engine::judge::cases::{self, Case, Loaded, Origin, RandomSpec, RandomSpecs, Shard};
 use beast_engine::judge::merge;
 
-use super::pool::in_time;
+use crate::cli::budget::in_time;
 
 /// Where a run's cases come from, and which of them it runs.
 #[derive(Clone, Debug, PartialEq, Eq)]
