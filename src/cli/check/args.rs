@@ -1,9 +1,9 @@
 //! The flags of `beast check` as clap reads them: [`Args`] and the enums of its values.
-//! [`Plan::new`](super::plan::Plan::new) checks them together and turns them into the
-//! plan the run follows; each enum here converts into the type of the module that uses it
-//! (`InputArg` into the runner's `InputMode`, `SandboxArg` into the sandbox's `Level`,
-//! `EncodingArg` into the engine's `Encoding`, `FormatArg` and `ShrinkArg` into the
-//! plan's).
+//! The plan (`plan.rs`) checks them together and turns them into what the run follows;
+//! each enum converts into the type of the module that uses it (`InputArg` into the
+//! runner's `InputMode`, `SandboxArg` into the sandbox's `Level`, `EncodingArg` into the
+//! engine's `Encoding`, here; `FormatArg` and `ShrinkArg` into the plan's, there). This
+//! module imports nothing of the plan's.
 
 use std::ffi::OsString;
 use std::path::PathBuf;
@@ -12,7 +12,6 @@ use std::time::Duration;
 use beast_engine::judge::cases::{self, Shard};
 use beast_engine::judge::post::Encoding;
 
-use super::plan::{Format, ShrinkWhich};
 use super::runner::InputMode;
 use crate::cli::r#gen::GenArgs;
 use crate::cli::sandbox::Level;
@@ -255,27 +254,6 @@ impl From<EncodingArg> for Encoding {
         match e {
             EncodingArg::Utf8 => Encoding::Utf8,
             EncodingArg::Latin1 => Encoding::Latin1,
-        }
-    }
-}
-
-impl From<ShrinkArg> for ShrinkWhich {
-    fn from(s: ShrinkArg) -> ShrinkWhich {
-        match s {
-            ShrinkArg::Group => ShrinkWhich::Group,
-            ShrinkArg::All => ShrinkWhich::All,
-            ShrinkArg::First => ShrinkWhich::First,
-            ShrinkArg::None => ShrinkWhich::None,
-        }
-    }
-}
-
-impl From<FormatArg> for Format {
-    fn from(f: FormatArg) -> Format {
-        match f {
-            FormatArg::Text => Format::Text,
-            FormatArg::Json => Format::Json,
-            FormatArg::Markdown => Format::Markdown,
         }
     }
 }

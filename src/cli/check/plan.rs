@@ -15,7 +15,7 @@ use beast_engine::judge::generate::Recipe;
 use beast_engine::judge::post::Encoding;
 
 use super::answers::{self, Answer};
-use super::args::Args;
+use super::args::{Args, FormatArg, ShrinkArg};
 use super::load::{self, Random, Sources};
 use crate::cli::error::{self, Error};
 use crate::cli::sandbox::Level;
@@ -124,6 +124,17 @@ pub enum ShrinkWhich {
     None,
 }
 
+impl From<ShrinkArg> for ShrinkWhich {
+    fn from(s: ShrinkArg) -> ShrinkWhich {
+        match s {
+            ShrinkArg::Group => ShrinkWhich::Group,
+            ShrinkArg::All => ShrinkWhich::All,
+            ShrinkArg::First => ShrinkWhich::First,
+            ShrinkArg::None => ShrinkWhich::None,
+        }
+    }
+}
+
 /// What is printed and written.
 pub struct Output {
     /// The report on stdout.
@@ -156,6 +167,16 @@ pub enum Format {
     Json,
     /// The leaderboard as a Markdown table.
     Markdown,
+}
+
+impl From<FormatArg> for Format {
+    fn from(f: FormatArg) -> Format {
+        match f {
+            FormatArg::Text => Format::Text,
+            FormatArg::Json => Format::Json,
+            FormatArg::Markdown => Format::Markdown,
+        }
+    }
 }
 
 /// `--post`: the Code Golf answer post.
