@@ -36,6 +36,7 @@ mod paint;
 mod play;
 mod replay;
 mod ring;
+mod rule_flags;
 mod sandbox;
 mod tui;
 mod values;
