@@ -15,6 +15,7 @@ use beast_engine::judge::generate::{GenOptions, Recipe, Version};
 use beast_engine::judge::kattis;
 use beast_engine::judge::pack::{self, KattisGroup};
 
+use super::budget::in_time;
 use super::r#gen::GenArgs;
 
 /// The engine's budget for judging one case under one reading.
@@ -378,10 +379,4 @@ fn write_all(dir: &Path, files: &[(PathBuf, Vec<u8>)], force: bool) -> anyhow::R
         std::fs::write(&path, bytes).with_context(|| format!("cannot write {}", path.display()))?;
     }
     Ok(())
-}
-
-/// A budget for the engine: true until `limit` has passed since it was made.
-fn in_time(limit: Duration) -> impl FnMut() -> bool {
-    let start = Instant::now();
-    move || start.elapsed() < limit
 }

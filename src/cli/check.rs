@@ -2,12 +2,15 @@
 //! output against the engine, diagnose the run (which reading of the rules the answer
 //! takes), group the failures and show each group's smallest case, shrunk.
 //!
-//! The parts: [`load`] makes the case list, [`pool`] runs it, [`shrinking`] makes the case
+//! The parts: [`args`] are the flags, [`plan`] makes them into the validated plan the run
+//! follows, [`load`] makes the case list, [`pool`] runs it, [`shrinking`] makes the case
 //! each group shows; the diagnosis and the words are the engine's (`judge::diagnose`,
-//! `judge::report`). This file reads the flags and prints.
+//! `judge::report`, `judge::record`). This file follows the plan and prints.
 
 mod answers;
+mod args;
 mod load;
+mod plan;
 mod pool;
 mod post;
 mod runner;
@@ -21,8 +24,11 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
-use beast_engine::judge::cases::{self, Case, Shard};
+use beast_engine::judge::cases::{Case, Shard};
 use beast_engine::judge::diagnose::{self, Diagnosis, Group, Observed};
+use beast_engine::judge::record::{
+    self, CannotStart, CaseRecord, Record, SandboxRecord, SummaryRecord,
+};
 use beast_engine::judge::report::{
     self, CaseReport, DiagnosisReport, GroupReport, Source, Summary,
 };
@@ -30,181 +36,11 @@ use beast_engine::judge::{leaderboard, merge};
 use indicatif::{ProgressBar, ProgressStyle};
 
 use self::answers::Answer;
+pub use self::args::Args;
+use self::plan::{Conclusion, Format, Output, Plan, ShrinkWhich, Work};
 use self::pool::Judge;
-use self::runner::{Groups, InputMode, Runner, Workspace};
-use super::r#gen::GenArgs;
-use super::sandbox::{self, Host, Level, Sandbox};
-
-/// Arguments of `beast check`.
-#[derive(clap::Args, Debug)]
-#[command(
-    after_help = "Verdicts: AC accepted, WA wrong answer, PE only whitespace differs, \
-    TLE time limit, RTE non-zero exit or signal, OLE output limit, MLE memory limit.\n\
-    Exit codes: 0 every case passed, 1 a case failed (also when stdout is closed early; \
-    with --answers: an answer failed or cannot start), 2 usage error, the command cannot \
-    start, or shards that do not merge."
-)]
-pub struct Args {
-    /// Also run NAME.in/NAME.out (or NAME.txt/NAME.out, with optional NAME.args) pairs from DIR.
-    #[arg(long, value_name = "DIR")]
-    pub cases: Vec<PathBuf>,
-    /// Also run N generated puzzles, at most 10 million (see the Generation options).
-    #[arg(long, value_name = "N", value_parser = cases::random_count)]
-    pub random: Option<usize>,
-    /// Seed of the random cases [default: from the clock, printed]. Case I uses the Ith
-    /// number of the ChaCha8 stream seeded with it as its `beast gen --seed`.
-    #[arg(long, value_name = "S", requires = "random")]
-    pub seed: Option<u64>,
-    /// Leave out the built-in samples and rule examples.
-    #[arg(long)]
-    pub no_builtin: bool,
-    /// Run only shard K of N: every Nth case of the list, from the Kth.
-    #[arg(long, value_name = "K/N")]
-    pub shard: Option<Shard>,
-    /// How the candidate gets the puzzle: on stdin, as one argument, or as a file path
-    /// (`{}` in the command is replaced by the argument or path; otherwise it is appended).
-    #[arg(long, value_enum, default_value_t = InputMode::Stdin)]
-    pub input: InputMode,
-    /// Time limit per run, in seconds (fractions allowed).
-    #[arg(long, value_name = "SECONDS", default_value = "5", value_parser = super::values::seconds)]
-    pub timeout: Duration,
-    /// Output limit per run, in bytes (suffixes K and M allowed).
-    #[arg(long, value_name = "BYTES", default_value = "1M", value_parser = super::values::bytes)]
-    pub max_output: usize,
-    /// Compare bytes exactly; whitespace differences (PE) then fail.
-    #[arg(long)]
-    pub strict: bool,
-    /// Which failures to shrink: the case each group shows (`group`), every failure
-    /// (`all`), only the first group's (`first`), or none.
-    #[arg(long, value_enum, default_value_t = ShrinkWhich::Group, value_name = "WHICH")]
-    pub shrink: ShrinkWhich,
-    /// The same as `--shrink none`.
-    #[arg(long)]
-    pub no_shrink: bool,
-    /// Write, for every failure group a reading explains, its smallest case (`group-N.txt`)
-    /// and the page comparing our reading with it (`group-N.html`, as `beast --html
-    /// --compare` makes it) into DIR.
-    #[arg(long, value_name = "DIR")]
-    pub html_dir: Option<PathBuf>,
-    /// Time limit of shrinking, per group, in seconds.
-    #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = super::values::seconds)]
-    pub shrink_time: Duration,
-    /// Time limit of the engine's own work on one case (judging it), and of the whole
-    /// diagnosis, in seconds; a case past it is skipped as too large to judge.
-    #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = super::values::seconds)]
-    pub engine_time: Duration,
-    /// Run only the cases whose name matches PATTERN (`*` and `?` globs; repeatable).
-    #[arg(long, value_name = "PATTERN")]
-    pub only: Vec<String>,
-    /// Print the names of the cases that would run, and stop.
-    #[arg(long)]
-    pub list: bool,
-    /// The answer's source file, for the golf score in bytes and characters [default: the
-    /// script the command names, if it exists]; `none` turns the score off.
-    #[arg(long, value_name = "FILE")]
-    pub source: Option<PathBuf>,
-    /// Cases run at once [default: the number of cores].
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024))]
-    pub jobs: Option<u32>,
-    /// Report format on stdout.
-    #[arg(long, value_enum, default_value_t = Format::Text)]
-    pub format: Format,
-    /// Also write a JUnit XML report to FILE.
-    #[arg(long, value_name = "FILE")]
-    pub junit: Option<PathBuf>,
-    /// Stop at the first failure.
-    #[arg(long)]
-    pub fail_fast: bool,
-    /// How strongly the candidate is contained: auto (the strongest this machine allows),
-    /// strict (the jail with cgroups, or exit 2), basic (no namespaces), none (trusted,
-    /// full speed).
-    #[arg(long, value_enum, default_value_t = Level::Auto)]
-    pub sandbox: Level,
-    /// Memory limit per case in MiB (0: none): the case's cgroup (resident memory, tmpfs
-    /// and shared memory included), or its address space where no cgroup can be made;
-    /// running out of it is MLE.
-    #[arg(long, value_name = "MIB", default_value_t = 1024)]
-    pub memory: u64,
-    /// Also show the answer this path, read-only, at the same place (repeatable). The
-    /// answer sees the system directories, its program with its installation, the paths
-    /// its command names and its own directory, and nothing else.
-    #[arg(long, value_name = "PATH")]
-    pub bind: Vec<PathBuf>,
-    /// Pass this environment variable on to the candidate (repeatable); the rest is
-    /// cleared but for PATH, LANG, LC_* and TERM.
-    #[arg(long, value_name = "NAME")]
-    pub env: Vec<OsString>,
-    /// Print every case, passing ones too, and skipped example pairs.
-    #[arg(short, long)]
-    pub verbose: bool,
-    #[command(flatten)]
-    pub gen_args: GenArgs,
-    /// Judge every answer listed in FILE over the same cases, in one pool of jobs, and rank
-    /// them in a leaderboard (a TOML file of `[[answer]]` tables with a name, a command and
-    /// optionally `input` and `source`; see examples/answers.toml).
-    #[arg(long, value_name = "FILE", conflicts_with_all = ["command", "source"])]
-    pub answers: Option<PathBuf>,
-    /// With --answers: write each answer's report to DIR/NAME.txt and DIR/NAME.json instead
-    /// of printing it under the leaderboard.
-    #[arg(long, value_name = "DIR", requires = "answers")]
-    pub report_dir: Option<PathBuf>,
-    /// Merge the outputs of `beast check --shard K/N --format json` runs (every shard,
-    /// once) into the report one run of every case prints; groups show their smallest case
-    /// unshrunk. Refuses (exit 2) shards of different seeds, cases, answers or versions.
-    #[arg(
-        long,
-        value_name = "FILE",
-        num_args = 1..,
-        conflicts_with_all = ["command", "answers", "shard", "random", "cases", "only", "list"]
-    )]
-    pub merge: Vec<PathBuf>,
-    /// Print the Code Golf answer post of the answer once every case passes: the header
-    /// (language and bytes), the code as a Markdown block, and what it passed. The report's
-    /// summary goes to stderr; a failing answer gets its report and no post.
-    #[arg(long, conflicts_with_all = ["answers", "merge", "format"])]
-    pub post: bool,
-    /// The language the post names [default: the interpreter's name and version, from
-    /// `CMD --version` or the script's `#!` line].
-    #[arg(long, value_name = "NAME", requires = "post")]
-    pub language: Option<String>,
-    /// How the post counts bytes: every byte of the file (`utf-8`), or one a character
-    /// where ISO 8859-1 encodes the code (`latin-1`).
-    #[arg(long, value_enum, default_value_t = post::EncodingArg::Utf8, requires = "post")]
-    pub encoding: post::EncodingArg,
-    /// The candidate command and its arguments (put them after `--`).
-    #[arg(
-        required_unless_present_any = ["answers", "merge"],
-        trailing_var_arg = true,
-        allow_hyphen_values = true,
-        value_name = "CMD"
-    )]
-    pub command: Vec<OsString>,
-}
-
-/// `--shrink`.
-#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ShrinkWhich {
-    /// The case each group shows.
-    Group,
-    /// Every failure; each group shows its smallest.
-    All,
-    /// Only the first group's case.
-    First,
-    /// Nothing.
-    None,
-}
-
-/// `--format`.
-#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Format {
-    /// The groups of failures, the diagnosis, then the summary line.
-    Text,
-    /// One JSON object per case and a summary object; the summary line goes to stderr.
-    /// With --answers a summary object per answer, then the leaderboard object.
-    Json,
-    /// The leaderboard as a Markdown table, ready to paste into the challenge post.
-    Markdown,
-}
+use self::runner::{Groups, Runner, Workspace};
+use super::sandbox::{self, Host, Sandbox};
 
 /// Standard output that stops printing, quietly, once the reader has gone (`| head -1`);
 /// the exit status is still the verdict's.
@@ -251,7 +87,7 @@ struct Judged {
     source: Option<Source>,
     /// The sandbox line and JSON object.
     sandbox_line: String,
-    sandbox_json: serde_json::Value,
+    sandbox_json: SandboxRecord,
 }
 
 impl Judged {
@@ -269,23 +105,19 @@ impl Judged {
 
 /// Runs `beast check`.
 pub fn run(args: Args) -> super::Ended {
-    if !args.merge.is_empty() {
-        return merged(&args);
-    }
-    if args.shard.is_some() && args.random.is_some() && args.seed.is_none() {
-        return Err(super::error::usage("shards must share a seed: add --seed"));
-    }
     let started = Instant::now();
-    let many = args.answers.is_some();
-    let answers = answers_of(&args)?;
-    if !many {
-        load::command_ready(&args.command).map_err(super::error::usage)?;
+    let plan = Plan::new(args)?;
+    match &plan.work {
+        Work::Merge(files) => merged(&plan, files),
+        Work::Run(run) => run_answers(&plan, run, started),
     }
-    let seed = args
-        .random
-        .map(|_| args.seed.unwrap_or_else(super::fresh_seed));
-    let all = load::jobs(&args, seed)?;
-    if args.list {
+}
+
+/// Runs every answer of `run` on its cases and prints the report.
+fn run_answers(plan: &Plan, run: &plan::Run, started: Instant) -> super::Ended {
+    let (output, answers, many) = (&plan.output, &run.answers, run.many);
+    let all = load::jobs(&run.sources)?;
+    if run.list {
         print_list(&all);
         return Ok(());
     }
@@ -295,51 +127,37 @@ pub fn run(args: Args) -> super::Ended {
              the notes above); a check that runs nothing cannot pass",
         ));
     }
-    if let (Some(seed), None) = (seed, args.seed) {
+    if let (Some(seed), true) = (run.seed(), run.seed_drawn) {
         eprintln!("random cases from --seed {seed}");
     }
     let groups = Groups::default();
     groups
         .kill_on_interrupt()
         .context("cannot set up the interrupt handler")?;
-    let setup = Setup::new(&args, &answers, &groups)?;
-    if args.post && setup.sources[0].is_none() {
+    let setup = Setup::new(run, &groups)?;
+    if output.post.is_some() && setup.sources[0].is_none() {
         return Err(super::error::usage(post::NO_SOURCE));
     }
-    let jobs = args.jobs.map_or_else(
-        || thread::available_parallelism().map_or(1, |n| n.get()),
-        |j| j as usize,
-    );
     let bar = (io::stderr().is_terminal()).then(|| progress_bar(all.len() * answers.len()));
     let mut out = Out {
         closed: false,
         bar: bar.clone(),
     };
-    let shard_json = args.shard.is_some() && args.format == Format::Json;
-    if shard_json {
-        out.print(&shard_header(&args, &answers, &setup, &all, seed)?);
+    if output.shard_records() {
+        out.print(&shard_header(output, run, &setup, &all)?);
     }
     let lines: Vec<&str> = setup.sandboxes.iter().map(|s| s.0.as_str()).collect();
-    if args.post {
-        eprint!("{}", sandbox_lines(&names_of(&answers), &lines));
-    } else if args.format == Format::Text {
-        out.print(&sandbox_lines(&names_of(&answers), &lines));
+    if output.post.is_some() {
+        eprint!("{}", sandbox_lines(&names_of(answers), &lines));
+    } else if output.format == Format::Text {
+        out.print(&sandbox_lines(&names_of(answers), &lines));
     }
-    let names: Vec<&str> = answers.iter().map(|a| a.name.as_str()).collect();
-    let finished = run_cases(
-        &setup.judges,
-        &names,
-        &all,
-        &args,
-        jobs,
-        &mut out,
-        shard_json,
-    );
+    let finished = run_cases(&setup.judges, run, &all, output, plan.jobs, &mut out)?;
     let interrupted = groups.interrupted();
     if let Some(bar) = &bar {
         bar.set_message("diagnosing");
     }
-    let mut judged = conclude_each(&args, &answers, setup, finished, jobs, &groups)?;
+    let mut judged = conclude_each(plan, run, setup, finished, &groups)?;
     if let Some(bar) = &bar {
         bar.finish_and_clear();
     }
@@ -350,7 +168,7 @@ pub fn run(args: Args) -> super::Ended {
             summary.interrupted = interrupted;
         }
     }
-    let ended = finish(&args, many, &judged, seed, &mut out);
+    let ended = finish(output, many, &judged, run.seed(), &mut out);
     match interrupted {
         Some(sig) => {
             let ran: usize = judged
@@ -363,7 +181,7 @@ pub fn run(args: Args) -> super::Ended {
                  before it, of {} (no shrinking, a short diagnosis)\n",
                 all.len() * answers.len()
             );
-            match args.format {
+            match output.format {
                 Format::Text => out.print(&note),
                 _ => eprint!("{note}"),
             }
@@ -373,45 +191,34 @@ pub fn run(args: Args) -> super::Ended {
     }
 }
 
-/// The answers to judge: those of `--answers FILE`, or the one command given.
-fn answers_of(args: &Args) -> anyhow::Result<Vec<Answer>> {
-    Ok(match &args.answers {
-        Some(path) => answers::read(path)?,
-        None => vec![Answer {
-            name: display(&args.command),
-            command: args.command.clone(),
-            input: args.input,
-            source: args.source.clone(),
-        }],
-    })
-}
-
 /// What runs each answer and what is known of it before a case runs, one entry an answer.
 struct Setup {
     judges: Vec<Judge>,
     sources: Vec<Option<Source>>,
     /// The sandbox's report line and its JSON summary.
-    sandboxes: Vec<(String, serde_json::Value)>,
+    sandboxes: Vec<(String, SandboxRecord)>,
 }
 
 impl Setup {
-    fn new(args: &Args, answers: &[Answer], groups: &Groups) -> anyhow::Result<Setup> {
+    fn new(run: &plan::Run, groups: &Groups) -> anyhow::Result<Setup> {
         let workspace =
             Arc::new(Workspace::new().context("cannot make a directory for the candidates")?);
-        let host = Arc::new(Host::probe(args.sandbox, workspace.path())?);
+        let host = Arc::new(Host::probe(run.containment.level, workspace.path())?);
         sandbox::protect_the_judge(&host);
-        let judges = answers
+        let judges = run
+            .answers
             .iter()
-            .map(|a| judge_for(args, a, groups, &workspace, &host))
+            .map(|a| judge_for(run, a, groups, &workspace, &host))
             .collect::<anyhow::Result<Vec<Judge>>>()?;
-        let sources = answers
+        let sources = run
+            .answers
             .iter()
             .map(source)
             .collect::<anyhow::Result<Vec<Option<Source>>>>()?;
         let sandboxes = judges
             .iter()
             .map(|j| sandbox_of(&j.runner.sandbox))
-            .collect::<anyhow::Result<_>>()?;
+            .collect();
         Ok(Setup {
             judges,
             sources,
@@ -423,55 +230,52 @@ impl Setup {
 /// The first line of a shard's JSON: what `--merge` needs to check the shards belong
 /// together.
 fn shard_header(
-    args: &Args,
-    answers: &[Answer],
+    output: &Output,
+    run: &plan::Run,
     setup: &Setup,
     all: &load::CaseList,
-    seed: Option<u64>,
 ) -> anyhow::Result<String> {
-    let header = merge::Header {
-        shard: args.shard.map(|s| s.to_string()).unwrap_or_default(),
+    let header = record::Header {
+        shard: output.shard.map(|s| s.to_string()).unwrap_or_default(),
         version: env!("CARGO_PKG_VERSION").to_string(),
-        seed,
+        seed: run.seed(),
         cases: all.whole_len(),
         fingerprint: all.fingerprint.clone(),
-        answers: answers
+        answers: run
+            .answers
             .iter()
             .zip(&setup.sources)
-            .map(|(a, s)| merge::AnswerHeader {
+            .map(|(a, s)| record::AnswerHeader {
                 name: a.name.clone(),
                 source: s.clone(),
             })
             .collect(),
         sandbox: setup.sandboxes[0].0.clone(),
         sandbox_summary: setup.sandboxes[0].1.clone(),
-        leaderboard: args.answers.is_some(),
-        generator: match args.random {
-            Some(_) => Some(args.gen_args.options()?.version.words().to_string()),
-            None => None,
-        },
+        leaderboard: run.many,
+        generator: run
+            .sources
+            .random
+            .map(|_| run.judging.recipe.version.words().to_string()),
     };
-    Ok(format!(
-        "{}\n",
-        report::json_text(&serde_json::to_value(header)?)
-    ))
+    Ok(Record::Header(header).to_line()?)
 }
 
 /// Diagnoses and shrinks each answer's run in turn. With one answer, a command that could
 /// not start is an error of the whole check; with `--answers` it is that answer's row.
 fn conclude_each(
-    args: &Args,
-    answers: &[Answer],
+    plan: &Plan,
+    run: &plan::Run,
     setup: Setup,
     finished: Vec<pool::Finished>,
-    jobs: usize,
     groups: &Groups,
 ) -> Result<Vec<Judged>, super::Error> {
-    let many = args.answers.is_some();
+    let (conclusion, many) = (&plan.conclusion, run.many);
     // After an interrupt: the cases that finished, diagnosed briefly and not shrunk.
     let cut = groups.interrupted().is_some();
     let mut judged = Vec::new();
-    for (((answer, judge), finished), (source, sandbox)) in answers
+    for (((answer, judge), finished), (source, sandbox)) in run
+        .answers
         .iter()
         .zip(&setup.judges)
         .zip(finished)
@@ -484,12 +288,12 @@ fn conclude_each(
                 (!cut).then_some(judge),
                 finished.ran,
                 source.clone(),
-                args,
-                jobs,
-                html_dir(args, many, &answer.name).as_deref(),
+                conclusion,
+                plan.jobs,
+                html_dir(conclusion, many, &answer.name).as_deref(),
                 match cut {
-                    true => args.engine_time.min(Duration::from_secs(2)),
-                    false => args.engine_time,
+                    true => conclusion.engine_time.min(Duration::from_secs(2)),
+                    false => conclusion.engine_time,
                 },
             )?),
         };
@@ -508,29 +312,25 @@ fn conclude_each(
 }
 
 /// `--merge`: the report of the shards' cases, as one run of them all prints it.
-fn merged(args: &Args) -> super::Ended {
-    let files = args
-        .merge
+fn merged(plan: &Plan, files: &[PathBuf]) -> super::Ended {
+    let (output, conclusion) = (&plan.output, &plan.conclusion);
+    let files = files
         .iter()
         .map(|path| read_shard(path))
         .collect::<anyhow::Result<Vec<merge::ShardFile>>>()?;
     let m = merge::merge(&files)?;
-    let jobs = args.jobs.map_or_else(
-        || thread::available_parallelism().map_or(1, |n| n.get()),
-        |j| j as usize,
-    );
     let mut out = Out {
         closed: false,
         bar: None,
     };
     let many = m.header.leaderboard;
-    if args.format == Format::Text {
+    if output.format == Format::Text {
         out.print(&format!("{}\n", m.header.sandbox));
     }
     let mut judged = Vec::new();
     for answer in m.answers {
         for (_, r) in &answer.ran {
-            print_case(args, many.then_some(answer.name.as_str()), r, &mut out);
+            print_case(output, many.then_some(answer.name.as_str()), r, &mut out)?;
         }
         let outcome = match answer.cannot_start {
             Some(reason) => Err(reason),
@@ -538,10 +338,10 @@ fn merged(args: &Args) -> super::Ended {
                 None,
                 answer.ran,
                 answer.source.clone(),
-                args,
-                jobs,
-                html_dir(args, many, &answer.name).as_deref(),
-                args.engine_time,
+                conclusion,
+                plan.jobs,
+                html_dir(conclusion, many, &answer.name).as_deref(),
+                conclusion.engine_time,
             )?),
         };
         judged.push(Judged {
@@ -552,28 +352,14 @@ fn merged(args: &Args) -> super::Ended {
             sandbox_json: m.header.sandbox_summary.clone(),
         });
     }
-    finish(args, many, &judged, m.header.seed, &mut out)
+    finish(output, many, &judged, m.header.seed, &mut out)
 }
 
-/// A shard output, each line read as JSON.
+/// A shard output, each line read as a record.
 fn read_shard(path: &Path) -> anyhow::Result<merge::ShardFile> {
     let text = std::fs::read_to_string(path)
         .with_context(|| format!("cannot read the shard output {}", path.display()))?;
-    let file = path.display().to_string();
-    let mut lines = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        if line.trim().is_empty() {
-            continue;
-        }
-        let value = serde_json::from_str(line).map_err(|e| {
-            anyhow::anyhow!(
-                "{file}:{}: not a line of `beast check --format json` output: {e}",
-                i + 1
-            )
-        })?;
-        lines.push((i + 1, value));
-    }
-    Ok(merge::ShardFile { file, lines })
+    Ok(merge::ShardFile::parse(&path.display().to_string(), &text)?)
 }
 
 /// The names of the answers.
@@ -599,10 +385,39 @@ fn sandbox_lines(names: &[&str], lines: &[&str]) -> String {
 }
 
 /// The sandbox line and the JSON summary's sandbox object.
-fn sandbox_of(sandbox: &Sandbox) -> anyhow::Result<(String, serde_json::Value)> {
-    let mut object = serde_json::to_value(sandbox.summary())?;
-    object["line"] = sandbox.line().into();
-    Ok((sandbox.line(), object))
+fn sandbox_of(sandbox: &Sandbox) -> (String, SandboxRecord) {
+    // Every field named, so a field the sandbox adds is a compile error here, not a key
+    // the JSON silently lacks.
+    let sandbox::SandboxSummary {
+        mechanism,
+        namespaces,
+        memory_mib,
+        memory_limit,
+        processes,
+        env_cleared,
+        run_as_uid,
+        protections,
+        missing,
+    } = sandbox.summary();
+    let line = sandbox.line();
+    let record = SandboxRecord {
+        mechanism: match mechanism {
+            sandbox::Mechanism::Jail => "jail",
+            sandbox::Mechanism::Basic => "basic",
+            sandbox::Mechanism::None => "none",
+        }
+        .to_string(),
+        namespaces: namespaces.iter().map(|n| n.to_string()).collect(),
+        memory_mib,
+        memory_limit: memory_limit.map(str::to_string),
+        processes,
+        env_cleared,
+        run_as_uid,
+        protections,
+        missing,
+        line: line.clone(),
+    };
+    (line, record)
 }
 
 /// Diagnoses an answer's run, groups its failures and shows each group's case, shrunk
@@ -612,14 +427,14 @@ fn conclude(
     judge: Option<&Judge>,
     ran: Vec<(Case, CaseReport)>,
     source: Option<Source>,
-    args: &Args,
+    conclusion: &Conclusion,
     jobs: usize,
     html_dir: Option<&Path>,
     budget: Duration,
 ) -> Result<(Vec<CaseReport>, Summary, DiagnosisReport), super::Error> {
     let diagnosis = diagnose_run(&ran, judge, jobs, budget);
     let groups = diagnose::group(&observed(&ran), &diagnosis);
-    let mut shown = show_groups(judge, &groups, &ran, args, jobs)?;
+    let mut shown = show_groups(judge, &groups, &ran, conclusion, jobs)?;
     if let Some(groups) = judge.map(|j| &j.runner.groups) {
         stop_if_interrupted(groups)?;
     }
@@ -635,18 +450,9 @@ fn conclude(
 
 /// `--html-dir` for one answer: the directory itself, or its `NAME` subdirectory when
 /// several answers run.
-fn html_dir(args: &Args, many: bool, name: &str) -> Option<PathBuf> {
-    let dir = args.html_dir.as_ref()?;
+fn html_dir(conclusion: &Conclusion, many: bool, name: &str) -> Option<PathBuf> {
+    let dir = conclusion.html_dir.as_ref()?;
     Some(if many { dir.join(name) } else { dir.clone() })
-}
-
-/// The command as one line.
-fn display(command: &[OsString]) -> String {
-    command
-        .iter()
-        .map(|a| a.to_string_lossy())
-        .collect::<Vec<_>>()
-        .join(" ")
 }
 
 /// Ends the run once a signal has interrupted it during diagnosis or shrinking (an
@@ -673,18 +479,19 @@ fn print_list(all: &load::CaseList) {
 
 /// What runs and judges one answer's cases, from the flags.
 fn judge_for(
-    args: &Args,
+    run: &plan::Run,
     answer: &Answer,
     groups: &Groups,
     workspace: &Arc<Workspace>,
     host: &Arc<Host>,
 ) -> anyhow::Result<Judge> {
+    let (judging, containment) = (&run.judging, &run.containment);
     let sandbox = Sandbox::new(
         &sandbox::Request {
-            memory_mib: args.memory,
-            pass_env: &args.env,
-            cases: &args.cases,
-            binds: &args.bind,
+            memory_mib: containment.memory_mib,
+            pass_env: &containment.pass_env,
+            cases: &run.sources.dirs,
+            binds: &containment.binds,
             command: &answer.command,
         },
         host,
@@ -694,38 +501,40 @@ fn judge_for(
             groups: groups.clone(),
             command: answer.command.clone(),
             input: answer.input,
-            timeout: args.timeout,
-            max_output: args.max_output,
+            timeout: judging.timeout,
+            max_output: judging.max_output,
             sandbox: Arc::new(sandbox),
             workspace: workspace.clone(),
             ahead: Default::default(),
         },
-        gen_opts: args.gen_args.options()?,
-        gen_flags: args.gen_args.flags(),
-        strict: args.strict,
-        consistent: args.verbose,
-        engine_time: args.engine_time,
-        keep_texts: args.shard.is_some() && args.format == Format::Json,
+        gen_opts: judging.recipe,
+        gen_flags: judging.gen_flags.clone(),
+        strict: judging.strict,
+        consistent: judging.consistent,
+        engine_time: judging.engine_time,
+        keep_texts: judging.keep_passing_texts,
     })
 }
 
-/// Prints one case's report as it finishes, when the format asks: its JSON object
+/// Prints one case's report as it finishes, when the format asks: its JSON record
 /// (with `answer` for one of several answers), or its text under `-v`.
-fn print_case(args: &Args, answer: Option<&str>, r: &CaseReport, out: &mut Out) {
-    match args.format {
+fn print_case(
+    output: &Output,
+    answer: Option<&str>,
+    r: &CaseReport,
+    out: &mut Out,
+) -> serde_json::Result<()> {
+    match output.format {
         Format::Json => {
-            let mut object = report::json(r);
-            if let Some(name) = answer {
-                object["answer"] = name.into();
-            }
-            out.print(&format!("{}\n", report::json_text(&object)));
+            out.print(&Record::Case(CaseRecord::of(r).of_answer(answer)).to_line()?);
         }
-        Format::Text if args.verbose => match answer {
+        Format::Text if output.verbose => match answer {
             Some(name) => out.print(&format!("{}: {}", report::visible(name), report::text(r))),
             None => out.print(&report::text(r)),
         },
         Format::Text | Format::Markdown => {}
     }
+    Ok(())
 }
 
 /// Runs every case with every answer in one pool, printing each case's report as it
@@ -733,20 +542,22 @@ fn print_case(args: &Args, answer: Option<&str>, r: &CaseReport, out: &mut Out) 
 /// the whole list, its puzzle and its `beast gen` command, for `--merge`.
 fn run_cases(
     judges: &[Judge],
-    names: &[&str],
+    run: &plan::Run,
     all: &load::CaseList,
-    args: &Args,
+    output: &Output,
     jobs: usize,
     out: &mut Out,
-    shard_json: bool,
-) -> Vec<pool::Finished> {
+) -> serde_json::Result<Vec<pool::Finished>> {
     let bar = out.bar.clone();
-    let many = args.answers.is_some();
-    pool::run_all(
+    let names = names_of(&run.answers);
+    let shard_json = output.shard_records();
+    // The first record that did not serialize; the run goes on, and fails at its end.
+    let mut unwritten: Option<serde_json::Error> = None;
+    let finished = pool::run_all(
         judges,
         all,
         jobs,
-        args.fail_fast,
+        run.fail_fast,
         |failed| {
             if let Some(bar) = &bar {
                 bar.inc(1);
@@ -756,29 +567,29 @@ fn run_cases(
             }
         },
         |a, i, r| {
-            let name = many.then(|| names[a]);
-            if !shard_json {
-                return print_case(args, name, r, out);
+            let name = run.many.then(|| names[a]);
+            let printed = if shard_json {
+                let record = CaseRecord::in_shard(r, all.ordinal(i)).of_answer(name);
+                Record::Case(record).to_line().map(|line| out.print(&line))
+            } else {
+                print_case(output, name, r, out)
+            };
+            if let Err(e) = printed {
+                unwritten.get_or_insert(e);
             }
-            let mut object = report::json(r);
-            if let Some(name) = name {
-                object["answer"] = name.into();
-            }
-            object["index"] = all.ordinal(i).into();
-            object["puzzle"] = r.puzzle.clone().into();
-            if let Some(cmd) = &r.reproduce {
-                object["gen"] = cmd.clone().into();
-            }
-            out.print(&format!("{}\n", report::json_text(&object)));
         },
-    )
+    );
+    match unwritten {
+        Some(e) => Err(e),
+        None => Ok(finished),
+    }
 }
 
 /// Prints the end of the report (one answer's, or the leaderboard and each answer's),
 /// writes the JUnit file and the `--report-dir` files, and gives the exit status; `seed` is
 /// the random cases' (for `--post`).
 fn finish(
-    args: &Args,
+    output: &Output,
     many: bool,
     judged: &[Judged],
     seed: Option<u64>,
@@ -790,10 +601,10 @@ fn finish(
         .iter()
         .filter_map(|row| judged.iter().find(|j| j.name == row.name))
         .collect();
-    if let Some(dir) = &args.report_dir {
+    if let Some(dir) = &output.report_dir {
         write_reports(dir, judged)?;
     }
-    match (args.format, many) {
+    match (output.format, many) {
         (Format::Markdown, _) => {
             // What contained the answers, as in text, then the table.
             let names: Vec<&str> = judged.iter().map(|j| j.name.as_str()).collect();
@@ -804,19 +615,12 @@ fn finish(
         (Format::Json, _) => {
             for j in judged {
                 if let Err(reason) = &j.outcome {
-                    let object = serde_json::json!({
-                        "summary": true, "answer": j.name, "passed": 0, "failed": 0,
-                        "total": 0, "cannot_start": reason,
-                    });
-                    out.print(&format!("{}\n", report::json_text(&object)));
+                    out.print(&Record::CannotStart(CannotStart::new(&j.name, reason)).to_line()?);
                 }
                 if let Ok((_, summary, d)) = &j.outcome {
-                    let mut object = report::json_summary(summary, d);
-                    object["sandbox"] = j.sandbox_json.clone();
-                    if many {
-                        object["answer"] = j.name.clone().into();
-                    }
-                    out.print(&format!("{}\n", report::json_text(&object)));
+                    let record = SummaryRecord::of(summary, d, j.sandbox_json.clone())
+                        .of_answer(many.then_some(j.name.as_str()));
+                    out.print(&Record::Summary(record).to_line()?);
                     if !many {
                         eprintln!("diagnosis: {}", d.sentence);
                         eprintln!("{}", summary.line());
@@ -824,10 +628,7 @@ fn finish(
                 }
             }
             if many {
-                out.print(&format!(
-                    "{}\n",
-                    report::json_text(&leaderboard::json(&rows))
-                ));
+                out.print(&Record::Leaderboard(record::Leaderboard::of(&rows)).to_line()?);
                 eprint!("{}", leaderboard::text(&rows));
             }
         }
@@ -835,22 +636,20 @@ fn finish(
             if let Some(j) = judged.first()
                 && let Ok((reports, summary, d)) = &j.outcome
             {
-                if args.post && summary.failed == 0 {
-                    let command = &args.command;
-                    let (language, encoding) = (args.language.as_deref(), args.encoding);
+                if let Some(p) = output.post.as_ref().filter(|_| summary.failed == 0) {
                     let text = post::text(
-                        command,
+                        &p.command,
                         j.source.as_ref(),
                         reports,
                         seed,
-                        language,
-                        encoding,
+                        p.language.as_deref(),
+                        p.encoding,
                     )?;
                     out.print(&text);
                     eprintln!("{}", summary.line());
                 } else {
                     out.print(&text_ending(summary, d));
-                    if args.post {
+                    if output.post.is_some() {
                         let why = post::refusal(summary.failed, summary.passed + summary.failed);
                         eprintln!("{why}");
                     }
@@ -859,7 +658,7 @@ fn finish(
         }
         (Format::Text, true) => {
             out.print(&leaderboard::text(&rows));
-            match &args.report_dir {
+            match &output.report_dir {
                 Some(dir) => out.print(&format!(
                     "\neach answer's report: {}\n",
                     dir.join("NAME.txt").display()
@@ -876,8 +675,8 @@ fn finish(
             }
         }
     }
-    if let Some(path) = &args.junit {
-        write_junit(path, args, many, judged)?;
+    if let Some(path) = &output.junit {
+        write_junit(path, output.shard, many, judged)?;
     }
     if judged.iter().all(Judged::passed) {
         Ok(())
@@ -905,13 +704,10 @@ fn write_reports(dir: &Path, judged: &[Judged]) -> anyhow::Result<()> {
         let mut json = String::new();
         if let Ok((reports, summary, d)) = &j.outcome {
             for r in reports {
-                json += &report::json_text(&report::json(r));
-                json.push('\n');
+                json += &Record::Case(CaseRecord::of(r)).to_line()?;
             }
-            let mut object = report::json_summary(summary, d);
-            object["sandbox"] = j.sandbox_json.clone();
-            json += &report::json_text(&object);
-            json.push('\n');
+            let record = SummaryRecord::of(summary, d, j.sandbox_json.clone());
+            json += &Record::Summary(record).to_line()?;
         }
         for (ext, contents) in [("txt", text), ("json", json)] {
             let path = dir.join(format!("{}.{ext}", j.name));
@@ -923,8 +719,13 @@ fn write_reports(dir: &Path, judged: &[Judged]) -> anyhow::Result<()> {
 }
 
 /// `--junit`: one suite, or one per answer.
-fn write_junit(path: &Path, args: &Args, many: bool, judged: &[Judged]) -> anyhow::Result<()> {
-    let suite = match args.shard {
+fn write_junit(
+    path: &Path,
+    shard: Option<Shard>,
+    many: bool,
+    judged: &[Judged],
+) -> anyhow::Result<()> {
+    let suite = match shard {
         Some(shard) => format!("beast check (shard {shard})"),
         None => "beast check".to_string(),
     };
@@ -1023,14 +824,10 @@ fn show_groups(
     judge: Option<&Judge>,
     groups: &[Group],
     ran: &[(Case, CaseReport)],
-    args: &Args,
+    conclusion: &Conclusion,
     jobs: usize,
 ) -> anyhow::Result<Vec<GroupReport>> {
-    let which = if args.no_shrink {
-        ShrinkWhich::None
-    } else {
-        args.shrink
-    };
+    let which = conclusion.shrink;
     // Under `--shrink all` every failure is a group of its own to shrink; the group then
     // shows the smallest result.
     let units: Vec<(usize, Group)> = groups
@@ -1062,7 +859,7 @@ fn show_groups(
                         ShrinkWhich::Group | ShrinkWhich::All => true,
                     };
                     let judge = judge.filter(|_| shrink);
-                    let shown = shrinking::shown(judge, unit, ran, args.shrink_time);
+                    let shown = shrinking::shown(judge, unit, ran, conclusion.shrink_time);
                     if let Ok(mut r) = results.lock() {
                         r.push((*g, shown));
                     }

@@ -24,6 +24,7 @@ macro_rules! eprintln {
 }
 
 mod answer;
+mod budget;
 mod cases;
 mod check;
 mod error;
@@ -36,6 +37,7 @@ mod platform;
 mod play;
 mod replay;
 mod ring;
+mod rule_flags;
 mod sandbox;
 mod tui;
 mod values;

@@ -8,7 +8,8 @@ use beast_engine::beast::Puzzle;
 use beast_engine::beast::screen::BeastScreen;
 use beast_engine::judge::generate::Recipe;
 
-use super::answer::{RuleArgs, StyleArg};
+use super::answer::StyleArg;
+use super::rule_flags::RuleArgs;
 
 /// The map played when no file is given: the Wikipedia map of the source text.
 const WIKIPEDIA: &str = include_str!("../../examples/beast/wikipedia.txt");

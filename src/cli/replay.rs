@@ -6,7 +6,7 @@ use beast_engine::beast::replay::{self, Frame, Limits, Replay, first_difference}
 use beast_engine::beast::{Cell, Puzzle, Rules, Status, render};
 use serde_json::{Value, json};
 
-use super::answer::rules_with_flags;
+use super::rule_flags::rules_with_flags;
 
 /// The page template; `__TITLE__` and `__DATA__` are filled in.
 const TEMPLATE: &str = include_str!("replay.html");

@@ -15,7 +15,6 @@ use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
-use clap::ValueEnum;
 use serde::Deserialize;
 use toml::Spanned;
 
@@ -118,7 +117,7 @@ pub fn parse(text: &str) -> Result<Vec<Answer>, String> {
         }
         let input = match &entry.input {
             None => InputMode::Stdin,
-            Some(mode) => InputMode::from_str(mode.get_ref(), true).map_err(|_| {
+            Some(mode) => super::args::input_mode(mode.get_ref()).ok_or_else(|| {
                 format!(
                     "{}: input must be stdin, arg or file, not {:?}",
                     at(mode.span()),

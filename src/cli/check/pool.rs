@@ -4,7 +4,7 @@
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::thread;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use beast_engine::beast::Puzzle;
 use beast_engine::beast::variant;
@@ -16,6 +16,7 @@ use beast_engine::judge::verdict::{self, Verdict};
 
 use super::load::{CaseList, Job};
 use super::runner::{Ended, Execute, Run, Runner};
+use crate::cli::budget::in_time;
 
 /// Everything a worker needs to run and judge a case.
 pub struct Judge<E: Execute = Runner> {
@@ -196,12 +197,6 @@ impl<E: Execute> Judge<E> {
             peak_memory: run.peak_memory,
         })
     }
-}
-
-/// A budget closure for the engine: true until `budget` from now.
-pub fn in_time(budget: Duration) -> impl FnMut() -> bool {
-    let deadline = Instant::now() + budget;
-    move || Instant::now() < deadline
 }
 
 /// What became of a job.

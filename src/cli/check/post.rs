@@ -13,26 +13,6 @@ use beast_engine::judge::post::{self, Encoding, Passed};
 use beast_engine::judge::report::{CaseReport, Source};
 use beast_engine::judge::{cases, pack};
 
-/// `--encoding`: how the post counts the code's bytes.
-#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-pub enum EncodingArg {
-    /// Every byte of the file.
-    #[value(name = "utf-8", alias = "utf8")]
-    Utf8,
-    /// One byte a character, where ISO 8859-1 encodes every character of the code.
-    #[value(name = "latin-1", alias = "latin1")]
-    Latin1,
-}
-
-impl From<EncodingArg> for Encoding {
-    fn from(e: EncodingArg) -> Encoding {
-        match e {
-            EncodingArg::Utf8 => Encoding::Utf8,
-            EncodingArg::Latin1 => Encoding::Latin1,
-        }
-    }
-}
-
 /// The refusal of `--post` without a source file, before any case runs.
 pub const NO_SOURCE: &str = "--post needs the answer's code: name it with --source FILE (no \
                              script was found in the command)";
@@ -48,13 +28,13 @@ pub fn text(
     reports: &[CaseReport],
     seed: Option<u64>,
     language: Option<&str>,
-    encoding: EncodingArg,
+    encoding: Encoding,
 ) -> anyhow::Result<String> {
     let source = source.context(NO_SOURCE)?;
     let path = Path::new(&source.file);
     let bytes = std::fs::read(path)
         .with_context(|| format!("cannot read the source {}", path.display()))?;
-    let (code, count) = post::measure(&bytes, encoding.into())
+    let (code, count) = post::measure(&bytes, encoding)
         .with_context(|| format!("cannot post {}", path.display()))?;
     let language = match language {
         Some(l) => l.to_string(),

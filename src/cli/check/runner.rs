@@ -19,7 +19,7 @@ use crate::cli::sandbox::spec::{GO, Role, Spec};
 use crate::cli::sandbox::{self, INPUT_NAME, JAILED_HOME, Lease, Mechanism, Sandbox};
 
 /// How the puzzle reaches the candidate (`--input`).
-#[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum InputMode {
     /// On standard input.
     #[default]

@@ -33,7 +33,7 @@ pub use self::spec::{INPUT_NAME, JAILED_HOME};
 use crate::cli::platform::{self, FileLock};
 
 /// `--sandbox`: how strongly the answer is contained.
-#[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Level {
     /// The strongest level this machine allows: the jail where user namespaces work, else
     /// `basic`; cgroups where they can be made, else rlimits. The first line says which.

@@ -280,8 +280,9 @@ pub fn changes(rules: Rules) -> usize {
     variant::held_by(rules).count()
 }
 
-/// How far a diagnosis got.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// How far a diagnosis got; in JSON its [`name`](Status::name).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Status {
     /// Every case passed.
     Correct,

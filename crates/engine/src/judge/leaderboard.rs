@@ -1,6 +1,6 @@
 //! The leaderboard of a whole challenge (`beast check --answers`): one row per answer with
 //! its passed count, diagnosis, golf score and time, ranked correct first and then by
-//! bytes, in text, Markdown and JSON.
+//! bytes, in text and Markdown (its JSON line is [`record::Leaderboard`](crate::judge::record::Leaderboard)).
 
 use std::fmt::Write as _;
 
@@ -220,36 +220,6 @@ pub fn markdown(rows: &[Row]) -> String {
     s
 }
 
-/// The leaderboard as the final JSON object: `{"leaderboard": [row, ...]}`, each row with
-/// `rank`, `name`, `correct`, `passed`, `total`, `diagnosis`, `bytes`, `chars`,
-/// `slowest: {name, ms}` and `time_ms`.
-pub fn json(rows: &[Row]) -> serde_json::Value {
-    let round = |ms: f64| (ms * 1000.0).round() / 1000.0;
-    let rows: Vec<serde_json::Value> = rows
-        .iter()
-        .enumerate()
-        .map(|(i, r)| {
-            serde_json::json!({
-                "rank": i + 1,
-                "name": r.name,
-                "correct": r.correct,
-                "passed": r.passed,
-                "pe": r.presentation,
-                "total": r.total,
-                "diagnosis": r.diagnosis,
-                "bytes": r.bytes,
-                "chars": r.chars,
-                "slowest": r.slowest.as_ref().map(|(name, ms)| serde_json::json!({
-                    "name": name,
-                    "ms": round(*ms),
-                })),
-                "time_ms": round(r.time_ms),
-            })
-        })
-        .collect();
-    serde_json::json!({ "leaderboard": rows })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -389,7 +359,13 @@ mod tests {
 
     #[test]
     fn json_rows_carry_rank_and_score() {
-        let v = json(&[row("a", true, Some(5))]);
+        let record =
+            crate::judge::record::Record::Leaderboard(crate::judge::record::Leaderboard::of(&[
+                row("a", true, Some(5)),
+            ]));
+        let line = record.to_line().expect("serializes");
+        let v: serde_json::Value = serde_json::from_str(&line).expect("JSON");
+        assert_eq!(v["type"], "leaderboard");
         assert_eq!(v["leaderboard"][0]["rank"], 1);
         assert_eq!(v["leaderboard"][0]["bytes"], 5);
         assert_eq!(v["leaderboard"][0]["slowest"]["name"], "random-1-0");

@@ -2,55 +2,19 @@
 //! case records it carries, the checks that the shards belong together, and the run
 //! rebuilt from them as if one machine had run every case.
 //!
-//! A shard's output (`beast check --shard K/N --format json`) is one JSON object a line:
-//! the [`Header`] first, then one record per case (the case's JSON object with `answer`,
-//! `index`, `puzzle` and `gen` added), then one summary object per answer.
+//! A shard's output (`beast check --shard K/N --format json`) is one [`Record`] a line:
+//! the [`Header`] first, then one case record per case (with `answer`, `index`, `puzzle`
+//! and `gen`), then one summary per answer, and the leaderboard for `--answers`. Each line
+//! is read by its `type`.
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 
 use crate::beast::Puzzle;
 use crate::judge::cases::{Case, Origin, Shard, ShardError};
+use crate::judge::record::{AnswerHeader, CaseRecord, Header, Record};
 use crate::judge::report::{CaseReport, Source};
-use crate::judge::verdict::Verdict;
-
-/// The first line of a shard's output: what must agree across shards.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Header {
-    /// `K/N`.
-    pub shard: String,
-    /// The `beast` version that ran it.
-    pub version: String,
-    /// The seed of the random cases, if any.
-    pub seed: Option<u64>,
-    /// How many cases the whole (unsharded) list has.
-    pub cases: usize,
-    /// A fingerprint of the whole case list: its sources, names and contents.
-    pub fingerprint: String,
-    /// The answers run, in order.
-    pub answers: Vec<AnswerHeader>,
-    /// The sandbox line of the report.
-    pub sandbox: String,
-    /// The sandbox object of the JSON summary.
-    pub sandbox_summary: serde_json::Value,
-    /// True for a run of `--answers`, which ends with the leaderboard.
-    #[serde(default)]
-    pub leaderboard: bool,
-    /// For a run with random cases: the generator version that made them, in words
-    /// (`generator 2: sizes from 3x3 ...`); the same seed gives other cases under another.
-    #[serde(default)]
-    pub generator: Option<String>,
-}
-
-/// One answer named in a header.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct AnswerHeader {
-    /// Its name (the command, for a run of one answer).
-    pub name: String,
-    /// Its golf score, if known.
-    pub source: Option<Source>,
-}
 
 /// A 64-bit FNV-1a fingerprint of `parts` (each part delimited), in hex: stable across
 /// machines and builds, unlike the standard library's hasher.
@@ -68,14 +32,64 @@ pub fn fingerprint<'a>(parts: impl IntoIterator<Item = &'a [u8]>) -> String {
     format!("{h:016x}")
 }
 
-/// One shard output to merge: its file name (for messages) and its JSON lines with their
+/// One shard output to merge: its file name (for messages) and its records with their
 /// line numbers.
 #[derive(Clone, Debug)]
 pub struct ShardFile {
     /// The file, as the user named it.
     pub file: String,
-    /// Each line's number (from 1) and its JSON value.
-    pub lines: Vec<(usize, serde_json::Value)>,
+    /// Each record's line number (from 1) and the record; the header first.
+    pub records: Vec<(usize, Record)>,
+}
+
+/// Only the kind of a line, to tell a header that does not read from a line that is no
+/// header at all.
+#[derive(Deserialize)]
+struct Kind {
+    #[serde(rename = "type")]
+    kind: Option<String>,
+}
+
+impl ShardFile {
+    /// Reads the shard output `text` of `file`, one record a line (blank lines skipped).
+    pub fn parse(file: &str, text: &str) -> Result<ShardFile, MergeError> {
+        let mut records = Vec::new();
+        for (i, line) in text.lines().enumerate() {
+            if line.trim().is_empty() {
+                continue;
+            }
+            let first = records.is_empty();
+            let record = serde_json::from_str::<Record>(line).map_err(|e| {
+                let kind = serde_json::from_str::<Kind>(line).ok().and_then(|k| k.kind);
+                match (e.classify(), first, kind.as_deref()) {
+                    (serde_json::error::Category::Data, true, Some("header")) => {
+                        MergeError::BadHeader {
+                            file: file.to_string(),
+                            reason: e.to_string(),
+                        }
+                    }
+                    (serde_json::error::Category::Data, true, _) => MergeError::NoHeader {
+                        file: file.to_string(),
+                    },
+                    (serde_json::error::Category::Data, false, _) => MergeError::BadRecord {
+                        file: file.to_string(),
+                        line: i + 1,
+                        reason: format!("not a record of `beast check --format json`: {e}"),
+                    },
+                    _ => MergeError::BadRecord {
+                        file: file.to_string(),
+                        line: i + 1,
+                        reason: format!("not a line of `beast check --format json` output: {e}"),
+                    },
+                }
+            })?;
+            records.push((i + 1, record));
+        }
+        Ok(ShardFile {
+            file: file.to_string(),
+            records,
+        })
+    }
 }
 
 /// Why shards cannot be merged.
@@ -293,23 +307,19 @@ pub fn merge(shards: &[ShardFile]) -> Result<Merged, MergeError> {
 
 /// The header of a shard file and its K/N.
 fn header_of(f: &ShardFile) -> Result<(Header, Shard), MergeError> {
-    let no_header = || MergeError::NoHeader {
-        file: f.file.clone(),
+    let Some((_, Record::Header(header))) = f.records.first() else {
+        return Err(MergeError::NoHeader {
+            file: f.file.clone(),
+        });
     };
-    let (_, value) = f.lines.first().ok_or_else(no_header)?;
-    if value.get("shard").is_none() || value.get("fingerprint").is_none() {
-        return Err(no_header());
-    }
-    let bad = |reason: String| MergeError::BadHeader {
-        file: f.file.clone(),
-        reason,
-    };
-    let header: Header = serde_json::from_value(value.clone()).map_err(|e| bad(e.to_string()))?;
     let shard: Shard = header
         .shard
         .parse()
-        .map_err(|e: ShardError| bad(e.to_string()))?;
-    Ok((header, shard))
+        .map_err(|e: ShardError| MergeError::BadHeader {
+            file: f.file.clone(),
+            reason: e.to_string(),
+        })?;
+    Ok((header.clone(), shard))
 }
 
 /// An error unless shard `h` (of `file`) belongs with the first one.
@@ -389,50 +399,54 @@ fn records_of(
 ) -> Result<(), MergeError> {
     let mut counted: Vec<usize> = vec![0; answers.len()];
     let mut summarized: BTreeSet<usize> = BTreeSet::new();
-    for (line, value) in f.lines.iter().skip(1) {
+    for (line, record) in f.records.iter().skip(1) {
         let bad = |reason: String| MergeError::BadRecord {
             file: f.file.clone(),
             line: *line,
             reason,
         };
-        if value.get("leaderboard").is_some() {
-            continue;
-        }
-        let answer = answer_of(value, header).map_err(&bad)?;
-        if let Some(reason) = value.get("cannot_start").and_then(|r| r.as_str()) {
-            cannot_start[answer].get_or_insert_with(|| reason.to_string());
-        }
-        if value.get("summary").is_some() {
-            let total = value["total"]
-                .as_u64()
-                .ok_or_else(|| bad("a summary without its total".to_string()))?;
-            summarized.insert(answer);
-            if total as usize != counted[answer] {
-                return Err(MergeError::Incomplete {
-                    file: f.file.clone(),
-                    reason: format!(
-                        "answer {} sums up {total} cases, but {} case records precede it",
-                        header.answers[answer].name, counted[answer]
-                    ),
-                });
+        let (answer, total) = match record {
+            Record::Leaderboard(_) => continue,
+            Record::Header(_) => return Err(bad("a second header".to_string())),
+            Record::Case(case) => {
+                let answer = answer_of(case.answer.as_deref(), header).map_err(&bad)?;
+                let (index, case, report) = case_of(case).map_err(&bad)?;
+                if index >= header.cases || !shard.contains(index) {
+                    return Err(bad(format!(
+                        "case {} at position {index} is not in shard {shard} of {} cases",
+                        report.name, header.cases
+                    )));
+                }
+                if answers[answer].contains_key(&index) {
+                    return Err(bad(format!(
+                        "case {} of answer {} is given twice",
+                        report.name, header.answers[answer].name
+                    )));
+                }
+                counted[answer] += 1;
+                answers[answer].insert(index, (case, report));
+                continue;
             }
-            continue;
+            Record::Summary(summary) => (
+                answer_of(summary.answer.as_deref(), header).map_err(&bad)?,
+                summary.total,
+            ),
+            Record::CannotStart(c) => {
+                let answer = answer_of(Some(&c.answer), header).map_err(&bad)?;
+                cannot_start[answer].get_or_insert_with(|| c.cannot_start.clone());
+                (answer, c.total)
+            }
+        };
+        summarized.insert(answer);
+        if total != counted[answer] {
+            return Err(MergeError::Incomplete {
+                file: f.file.clone(),
+                reason: format!(
+                    "answer {} sums up {total} cases, but {} case records precede it",
+                    header.answers[answer].name, counted[answer]
+                ),
+            });
         }
-        let (index, case, report) = record(value).map_err(&bad)?;
-        if index >= header.cases || !shard.contains(index) {
-            return Err(bad(format!(
-                "case {} at position {index} is not in shard {shard} of {} cases",
-                report.name, header.cases
-            )));
-        }
-        if answers[answer].contains_key(&index) {
-            return Err(bad(format!(
-                "case {} of answer {} is given twice",
-                report.name, header.answers[answer].name
-            )));
-        }
-        counted[answer] += 1;
-        answers[answer].insert(index, (case, report));
     }
     if let Some(a) = (0..answers.len()).find(|a| !summarized.contains(a)) {
         return Err(MergeError::Incomplete {
@@ -446,10 +460,10 @@ fn records_of(
     Ok(())
 }
 
-/// The position in the header's answers of the answer a line is about: its `answer`
-/// key, or the only answer.
-fn answer_of(value: &serde_json::Value, header: &Header) -> Result<usize, String> {
-    match value.get("answer").and_then(|a| a.as_str()) {
+/// The position in the header's answers of the answer a record is about: the one it
+/// names, or the only answer.
+fn answer_of(name: Option<&str>, header: &Header) -> Result<usize, String> {
+    match name {
         Some(name) => header
             .answers
             .iter()
@@ -461,60 +475,46 @@ fn answer_of(value: &serde_json::Value, header: &Header) -> Result<usize, String
 }
 
 /// The case and its report from one case record, with its position in the whole list.
-fn record(v: &serde_json::Value) -> Result<(usize, Case, CaseReport), String> {
-    let text = |key: &str| -> Result<String, String> {
-        v.get(key)
-            .and_then(|x| x.as_str())
-            .map(str::to_string)
-            .ok_or_else(|| format!("a case record without {key:?}"))
-    };
-    let optional = |key: &str| v.get(key).and_then(|x| x.as_str()).map(str::to_string);
-    let name = text("name")?;
-    let index = v
-        .get("index")
-        .and_then(|x| x.as_u64())
-        .ok_or_else(|| format!("case {name} without its index"))? as usize;
-    let code = text("verdict")?;
-    let verdict = Verdict::from_code(&code).ok_or_else(|| format!("unknown verdict {code:?}"))?;
-    let passed = v
-        .get("passed")
-        .and_then(|x| x.as_bool())
-        .ok_or_else(|| format!("case {name} without passed"))?;
-    let puzzle_text = text("puzzle")?;
+fn case_of(r: &CaseRecord) -> Result<(usize, Case, CaseReport), String> {
+    let name = r.name.clone();
+    let index = r
+        .index
+        .ok_or_else(|| format!("case {name} without its index"))?;
+    let puzzle_text = r
+        .puzzle
+        .clone()
+        .ok_or_else(|| format!("case {name} without its puzzle"))?;
     let puzzle = Puzzle::parse(&puzzle_text)
         .map_err(|e| format!("the puzzle of case {name} does not parse: {e}"))?;
-    let seed = v.get("seed").and_then(|x| x.as_u64());
-    let expected = text("expected")?;
     let case = Case {
         name: name.clone(),
         puzzle,
-        input: if passed {
+        input: if r.passed {
             Vec::new()
         } else {
             puzzle_text.clone().into_bytes()
         },
-        expected: expected.clone(),
-        origin: match seed {
+        expected: r.expected.clone(),
+        origin: match r.seed {
             Some(seed) => Origin::Random { seed },
             None => Origin::File,
         },
     };
     let report = CaseReport {
         name,
-        verdict,
-        passed,
-        time_ms: v.get("time_ms").and_then(|x| x.as_f64()).unwrap_or(0.0),
+        verdict: r.verdict,
+        passed: r.passed,
+        time_ms: r.time_ms,
         // A passing case keeps no text, as in a run on one machine.
-        puzzle: if passed { String::new() } else { puzzle_text },
-        expected,
-        got: text("got")?,
-        detail: optional("detail"),
+        puzzle: if r.passed { String::new() } else { puzzle_text },
+        expected: r.expected.clone(),
+        got: r.got.clone(),
+        detail: r.detail.clone(),
         consistent: None,
-        seed,
-        reproduce: optional("gen"),
-        peak_memory: v
-            .get("peak_memory_mib")
-            .and_then(|x| x.as_f64())
+        seed: r.seed,
+        reproduce: r.r#gen.clone(),
+        peak_memory: r
+            .peak_memory_mib
             .map(|m| (m * f64::from(1u32 << 20)) as u64),
     };
     Ok((index, case, report))
@@ -523,28 +523,61 @@ fn record(v: &serde_json::Value) -> Result<(usize, Case, CaseReport), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use crate::judge::diagnose::Status;
+    use crate::judge::record::{SandboxRecord, SummaryRecord};
+    use crate::judge::report::{DiagnosisReport, Summary};
+    use crate::judge::verdict::Verdict;
 
     const PUZZLE: &str = "5 3\n#####\n#O~H#\n#####\nR\n";
 
-    fn header(shard: &str) -> serde_json::Value {
-        json!({
-            "shard": shard, "version": "0.1.0", "seed": 7, "cases": 4,
-            "fingerprint": "00ff", "answers": [{"name": "a", "source": null}],
-            "sandbox": "sandbox: none", "sandbox_summary": {},
+    fn header(shard: &str) -> Record {
+        Record::Header(Header {
+            shard: shard.to_string(),
+            version: "0.1.0".to_string(),
+            seed: Some(7),
+            cases: 4,
+            fingerprint: "00ff".to_string(),
+            answers: vec![AnswerHeader {
+                name: "a".to_string(),
+                source: None,
+            }],
+            sandbox: "sandbox: none".to_string(),
+            sandbox_summary: SandboxRecord::default(),
+            leaderboard: false,
+            generator: None,
         })
     }
 
-    fn case(index: usize) -> serde_json::Value {
-        json!({
-            "name": format!("random-7-{index}"), "index": index, "verdict": "AC",
-            "passed": true, "time_ms": 1.0, "expected": "2\n", "got": "2\n",
-            "detail": null, "seed": 40 + index, "puzzle": PUZZLE,
+    fn case(index: usize) -> Record {
+        Record::Case(CaseRecord {
+            name: format!("random-7-{index}"),
+            verdict: Verdict::Accepted,
+            passed: true,
+            time_ms: 1.0,
+            expected: "2\n".to_string(),
+            got: "2\n".to_string(),
+            detail: None,
+            seed: Some(40 + index as u64),
+            peak_memory_mib: None,
+            puzzle: Some(PUZZLE.to_string()),
+            r#gen: None,
+            answer: None,
+            index: Some(index),
         })
     }
 
-    fn summary(total: usize) -> serde_json::Value {
-        json!({"summary": true, "total": total})
+    fn summary(total: usize) -> Record {
+        let d = DiagnosisReport {
+            status: Status::Correct,
+            sentence: "correct".to_string(),
+            explained_by: Vec::new(),
+            groups: Vec::new(),
+        };
+        let s = Summary {
+            passed: total,
+            ..Summary::default()
+        };
+        Record::Summary(SummaryRecord::of(&s, &d, SandboxRecord::default()))
     }
 
     fn shard(k: usize, n: usize, cases: &[usize]) -> ShardFile {
@@ -553,12 +586,20 @@ mod tests {
         lines.push(summary(cases.len()));
         ShardFile {
             file: format!("shard-{k}.json"),
-            lines: lines
+            records: lines
                 .into_iter()
                 .enumerate()
                 .map(|(i, v)| (i + 1, v))
                 .collect(),
         }
+    }
+
+    /// `f` with its header changed by `change`.
+    fn with_header(mut f: ShardFile, change: impl FnOnce(&mut Header)) -> ShardFile {
+        if let Some((_, Record::Header(h))) = f.records.first_mut() {
+            change(h);
+        }
+        f
     }
 
     #[test]
@@ -590,24 +631,21 @@ mod tests {
 
     #[test]
     fn shards_of_different_seeds_are_refused() {
-        let mut other = shard(2, 2, &[1, 3]);
-        other.lines[0].1["seed"] = json!(8);
+        let other = with_header(shard(2, 2, &[1, 3]), |h| h.seed = Some(8));
         let e = merge(&[shard(1, 2, &[0, 2]), other]).unwrap_err();
         assert!(matches!(e, MergeError::DifferentSeeds { .. }), "{e}");
     }
 
     #[test]
     fn shards_of_different_case_sets_are_refused() {
-        let mut other = shard(2, 2, &[1, 3]);
-        other.lines[0].1["fingerprint"] = json!("0100");
+        let other = with_header(shard(2, 2, &[1, 3]), |h| h.fingerprint = "0100".into());
         let e = merge(&[shard(1, 2, &[0, 2]), other]).unwrap_err();
         assert!(matches!(e, MergeError::DifferentCases { .. }), "{e}");
     }
 
     #[test]
     fn shards_of_different_versions_are_refused() {
-        let mut other = shard(2, 2, &[1, 3]);
-        other.lines[0].1["version"] = json!("0.0.9");
+        let other = with_header(shard(2, 2, &[1, 3]), |h| h.version = "0.0.9".into());
         let e = merge(&[shard(1, 2, &[0, 2]), other]).unwrap_err();
         assert!(e.to_string().contains("made by beast 0.0.9"), "{e}");
     }
@@ -623,17 +661,40 @@ mod tests {
     #[test]
     fn a_shard_cut_short_is_refused() {
         let mut cut = shard(2, 2, &[1, 3]);
-        cut.lines.pop();
+        cut.records.pop();
         let e = merge(&[shard(1, 2, &[0, 2]), cut]).unwrap_err();
         assert!(matches!(e, MergeError::Incomplete { .. }), "{e}");
         let no_header = ShardFile {
             file: "x".to_string(),
-            lines: vec![(1, case(0))],
+            records: vec![(1, case(0))],
         };
         assert!(matches!(
             merge(&[no_header]).unwrap_err(),
             MergeError::NoHeader { .. }
         ));
+    }
+
+    #[test]
+    fn a_shard_reads_back_from_its_lines_by_their_type() {
+        let f = shard(1, 2, &[0, 2]);
+        let mut text = String::new();
+        for (_, r) in &f.records {
+            text += &r.to_line().expect("serializes");
+        }
+        let back = ShardFile::parse("shard-1.json", &text).expect("reads");
+        assert_eq!(back.records, f.records);
+        // A line without a type is no header, whatever its keys.
+        let untyped = text.replacen("\"type\":\"header\",", "", 1);
+        let e = ShardFile::parse("old.json", &untyped).unwrap_err();
+        assert!(matches!(e, MergeError::NoHeader { .. }), "{e}");
+        let broken = text.replacen("\"fingerprint\":\"00ff\",", "", 1);
+        let e = ShardFile::parse("broken.json", &broken).unwrap_err();
+        assert!(e.to_string().contains("missing field `fingerprint`"), "{e}");
+        let e = ShardFile::parse("cut.json", &format!("{text}{{\"type\":")).unwrap_err();
+        assert!(
+            e.to_string().starts_with("cut.json:5: not a line of"),
+            "{e}"
+        );
     }
 
     #[test]

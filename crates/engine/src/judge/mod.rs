@@ -12,6 +12,7 @@ pub mod leaderboard;
 pub mod merge;
 pub mod pack;
 pub mod post;
+pub mod record;
 pub mod report;
 pub mod shrink;
 pub mod verdict;

@@ -1,9 +1,10 @@
-//! The results of a check run and their three renderings: the text report, one JSON object
-//! per case with a summary object, and JUnit XML.
+//! The results of a check run and their renderings: the text report and JUnit XML; the
+//! JSON lines are the typed records of [`record`](crate::judge::record), made from these
+//! types.
 
 use std::fmt::Write as _;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::beast::{Rules, variant};
 use crate::judge::diagnose::{Diagnosis, Explanation, Hypothesis, STRONG, Shape, Status};
@@ -104,7 +105,7 @@ pub struct ComparePage {
 }
 
 /// One hypothesis named by the diagnosis.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ExplainedBy {
     /// The exact `beast` flags that select its reading (empty for ours or a constant).
     pub flags: String,
@@ -304,7 +305,7 @@ pub struct Summary {
 }
 
 /// The golf score: the length of the answer's source.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Source {
     /// The file measured.
     pub file: String,
@@ -598,11 +599,6 @@ pub fn mib(bytes: u64) -> String {
     format!("{:.1} MiB", bytes as f64 / f64::from(1u32 << 20))
 }
 
-/// Bytes in MiB rounded to one decimal, as JSON carries them.
-fn mib_number(bytes: u64) -> f64 {
-    (bytes as f64 / f64::from(1u32 << 20) * 10.0).round() / 10.0
-}
-
 /// `text` with its whitespace made visible, as code.golf's diff shows it: `·` for a
 /// space, `␍` for a carriage return, `⏎` at the end of each line that has a newline.
 pub fn whitespace_shown(text: &str) -> String {
@@ -648,90 +644,6 @@ pub fn pasteable(puzzle: &str) -> String {
         }
     }
     format!("printf '{body}' | beast\n")
-}
-
-/// The JSON object of one case: `name`, `verdict`, `passed`, `time_ms`, `expected`, `got`,
-/// `detail`, `seed`; `peak_memory_mib` where the sandbox measured it; for a failure also
-/// `puzzle`, and `gen` for a random one.
-pub fn json(r: &CaseReport) -> serde_json::Value {
-    let mut v = serde_json::json!({
-        "name": r.name,
-        "verdict": r.verdict,
-        "passed": r.passed,
-        "time_ms": (r.time_ms * 1000.0).round() / 1000.0,
-        "expected": r.expected,
-        "got": r.got,
-        "detail": r.detail,
-        "seed": r.seed,
-    });
-    if let Some(bytes) = r.peak_memory {
-        v["peak_memory_mib"] = mib_number(bytes).into();
-    }
-    if !r.passed {
-        v["puzzle"] = r.puzzle.clone().into();
-        if let Some(cmd) = &r.reproduce {
-            v["gen"] = cmd.clone().into();
-        }
-    }
-    v
-}
-
-/// The final JSON object: `{"summary": true, "passed", "failed", "total", "diagnosis",
-/// "bytes", "chars", "time_ms": {"total", "max"}}`.
-pub fn json_summary(s: &Summary, d: &DiagnosisReport) -> serde_json::Value {
-    let groups: Vec<serde_json::Value> = d
-        .groups
-        .iter()
-        .map(|g| {
-            serde_json::json!({
-                "cause": g.cause,
-                "verdict": g.verdict,
-                "cases": g.cases,
-                "smallest": {
-                    "name": g.shown.name,
-                    "puzzle": g.shown.puzzle,
-                    "expected": g.shown.expected,
-                    "got": g.shown.got,
-                    "shrunk": g.shown.shrunk.is_some(),
-                    "stopped_early": g.shown.stopped_early.is_some(),
-                },
-                "also": g.also,
-                "evidence": g.evidence,
-                "event": g.event,
-                "located": g.shown.located,
-                "compare": g.compare.as_ref().map(|c| serde_json::json!({
-                    "flags": c.flags,
-                    "puzzle": c.written.as_ref().map(|w| &w.0),
-                    "page": c.written.as_ref().map(|w| &w.1),
-                })),
-            })
-        })
-        .collect();
-    let round = |ms: f64| (ms * 1000.0).round() / 1000.0;
-    let mut v = serde_json::json!({
-        "summary": true,
-        "passed": s.passed,
-        "pe": s.presentation,
-        "failed": s.failed,
-        "total": s.passed + s.failed,
-        "diagnosis": {
-            "status": d.status.name(),
-            "sentence": d.sentence,
-            "explained_by": d.explained_by,
-            "groups": groups,
-        },
-        "bytes": s.source.as_ref().map(|x| x.bytes),
-        "chars": s.source.as_ref().map(|x| x.chars),
-        "time_ms": {
-            "total": round(s.time_total_ms),
-            "max": round(s.slowest.as_ref().map_or(0.0, |x| x.1)),
-            "wall": s.wall_ms.map(round),
-        },
-    });
-    if let Some(sig) = s.interrupted {
-        v["interrupted"] = sig.into();
-    }
-    v
 }
 
 /// Escapes text for XML 1.0 content and attributes. Characters XML cannot hold at all
@@ -1069,18 +981,6 @@ mod tests {
             t.contains("shrinking stopped after 10 s; the smallest case found so far"),
             "{t}"
         );
-    }
-
-    #[test]
-    fn json_has_the_documented_keys() {
-        let v = json(&report("x", Verdict::TimeLimit));
-        for key in ["name", "verdict", "time_ms", "expected", "got", "puzzle"] {
-            assert!(v.get(key).is_some(), "{key} in {v}");
-        }
-        assert_eq!(v["verdict"], "TLE");
-        let s = json_summary(&Summary::default(), &diagnosis());
-        assert_eq!(s["diagnosis"]["status"], "unexplained");
-        assert!(s["time_ms"]["total"].is_number() && s.get("bytes").is_some());
     }
 
     #[test]
