@@ -39,8 +39,9 @@ cross: ## cargo check and clippy (warnings denied) for Windows and macOS, with a
 		done; \
 	done
 
-cycles: ## No import circle among the engine's modules (`scripts/import-cycles src` shows the binary's)
+cycles: ## No import circle among the modules of the engine or of the binary
 	scripts/import-cycles crates/engine/src
+	scripts/import-cycles src
 
 e2e: ## Browser tests of the Ring Collector and replay pages in headless Chromium (installs chromium if missing)
 	bash tests/e2e/run.sh

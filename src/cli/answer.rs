@@ -60,14 +60,14 @@ impl From<StyleArg> for Style {
 }
 
 /// Runs the default command.
-pub fn run(args: Args) -> super::Ended {
+pub fn run(args: Args) -> super::error::Ended {
     if args.file.is_none() && io::stdin().is_terminal() {
         return Err(super::error::usage(
             "give a puzzle file, or pipe one in: `beast puzzle.txt`, `beast < puzzle.txt`.\n\
              Try `beast --help` for the options and subcommands.",
         ));
     }
-    let bytes = super::read_source(args.file.as_deref(), "")?;
+    let bytes = super::source::read_source(args.file.as_deref(), "")?;
     let puzzle = Puzzle::parse_owned(bytes)?;
     let rules = args.rules.rules();
     if args.html {

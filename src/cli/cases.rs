@@ -90,7 +90,7 @@ pub struct Args {
 }
 
 /// Runs `beast cases`.
-pub fn run(args: Args) -> super::Ended {
+pub fn run(args: Args) -> super::error::Ended {
     check_usage(&args)?;
     let mut all = Vec::new();
     if !args.no_builtin {
@@ -98,7 +98,7 @@ pub fn run(args: Args) -> super::Ended {
     }
     if let Some(n) = args.random {
         let opts = fitted(&args)?;
-        let seed = args.seed.unwrap_or_else(super::fresh_seed);
+        let seed = args.seed.unwrap_or_else(super::seed::fresh_seed);
         if args.seed.is_none() {
             eprintln!("random cases from --seed {seed}");
         }

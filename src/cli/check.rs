@@ -104,7 +104,7 @@ impl Judged {
 }
 
 /// Runs `beast check`.
-pub fn run(args: Args) -> super::Ended {
+pub fn run(args: Args) -> super::error::Ended {
     let started = Instant::now();
     let plan = Plan::new(args)?;
     match &plan.work {
@@ -114,7 +114,7 @@ pub fn run(args: Args) -> super::Ended {
 }
 
 /// Runs every answer of `run` on its cases and prints the report.
-fn run_answers(plan: &Plan, run: &plan::Run, started: Instant) -> super::Ended {
+fn run_answers(plan: &Plan, run: &plan::Run, started: Instant) -> super::error::Ended {
     let (output, answers, many) = (&plan.output, &run.answers, run.many);
     let all = load::jobs(&run.sources)?;
     if run.list {
@@ -312,7 +312,7 @@ fn conclude_each(
 }
 
 /// `--merge`: the report of the shards' cases, as one run of them all prints it.
-fn merged(plan: &Plan, files: &[PathBuf]) -> super::Ended {
+fn merged(plan: &Plan, files: &[PathBuf]) -> super::error::Ended {
     let (output, conclusion) = (&plan.output, &plan.conclusion);
     let files = files
         .iter()
@@ -457,7 +457,7 @@ fn html_dir(conclusion: &Conclusion, many: bool, name: &str) -> Option<PathBuf> 
 
 /// Ends the run once a signal has interrupted it during diagnosis or shrinking (an
 /// interrupt while the cases run still prints the report of those that finished).
-fn stop_if_interrupted(groups: &Groups) -> super::Ended {
+fn stop_if_interrupted(groups: &Groups) -> super::error::Ended {
     match groups.interrupted() {
         Some(sig) => Err(super::Error::Interrupted(sig)),
         None => Ok(()),
@@ -594,7 +594,7 @@ fn finish(
     judged: &[Judged],
     seed: Option<u64>,
     out: &mut Out,
-) -> super::Ended {
+) -> super::error::Ended {
     let mut rows: Vec<leaderboard::Row> = judged.iter().map(Judged::row).collect();
     leaderboard::rank(&mut rows);
     let ranked: Vec<&Judged> = rows

@@ -4,6 +4,9 @@
 
 use std::io;
 
+/// What every command returns: `Ok` for success, or how it ended otherwise.
+pub type Ended = Result<(), Error>;
+
 /// Why a command did not end with success.
 #[derive(Debug)]
 pub enum Error {

@@ -25,7 +25,7 @@ pub struct Args {
 }
 
 /// Prints the vocabulary, or a puzzle's events.
-pub fn run(args: Args) -> super::Ended {
+pub fn run(args: Args) -> super::error::Ended {
     let mut out = io::stdout().lock();
     let width = EVENTS.iter().map(|k| k.name.len()).max().unwrap_or(0);
     let Some(file) = &args.file else {
@@ -42,7 +42,7 @@ pub fn run(args: Args) -> super::Ended {
         out.flush()?;
         return Ok(());
     };
-    let bytes = super::read_source(Some(file.as_path()), "")?;
+    let bytes = super::source::read_source(Some(file.as_path()), "")?;
     let puzzle = Puzzle::parse_owned(bytes)?;
     let seen = events::record(&puzzle, || true).context("the game cannot be judged")?;
     for (e, turn) in seen.iter() {

@@ -52,8 +52,8 @@ pub struct Args {
 }
 
 /// Runs `beast fence`.
-pub fn run(args: Args) -> super::Ended {
-    let seed = args.seed.unwrap_or_else(super::fresh_seed);
+pub fn run(args: Args) -> super::error::Ended {
+    let seed = args.seed.unwrap_or_else(super::seed::fresh_seed);
     let moves = read_moves(&args)?;
     let (field, refused) = play_moves(Field::start(seed, args.size), &moves);
 
@@ -110,12 +110,14 @@ pub fn run(args: Args) -> super::Ended {
 fn read_moves(args: &Args) -> anyhow::Result<Vec<String>> {
     let mut moves = Vec::new();
     if let Some(path) = &args.moves_file {
-        let text = super::read_source_text(Some(path), "moves file ")?;
+        let text = super::source::read_source_text(Some(path), "moves file ")?;
         moves.extend(notation::split_moves(&text));
     }
     for arg in &args.moves {
         if arg == "-" {
-            moves.extend(notation::split_moves(&super::read_source_text(None, "")?));
+            moves.extend(notation::split_moves(&super::source::read_source_text(
+                None, "",
+            )?));
         } else {
             moves.extend(notation::split_moves(arg));
         }

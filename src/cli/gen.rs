@@ -89,12 +89,12 @@ pub struct Args {
 }
 
 /// Runs `beast gen`.
-pub fn run(args: Args) -> super::Ended {
+pub fn run(args: Args) -> super::error::Ended {
     let opts = args.gen_args.options()?;
     let seed = match args.seed {
         Some(seed) => seed,
         None => {
-            let seed = super::fresh_seed();
+            let seed = super::seed::fresh_seed();
             eprintln!("beast gen --seed {seed}{}", args.gen_args.flags());
             seed
         }

@@ -5,7 +5,6 @@ use std::io::{self, Write};
 use std::path::PathBuf;
 
 use anyhow::Context;
-use clap::CommandFactory;
 
 /// Arguments of `beast man`.
 #[derive(clap::Args, Debug)]
@@ -19,9 +18,9 @@ pub struct Args {
     pub out: Option<PathBuf>,
 }
 
-/// Prints `beast.1`, or writes every page into `--out`.
-pub fn run(args: Args) -> super::Ended {
-    let pages = pages(super::Cli::command())?;
+/// Prints `beast.1` of the command tree `tree`, or writes every page into `--out`.
+pub fn run(args: Args, tree: clap::Command) -> super::error::Ended {
+    let pages = pages(tree)?;
     match args.out {
         None => {
             let (_, page) = pages.first().context("no manual page was made")?;
@@ -70,6 +69,7 @@ fn add_pages(command: &clap::Command, pages: &mut Vec<(String, Vec<u8>)>) -> any
 #[cfg(test)]
 mod tests {
     use super::*;
+    use clap::CommandFactory;
 
     /// The page's text with roff's escaped hyphens made plain (`\-\-seed` is `--seed`).
     fn plain(page: &[u8]) -> String {

@@ -27,7 +27,7 @@ mod answer;
 mod budget;
 mod cases;
 mod check;
-mod error;
+pub mod error;
 mod events;
 mod fence;
 mod r#gen;
@@ -39,12 +39,13 @@ mod replay;
 mod ring;
 mod rule_flags;
 mod sandbox;
+pub mod seed;
+pub mod source;
 mod tui;
 mod values;
 mod variants;
 
-use std::io::{self, Read, Write};
-use std::path::Path;
+use std::io::{self, Write};
 use std::process::ExitCode;
 
 use anyhow::Context;
@@ -108,8 +109,7 @@ pub struct ContainArgs {
     spec: sandbox::spec::Spec,
 }
 
-/// What every command returns: `Ok` for success, or how it ended otherwise.
-pub type Ended = Result<(), Error>;
+pub use error::Ended;
 
 /// Parses the arguments, runs the command and applies its exit status, decided by
 /// [`Error::code`]: 0 ok, 1 a check failed or a move was refused, 2 bad input or usage.
@@ -161,7 +161,7 @@ fn dispatch(cli: Cli) -> Ended {
         Some(Command::Variants(args)) => variants::run(args),
         Some(Command::Events(args)) => events::run(args),
         Some(Command::Contain(args)) => sandbox::helper::run(args.spec),
-        Some(Command::Man(args)) => man::run(args),
+        Some(Command::Man(args)) => man::run(args, Cli::command()),
         Some(Command::Completions { shell }) => completions(shell),
         None => answer::run(cli.answer),
     }
@@ -177,48 +177,4 @@ fn completions(shell: clap_complete::Shell) -> Ended {
         .and_then(|()| out.flush())
         .context("cannot write the completion script to standard output")?;
     Ok(())
-}
-
-/// All of `path`, or of standard input for `None` and `-`; `what` names the file in errors
-/// (`cannot read moves file FILE`).
-pub fn read_source(path: Option<&Path>, what: &str) -> anyhow::Result<Vec<u8>> {
-    match path {
-        Some(p) if p.as_os_str() != "-" => {
-            std::fs::read(p).with_context(|| format!("cannot read {what}{}", p.display()))
-        }
-        _ => {
-            // Read through a `File` of the same descriptor: when standard input is a
-            // redirected file its length sizes the buffer at once, with no regrowing.
-            let mut stdin = io::stdin().lock();
-            let mut bytes = Vec::new();
-            // `fs::read` wants a path; this is a descriptor.
-            #[allow(clippy::verbose_file_reads)]
-            let read = match platform::stdin_file(&stdin) {
-                Ok(mut file) => file.read_to_end(&mut bytes),
-                Err(_) => stdin.read_to_end(&mut bytes),
-            };
-            read.context("cannot read standard input")?;
-            Ok(bytes)
-        }
-    }
-}
-
-/// [`read_source`] as UTF-8 text.
-pub fn read_source_text(path: Option<&Path>, what: &str) -> anyhow::Result<String> {
-    let bytes = read_source(path, what)?;
-    let from = path.map_or("standard input".to_string(), |p| p.display().to_string());
-    String::from_utf8(bytes).with_context(|| format!("{from} is not UTF-8 text"))
-}
-
-/// A seed for a run given none: the clock mixed with the process's own randomness, so two
-/// runs in the same instant differ. Every command prints the seed it picked, so the run can
-/// be repeated; only the binary ever picks one.
-pub fn fresh_seed() -> u64 {
-    use std::hash::{BuildHasher, Hasher};
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_nanos());
-    let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
-    hasher.write_u128(nanos);
-    hasher.finish()
 }

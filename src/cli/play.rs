@@ -40,9 +40,9 @@ pub struct Args {
 }
 
 /// Runs `beast play`.
-pub fn run(args: Args) -> super::Ended {
+pub fn run(args: Args) -> super::error::Ended {
     let puzzle = match (&args.file, args.seed) {
-        (Some(path), _) => Puzzle::parse_bytes(&super::read_source(Some(path), "")?)?,
+        (Some(path), _) => Puzzle::parse_bytes(&super::source::read_source(Some(path), "")?)?,
         // The map `beast gen --seed SEED` prints.
         (None, Some(seed)) => Recipe::default().make(seed)?.puzzle,
         (None, None) => Puzzle::parse(WIKIPEDIA)?,

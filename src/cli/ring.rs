@@ -77,7 +77,7 @@ impl clap::ValueEnum for ScenarioArg {
 }
 
 /// Runs `beast ring`.
-pub fn run(args: Args) -> super::Ended {
+pub fn run(args: Args) -> super::error::Ended {
     let mut out = io::stdout().lock();
     if args.html {
         out.write_all(PAGE_HTML.as_bytes())?;
@@ -130,7 +130,7 @@ fn read_moves(args: &Args) -> anyhow::Result<Vec<Dir>> {
         return if path.as_os_str() == "-" {
             from_stdin()
         } else {
-            let text = super::read_source_text(Some(path), "moves file ")?;
+            let text = super::source::read_source_text(Some(path), "moves file ")?;
             parse_moves(&text).with_context(|| format!("moves file {}", path.display()))
         };
     }
@@ -161,5 +161,5 @@ fn read_moves(args: &Args) -> anyhow::Result<Vec<Dir>> {
 }
 
 fn from_stdin() -> anyhow::Result<Vec<Dir>> {
-    parse_moves(&super::read_source_text(None, "")?).context("moves from stdin")
+    parse_moves(&super::source::read_source_text(None, "")?).context("moves from stdin")
 }

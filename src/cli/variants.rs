@@ -13,7 +13,7 @@ pub struct Args {
 }
 
 /// Prints the catalogue.
-pub fn run(args: Args) -> super::Ended {
+pub fn run(args: Args) -> super::error::Ended {
     let mut out = io::stdout().lock();
     if args.json {
         for v in CATALOGUE {

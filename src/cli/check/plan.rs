@@ -252,7 +252,7 @@ fn run(args: Args, shard_records: bool) -> Result<Run, Error> {
     }
     let random = args.random.map(|count| Random {
         count,
-        seed: args.seed.unwrap_or_else(crate::cli::fresh_seed),
+        seed: args.seed.unwrap_or_else(crate::cli::seed::fresh_seed),
     });
     let gen_flags = args.gen_args.flags();
     Ok(Run {

@@ -18,8 +18,8 @@ use seccompiler::{
     SeccompRule, TargetArch,
 };
 
-use super::helper::{Failure, Step};
 use super::spec::Spec;
+use super::step::{Failure, Step};
 
 /// The number of the highest capability this kernel knows.
 fn last_capability() -> u32 {

@@ -1,62 +1,24 @@
 //! `beast __contain` (hidden): the helper `beast check` starts in place of an answer. It
 //! is a separate process because everything it does needs a fresh, single-threaded
 //! process and the house forbids `unsafe` (so no `pre_exec`). Its roles are in
-//! [`super::jail`] (outer and init) and [`super::keep`] (basic); this file dispatches and
-//! owns how a failed step is told.
-
-#[cfg(jail)]
-use nix::sys::signal::Signal;
-#[cfg(jail)]
-use nix::sys::wait::WaitStatus;
+//! [`super::jail`] (outer and init) and [`super::keep`] (basic); this file dispatches, and
+//! [`super::step`] owns how a failed step is told.
 
 #[cfg(jail)]
 use super::spec::Role;
 use super::spec::Spec;
-
-/// Exit code when the sandbox itself cannot be set up.
-pub const SETUP_FAILED: u8 = 125;
-/// Exit code when the answer cannot be started.
-#[cfg_attr(not(jail), allow(dead_code))]
-pub const CANNOT_START: u8 = 127;
-
-/// A step that failed, for the one line of stderr the judge shows.
-#[derive(Debug)]
-pub struct Failure {
-    /// What was being done ("make the namespaces").
-    pub step: &'static str,
-    /// The system's reason.
-    pub reason: String,
-    /// The helper's exit code.
-    pub code: u8,
-}
-
-/// Names the step of a fallible call.
-#[cfg_attr(not(jail), allow(dead_code))]
-pub trait Step<T> {
-    /// The error, as the failure of `step`.
-    fn step(self, step: &'static str) -> Result<T, Failure>;
-}
-
-impl<T, E: std::fmt::Display> Step<T> for Result<T, E> {
-    fn step(self, step: &'static str) -> Result<T, Failure> {
-        self.map_err(|e| Failure {
-            step,
-            reason: e.to_string(),
-            code: SETUP_FAILED,
-        })
-    }
-}
+use super::step::{Failure, SETUP_FAILED};
 
 /// Runs the helper. Returns only on failure (init) or with the answer's exit status,
 /// which the judge reads back.
-pub fn run(spec: Spec) -> crate::cli::Ended {
+pub fn run(spec: Spec) -> crate::cli::error::Ended {
     let code = contain(&spec).unwrap_or_else(|f| {
         eprintln!("beast sandbox: cannot {}: {}", f.step, f.reason);
         f.code
     });
     match code {
         0 => Ok(()),
-        code => Err(crate::cli::Error::Relayed(code)),
+        code => Err(crate::cli::error::Error::Relayed(code)),
     }
 }
 
@@ -79,45 +41,4 @@ fn contain(spec: &Spec) -> Result<u8, Failure> {
         reason: format!("{:?}: this build has no jail", spec.role),
         code: SETUP_FAILED,
     })
-}
-
-/// The exit code that passes on how a child ended; for a signal, this process first dies
-/// of the same signal if it can (so the judge sees the signal itself).
-#[cfg(jail)]
-pub fn relay(ended: Option<WaitStatus>) -> u8 {
-    match ended {
-        Some(WaitStatus::Exited(_, code)) => u8::try_from(code).unwrap_or(1),
-        Some(WaitStatus::Signaled(_, sig, _)) => {
-            if sig == Signal::SIGKILL {
-                let _ = nix::sys::signal::kill(nix::unistd::getpid(), Signal::SIGKILL);
-            }
-            let _ = signal_hook::low_level::emulate_default_handler(sig as i32);
-            128u8.saturating_add(sig as u8)
-        }
-        _ => SETUP_FAILED,
-    }
-}
-
-/// The signals a waiting helper takes: its child's end, and being told to stop.
-#[cfg(jail)]
-pub fn stop_signals() -> nix::sys::signal::SigSet {
-    let mut set = nix::sys::signal::SigSet::empty();
-    for s in [
-        Signal::SIGCHLD,
-        Signal::SIGTERM,
-        Signal::SIGINT,
-        Signal::SIGHUP,
-    ] {
-        set.add(s);
-    }
-    set
-}
-
-/// True while the judge runs.
-#[cfg_attr(not(jail), allow(dead_code))]
-pub fn judge_alive(pid: i32) -> bool {
-    std::fs::read_to_string(format!("/proc/{pid}/stat"))
-        .ok()
-        .and_then(|s| s.rsplit_once(") ").map(|(_, r)| !r.starts_with('Z')))
-        .unwrap_or(false)
 }

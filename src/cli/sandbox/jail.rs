@@ -29,9 +29,9 @@ use nix::sys::wait::{WaitPidFlag, WaitStatus, waitpid};
 use nix::unistd::{Gid, Pid, Uid, getegid, geteuid, pivot_root, setgroups, setresgid, setresuid};
 
 use super::confine;
-use super::helper::{CANNOT_START, Failure, SETUP_FAILED, Step, judge_alive, relay, stop_signals};
 use super::layout::SYSTEM;
 use super::spec::{GO, INPUT_NAME, Role, Spec};
+use super::step::{CANNOT_START, Failure, SETUP_FAILED, Step, judge_alive, relay, stop_signals};
 
 /// The devices the answer gets in `/dev`.
 const DEVICES: [&str; 5] = ["null", "zero", "full", "random", "urandom"];

@@ -16,10 +16,10 @@ use nix::sys::wait::{WaitPidFlag, WaitStatus, waitpid};
 use nix::unistd::{Gid, Pid, Uid, getpid, getppid, setgroups, setresgid, setresuid, setsid};
 
 use super::confine;
-use super::helper::{CANNOT_START, Failure, SETUP_FAILED, Step, relay, stop_signals};
 use super::layout::{SYSTEM, without_masks};
 use super::procs::descendants;
 use super::spec::Spec;
+use super::step::{CANNOT_START, Failure, SETUP_FAILED, Step, relay, stop_signals};
 
 /// The files every answer may write besides its directory: the harmless devices.
 const DEVICES: [&str; 3] = ["/dev/null", "/dev/zero", "/dev/full"];

@@ -18,6 +18,7 @@ pub mod keep;
 pub mod layout;
 pub mod procs;
 pub mod spec;
+pub mod step;
 
 use std::ffi::OsString;
 use std::fs::File;
