@@ -57,7 +57,8 @@ pub struct Run {
     pub stdout: Vec<u8>,
     /// The end of its standard error.
     pub stderr: Vec<u8>,
-    /// Wall-clock time from spawn to exit (or kill).
+    /// Wall-clock time from the start (spawn, or the byte that starts a jail started ahead)
+    /// to exit (or kill).
     pub elapsed: Duration,
     /// The most memory the case held at once, where its cgroup measured it.
     pub peak_memory: Option<u64>,
