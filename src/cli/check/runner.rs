@@ -762,7 +762,7 @@ impl Runner {
         let mut watch = Watch::default();
         let deadline = start + self.timeout;
         while watch.output.is_none() || watch.status.is_none() {
-            let wait = if watch.ended.is_some() {
+            let wait = if matches!(watch.phase, Phase::Stopped(..)) {
                 // Stopped: give the threads a moment to report, then give up on them.
                 Duration::from_millis(200)
             } else {
@@ -784,7 +784,7 @@ impl Runner {
             ended,
             stdout: watch.output.unwrap_or_default(),
             stderr,
-            elapsed: watch.elapsed.unwrap_or_else(|| start.elapsed()),
+            elapsed: watch.phase.elapsed().unwrap_or_else(|| start.elapsed()),
             peak_memory: None,
         };
         (id, run)
@@ -792,7 +792,7 @@ impl Runner {
 
     /// How the run ended, from what was seen and the start of its standard error.
     fn classify(&self, watch: &Watch, stderr: &[u8]) -> Ended {
-        if let Some(ended) = watch.ended {
+        if let Phase::Stopped(ended, _) = watch.phase {
             return ended;
         }
         let ended = match watch.status {
@@ -814,13 +814,36 @@ impl Runner {
     }
 }
 
-/// What the supervising loop has seen so far.
+/// Where a supervised run is, as the judge knows it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+enum Phase {
+    /// Running.
+    #[default]
+    Running,
+    /// It ended by itself, this long after the start.
+    Exited(Duration),
+    /// The judge stopped it (timeout, output cap), this long after the start; its end
+    /// may still be reported.
+    Stopped(Ended, Duration),
+}
+
+impl Phase {
+    /// How long it ran, if it is over.
+    fn elapsed(self) -> Option<Duration> {
+        match self {
+            Phase::Running => None,
+            Phase::Exited(d) | Phase::Stopped(_, d) => Some(d),
+        }
+    }
+}
+
+/// What the supervising loop has seen so far: the phase, the output once read to its
+/// end, the exit status once reported.
 #[derive(Default)]
 struct Watch {
+    phase: Phase,
     output: Option<Vec<u8>>,
     status: Option<ExitStatus>,
-    ended: Option<Ended>,
-    elapsed: Option<Duration>,
 }
 
 impl Watch {
@@ -832,16 +855,19 @@ impl Watch {
         kill: impl Fn(),
         stop: Stop,
     ) -> bool {
+        let stopped = matches!(self.phase, Phase::Stopped(..));
         match event {
             Ok(Event::Output(bytes, over)) => {
-                if over && self.ended.is_none() {
+                if over && !stopped {
                     kill();
-                    self.end(Ended::OutputLimit, start);
+                    self.phase = Phase::Stopped(Ended::OutputLimit, start.elapsed());
                 }
                 self.output = Some(bytes);
             }
             Ok(Event::Exit(s)) => {
-                self.elapsed.get_or_insert_with(|| start.elapsed());
+                if self.phase == Phase::Running {
+                    self.phase = Phase::Exited(start.elapsed());
+                }
                 // A status we cannot read counts as a kill by an unknown signal.
                 self.status = Some(s.unwrap_or_else(|_| platform::unreadable_status()));
                 if stop == Stop::Group {
@@ -850,18 +876,13 @@ impl Watch {
                     kill();
                 }
             }
-            Err(RecvTimeoutError::Timeout) if self.ended.is_none() => {
+            Err(RecvTimeoutError::Timeout) if !stopped => {
                 kill();
-                self.end(Ended::TimedOut, start);
+                self.phase = Phase::Stopped(Ended::TimedOut, start.elapsed());
             }
             Err(_) => return false,
         }
         true
-    }
-
-    fn end(&mut self, ended: Ended, start: Instant) {
-        self.ended = Some(ended);
-        self.elapsed = Some(start.elapsed());
     }
 }
 
@@ -1009,6 +1030,55 @@ fn spawn_stderr_reader(mut err: ChildStderr) -> mpsc::Receiver<Vec<u8>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Feeds `events` to a fresh watch as if they came in that order; the phase and the
+    /// number of kills sent.
+    fn watched(events: Vec<Result<Event, RecvTimeoutError>>) -> (Phase, usize) {
+        let kills = std::cell::Cell::new(0);
+        let mut watch = Watch::default();
+        let start = Instant::now();
+        for event in events {
+            watch.on(
+                event,
+                start,
+                || kills.set(kills.get() + 1),
+                Stop::Helper(Signal::SIGKILL),
+            );
+        }
+        (watch.phase, kills.get())
+    }
+
+    fn exit() -> Result<Event, RecvTimeoutError> {
+        Ok(Event::Exit(Ok(platform::unreadable_status())))
+    }
+
+    #[test]
+    fn a_run_that_ends_by_itself_is_timed_at_its_exit() {
+        let (phase, kills) = watched(vec![exit(), Ok(Event::Output(b"0\n".to_vec(), false))]);
+        assert!(matches!(phase, Phase::Exited(_)), "{phase:?}");
+        assert_eq!(kills, 0);
+    }
+
+    #[test]
+    fn output_over_the_cap_stops_the_run_and_its_exit_keeps_that() {
+        let (phase, kills) = watched(vec![Ok(Event::Output(vec![b'x'; 9], true)), exit()]);
+        assert!(
+            matches!(phase, Phase::Stopped(Ended::OutputLimit, _)),
+            "{phase:?}"
+        );
+        assert_eq!(kills, 1);
+    }
+
+    #[test]
+    fn the_deadline_stops_a_run_once_even_after_its_exit_if_its_output_is_held_open() {
+        let timeout = || Err(RecvTimeoutError::Timeout);
+        let (phase, kills) = watched(vec![exit(), timeout(), timeout()]);
+        assert!(
+            matches!(phase, Phase::Stopped(Ended::TimedOut, _)),
+            "{phase:?}"
+        );
+        assert_eq!(kills, 1, "killed once, then only waited for");
+    }
 
     fn os(v: &[&str]) -> Vec<OsString> {
         v.iter().map(OsString::from).collect()
