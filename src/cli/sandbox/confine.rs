@@ -18,6 +18,8 @@ use seccompiler::{
     SeccompRule, TargetArch,
 };
 
+use nix::unistd::{Gid, Uid, setgroups, setresgid, setresuid};
+
 use super::spec::Spec;
 use super::step::{Failure, Step};
 
@@ -303,6 +305,28 @@ pub fn landlock(read: &[PathBuf], write: &[PathBuf]) -> Result<bool, Failure> {
         .and_then(|r| r.restrict_self())
         .step("restrict file access (Landlock)")?;
     Ok(status.ruleset == RulesetStatus::FullyEnforced)
+}
+
+/// Joins the case's cgroups (`spec.cgroup`: none where the process was born in them).
+pub fn join_cgroups(spec: &Spec) -> Result<(), Failure> {
+    let me = std::process::id().to_string();
+    for dir in &spec.cgroup {
+        std::fs::write(dir.join("cgroup.procs"), &me).step("join the case's cgroup")?;
+    }
+    Ok(())
+}
+
+/// Takes the case's own user and group id, with no supplementary group (the judge is
+/// root: `spec.uid`), or keeps the judge's.
+pub fn take_case_user(spec: &Spec) -> Result<(), Failure> {
+    let Some(id) = spec.uid else {
+        return Ok(());
+    };
+    setgroups(&[]).step("drop supplementary groups")?;
+    setresgid(Gid::from_raw(id), Gid::from_raw(id), Gid::from_raw(id))
+        .step("take the case's group id")?;
+    setresuid(Uid::from_raw(id), Uid::from_raw(id), Uid::from_raw(id))
+        .step("take the case's user id")
 }
 
 #[cfg(test)]

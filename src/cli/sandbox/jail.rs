@@ -26,7 +26,7 @@ use nix::sys::prctl;
 use nix::sys::signal::{SigSet, Signal};
 use nix::sys::statvfs::{FsFlags, statvfs};
 use nix::sys::wait::{WaitPidFlag, WaitStatus, waitpid};
-use nix::unistd::{Gid, Pid, Uid, getegid, geteuid, pivot_root, setgroups, setresgid, setresuid};
+use nix::unistd::{Pid, getegid, geteuid, pivot_root};
 
 use super::confine;
 use super::layout::SYSTEM;
@@ -65,10 +65,7 @@ pub fn outer(spec: &Spec) -> Result<u8, Failure> {
     if !judge_alive(spec.judge_pid) {
         return Ok(SETUP_FAILED);
     }
-    let me = std::process::id().to_string();
-    for dir in &spec.cgroup {
-        std::fs::write(dir.join("cgroup.procs"), &me).step("join the case's cgroup")?;
-    }
+    confine::join_cgroups(spec)?;
     if !geteuid().is_root() {
         own_user_namespace()?;
     }
@@ -150,12 +147,7 @@ fn wait_for(pid: Pid, waited: &SigSet) -> Option<WaitStatus> {
 /// the answer. Returns only on failure, or when the judge lets go of a jail started ahead.
 pub fn init(spec: &Spec) -> Result<(), Failure> {
     prctl::set_pdeathsig(Signal::SIGKILL).step("set the parent-death signal")?;
-    if !spec.cgroup.is_empty() {
-        let me = std::process::id().to_string();
-        for dir in &spec.cgroup {
-            std::fs::write(dir.join("cgroup.procs"), &me).step("join the case's cgroup")?;
-        }
-    }
+    confine::join_cgroups(spec)?;
     if geteuid().is_root() {
         // Started by the judge itself: the cgroup namespace is made here, in the cgroup.
         unshare(CloneFlags::CLONE_NEWCGROUP).step("make a cgroup namespace")?;
@@ -173,13 +165,7 @@ pub fn init(spec: &Spec) -> Result<(), Failure> {
     nix::unistd::sethostname(HOSTNAME).step("name the host")?;
     enter_root(root)?;
     read_only_but_scratch()?;
-    if let Some(id) = spec.uid {
-        setgroups(&[]).step("drop supplementary groups")?;
-        setresgid(Gid::from_raw(id), Gid::from_raw(id), Gid::from_raw(id))
-            .step("take the case's group id")?;
-        setresuid(Uid::from_raw(id), Uid::from_raw(id), Uid::from_raw(id))
-            .step("take the case's user id")?;
-    }
+    confine::take_case_user(spec)?;
     // A change of user makes a process undumpable, and its /proc/self files root's:
     // make them its own again, to write its id maps.
     prctl::set_dumpable(true).step("own /proc/self")?;

@@ -13,7 +13,7 @@ use nix::errno::Errno;
 use nix::sys::prctl;
 use nix::sys::signal::{SigSet, Signal, kill};
 use nix::sys::wait::{WaitPidFlag, WaitStatus, waitpid};
-use nix::unistd::{Gid, Pid, Uid, getpid, getppid, setgroups, setresgid, setresuid, setsid};
+use nix::unistd::{Pid, getpid, getppid, setsid};
 
 use super::confine;
 use super::layout::{SYSTEM, without_masks};
@@ -26,20 +26,11 @@ const DEVICES: [&str; 3] = ["/dev/null", "/dev/zero", "/dev/full"];
 
 /// A subreaper that starts the answer, waits for it and kills every descendant.
 pub fn keep(spec: &Spec) -> Result<u8, Failure> {
-    let me = std::process::id().to_string();
-    for dir in &spec.cgroup {
-        std::fs::write(dir.join("cgroup.procs"), &me).step("join the case's cgroup")?;
-    }
+    confine::join_cgroups(spec)?;
     prctl::set_child_subreaper(true).step("become a subreaper")?;
     // A helper started as a process group leader cannot call setsid; it has none then.
     let _ = setsid();
-    if let Some(id) = spec.uid {
-        setgroups(&[]).step("drop supplementary groups")?;
-        setresgid(Gid::from_raw(id), Gid::from_raw(id), Gid::from_raw(id))
-            .step("take the case's group id")?;
-        setresuid(Uid::from_raw(id), Uid::from_raw(id), Uid::from_raw(id))
-            .step("take the case's user id")?;
-    }
+    confine::take_case_user(spec)?;
     // The answer runs as the keeper's user: it must not trace the keeper or write its memory.
     prctl::set_dumpable(false).step("make the keeper undumpable")?;
     confine::no_new_privileges()?;
