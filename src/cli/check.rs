@@ -597,10 +597,6 @@ fn finish(
 ) -> super::error::Ended {
     let mut rows: Vec<leaderboard::Row> = judged.iter().map(Judged::row).collect();
     leaderboard::rank(&mut rows);
-    let ranked: Vec<&Judged> = rows
-        .iter()
-        .filter_map(|row| judged.iter().find(|j| j.name == row.name))
-        .collect();
     if let Some(dir) = &output.report_dir {
         write_reports(dir, judged)?;
     }
@@ -612,48 +608,10 @@ fn finish(
             out.print(&format!("{}\n", sandbox_lines(&names, &lines)));
             out.print(&leaderboard::markdown(&rows));
         }
-        (Format::Json, _) => {
-            for j in judged {
-                if let Err(reason) = &j.outcome {
-                    out.print(&Record::CannotStart(CannotStart::new(&j.name, reason)).to_line()?);
-                }
-                if let Ok((_, summary, d)) = &j.outcome {
-                    let record = SummaryRecord::of(summary, d, j.sandbox_json.clone())
-                        .of_answer(many.then_some(j.name.as_str()));
-                    out.print(&Record::Summary(record).to_line()?);
-                    if !many {
-                        eprintln!("diagnosis: {}", d.sentence);
-                        eprintln!("{}", summary.line());
-                    }
-                }
-            }
-            if many {
-                out.print(&Record::Leaderboard(record::Leaderboard::of(&rows)).to_line()?);
-                eprint!("{}", leaderboard::text(&rows));
-            }
-        }
+        (Format::Json, _) => json_ending(judged, &rows, many, out)?,
         (Format::Text, false) => {
-            if let Some(j) = judged.first()
-                && let Ok((reports, summary, d)) = &j.outcome
-            {
-                if let Some(p) = output.post.as_ref().filter(|_| summary.failed == 0) {
-                    let text = post::text(
-                        &p.command,
-                        j.source.as_ref(),
-                        reports,
-                        seed,
-                        p.language.as_deref(),
-                        p.encoding,
-                    )?;
-                    out.print(&text);
-                    eprintln!("{}", summary.line());
-                } else {
-                    out.print(&text_ending(summary, d));
-                    if output.post.is_some() {
-                        let why = post::refusal(summary.failed, summary.passed + summary.failed);
-                        eprintln!("{why}");
-                    }
-                }
+            if let Some(j) = judged.first() {
+                text_ending_of_one(output, j, seed, out)?;
             }
         }
         (Format::Text, true) => {
@@ -664,7 +622,10 @@ fn finish(
                     dir.join("NAME.txt").display()
                 )),
                 None => {
-                    for j in &ranked {
+                    let ranked = rows
+                        .iter()
+                        .filter_map(|row| judged.iter().find(|j| j.name == row.name));
+                    for j in ranked {
                         out.print(&format!(
                             "\n== {} ==\n{}",
                             report::visible(&j.name),
@@ -683,6 +644,67 @@ fn finish(
     } else {
         Err(super::Error::Failed)
     }
+}
+
+/// The JSON lines after the cases: each answer's summary (or why it could not start) and,
+/// for several answers, the leaderboard; with one answer, its diagnosis on stderr.
+fn json_ending(
+    judged: &[Judged],
+    rows: &[leaderboard::Row],
+    many: bool,
+    out: &mut Out,
+) -> anyhow::Result<()> {
+    for j in judged {
+        if let Err(reason) = &j.outcome {
+            out.print(&Record::CannotStart(CannotStart::new(&j.name, reason)).to_line()?);
+        }
+        if let Ok((_, summary, d)) = &j.outcome {
+            let record = SummaryRecord::of(summary, d, j.sandbox_json.clone())
+                .of_answer(many.then_some(j.name.as_str()));
+            out.print(&Record::Summary(record).to_line()?);
+            if !many {
+                eprintln!("diagnosis: {}", d.sentence);
+                eprintln!("{}", summary.line());
+            }
+        }
+    }
+    if many {
+        out.print(&Record::Leaderboard(record::Leaderboard::of(rows)).to_line()?);
+        eprint!("{}", leaderboard::text(rows));
+    }
+    Ok(())
+}
+
+/// The end of one answer's text report: the `--post` of a passing answer, or the
+/// diagnosis, time, score and summary lines (and why there is no post).
+fn text_ending_of_one(
+    output: &Output,
+    j: &Judged,
+    seed: Option<u64>,
+    out: &mut Out,
+) -> anyhow::Result<()> {
+    let Ok((reports, summary, d)) = &j.outcome else {
+        return Ok(());
+    };
+    if let Some(p) = output.post.as_ref().filter(|_| summary.failed == 0) {
+        let text = post::text(
+            &p.command,
+            j.source.as_ref(),
+            reports,
+            seed,
+            p.language.as_deref(),
+            p.encoding,
+        )?;
+        out.print(&text);
+        eprintln!("{}", summary.line());
+    } else {
+        out.print(&text_ending(summary, d));
+        if output.post.is_some() {
+            let why = post::refusal(summary.failed, summary.passed + summary.failed);
+            eprintln!("{why}");
+        }
+    }
+    Ok(())
 }
 
 /// One answer's report under the leaderboard: its groups, diagnosis, time, score and
