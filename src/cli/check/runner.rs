@@ -449,14 +449,14 @@ impl Runner {
             ..
         } = jail;
         let start = Instant::now();
-        let (id, mut run) = self.supervise(started, awaits_go, input, start, tx, rx);
-        self.groups.remove(id);
         if self.prepares_ahead() && self.groups.interrupted().is_none() {
-            // The next case's jail is started now, and sets itself up while this case is
-            // judged (not while it runs: two jails' mount work at once slows both). If it
-            // cannot be started, the next case starts its own and says why.
+            // The next case's jail is started now, and sets itself up while this case runs
+            // and is judged. If it cannot be started, the next case starts its own and says
+            // why.
             self.ahead.start(self);
         }
+        let (id, mut run) = self.supervise(started, awaits_go, input, start, tx, rx);
+        self.groups.remove(id);
         // A keeper that ended by itself has killed every descendant; one that was killed
         // (or timed out) may have left orphans to the judge.
         let keeper_cut_short = !matches!(run.ended, Ended::Exited(_));

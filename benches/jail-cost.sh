@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# What `beast check` costs a case, by sandbox, against the same answer run in a plain shell
+# loop: `--jobs 1`, N random cases (default 300) of seed S (default 1), a C answer.
+#
+#   benches/jail-cost.sh [N] [S]
+#
+# The answer is a C program made here that passes every one of the N cases: it hashes the
+# puzzle on its standard input and prints the output the judge expects for it, from a table
+# built from `beast cases`. So no case fails, no diagnosis runs, and what is left of the
+# judge's time is what running and containing a process costs (the generation of the cases
+# and the comparison of outputs are in every run, the loop's included: it reads them too).
+# Needs gcc, python3 and hyperfine; builds `beast` in release mode. Prints hyperfine's table
+# and the cost a case of each sandbox over the loop and over `none`. RUNS (default 15) and
+# SANDBOXES (default "none basic auto") change what is run.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+n=${1:-300}
+seed=${2:-1}
+runs=${RUNS:-15}
+sandboxes=${SANDBOXES:-none basic auto}
+work=$(mktemp -d)
+chmod 755 "$work" # basic runs the answer as a uid of its own
+trap 'rm -rf "$work"' EXIT
+
+cargo build --release --quiet
+beast=$PWD/target/release/beast
+"$beast" cases --no-builtin --random "$n" --seed "$seed" --out "$work/cases" >/dev/null
+
+python3 - "$work/cases" > "$work/answer.c" <<'EOF'
+import pathlib, sys
+
+def fnv(data):
+    h = 0xCBF29CE484222325
+    for b in data:
+        h = ((h ^ b) * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
+    return h
+
+rows = []
+for case in sorted(pathlib.Path(sys.argv[1]).glob("*.in")):
+    out = case.with_suffix(".out").read_bytes()
+    text = "".join(f"\\x{b:02x}" for b in out)
+    rows.append(f'  {{0x{fnv(case.read_bytes()):016x}ULL, "{text}", {len(out)}}},')
+print("#include <stdio.h>\n#include <unistd.h>")
+print("static const struct { unsigned long long h; const char *out; int len; } table[] = {")
+print("\n".join(rows))
+print("};")
+print("""int main(void) {
+  unsigned long long h = 0xCBF29CE484222325ULL;
+  unsigned char buf[65536];
+  ssize_t got;
+  while ((got = read(0, buf, sizeof buf)) > 0)
+    for (ssize_t i = 0; i < got; i++) h = (h ^ buf[i]) * 0x100000001B3ULL;
+  for (unsigned i = 0; i < sizeof table / sizeof table[0]; i++)
+    if (table[i].h == h) { fwrite(table[i].out, 1, table[i].len, stdout); return 0; }
+  return 1;
+}""")
+EOF
+gcc -O2 -o "$work/answer" "$work/answer.c"
+
+check="$beast check --no-builtin --random $n --seed $seed --jobs 1 --shrink none"
+# The answer must pass every case, or the runs below would time the diagnosis too.
+$check --sandbox none -- "$work/answer" > "$work/first.txt" || {
+    cat "$work/first.txt" >&2
+    echo "jail-cost: the table answer does not pass every case" >&2
+    exit 1
+}
+cat > "$work/loop.sh" <<EOF
+for f in "$work"/cases/*.in; do "$work/answer" < "\$f" > /dev/null; done
+EOF
+
+commands=("bash $work/loop.sh")
+for s in $sandboxes; do
+    commands+=("$check --sandbox $s -- $work/answer")
+done
+hyperfine -N --warmup 2 --runs "$runs" --export-json "$work/t.json" "${commands[@]}"
+python3 - "$work/t.json" "$n" $sandboxes <<'EOF'
+import json, sys
+results = json.load(open(sys.argv[1]))["results"]
+n = int(sys.argv[2])
+loop = results[0]["median"]
+by_name = dict(zip(sys.argv[3:], results[1:]))
+none = by_name.get("none", {}).get("median")
+print(f"medians, a case: the loop {loop / n * 1e3:.2f} ms")
+for name, r in by_name.items():
+    line = f"  {name}: {r['median'] / n * 1e3:.2f} ms a case, {(r['median'] - loop) / n * 1e3:.2f} ms over the loop"
+    if none is not None and name != "none":
+        line += f", {(r['median'] - none) / n * 1e3:.2f} ms over none"
+    print(line)
+EOF
