@@ -815,6 +815,28 @@ fn a_symlink_on_the_way_does_not_unmask_the_cases() {
     }
 }
 
+/// The filter's refusals, made by the answer through `syscall()` itself: a new user or
+/// mount namespace, `setns`, the keyring, io_uring, userfaultfd, perf, BPF, `ptrace`,
+/// another process's memory, the new mount API, `mount`, an x32 number and `clone` with a
+/// namespace flag all fail with `EPERM`, and `clone3` with `ENOSYS`. Without a sandbox
+/// most of them succeed: the test can tell.
+#[test]
+#[cfg(target_arch = "x86_64")]
+fn the_refused_system_calls_fail_with_eperm_inside() {
+    let mut all = levels("the refused-calls test", true);
+    all.push("none");
+    for level in all {
+        let cases = Cases::new();
+        let o = run(level, &cases, "refused-calls.py", &[], &[]);
+        if level == "none" {
+            assert_ne!(o.got, "held\n", "none: {o:?}");
+            assert!(o.got.contains("keyctl"), "none: {o:?}");
+            continue;
+        }
+        assert_eq!(o.got, "held\n", "{level}: {o:?}");
+    }
+}
+
 #[test]
 fn vsock_is_refused() {
     let mut all = levels("the vsock test", true);

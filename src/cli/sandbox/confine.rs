@@ -1,27 +1,21 @@
 //! What a helper does to itself just before it becomes the answer: no capability left in
 //! any set and securebits locked, no new privileges, the resource limits, no inherited
 //! descriptor but 0, 1 and 2, default signal handling, Landlock (basic), and last the
-//! seccomp filter. Each step is a function of its own, and [`SECCOMP_REFUSED`] is the one
-//! list of refused system calls (the README names it).
+//! seccomp filter (built in [`filter`]). Each step is a function of its own.
 
-use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
-use nix::libc;
 use nix::sys::resource::{Resource, setrlimit};
 use nix::sys::signal::{SigSet, Signal};
 use rustix::thread::{self as rt, CapabilitiesSecureBits, CapabilitySet, CapabilitySets};
-use seccompiler::{
-    BpfProgram, SeccompAction, SeccompCmpArgLen, SeccompCmpOp, SeccompCondition, SeccompFilter,
-    SeccompRule, TargetArch,
-};
 
 use nix::unistd::{Gid, Uid, setgroups, setresgid, setresuid};
 
+use super::filter;
 use super::spec::Spec;
-use super::step::{Failure, Step};
+use super::step::{Failure, SETUP_FAILED, Step};
 
 /// The number of the highest capability this kernel knows.
 fn last_capability() -> u32 {
@@ -162,128 +156,15 @@ pub fn reset_signal_handling() -> Result<(), Failure> {
         .step("clear the signal mask")
 }
 
-/// The system calls the seccomp filter refuses with `EPERM`, by name (the README lists
-/// them): new mounts and namespaces, tracing and other processes' memory, the kernel's
-/// keyring, BPF, perf, userfaultfd, io_uring, kexec and modules. `clone` is refused only
-/// with a namespace flag, and `socket` only for `AF_VSOCK`; `clone3`, whose flags the
-/// filter cannot read, gets `ENOSYS` so that the C library falls back to `clone`.
-pub const SECCOMP_REFUSED: [(&str, i64); 34] = [
-    ("mount", libc::SYS_mount),
-    ("umount2", libc::SYS_umount2),
-    ("pivot_root", libc::SYS_pivot_root),
-    ("chroot", libc::SYS_chroot),
-    ("unshare", libc::SYS_unshare),
-    ("setns", libc::SYS_setns),
-    ("fsopen", libc::SYS_fsopen),
-    ("fsconfig", libc::SYS_fsconfig),
-    ("fsmount", libc::SYS_fsmount),
-    ("fspick", libc::SYS_fspick),
-    ("move_mount", libc::SYS_move_mount),
-    ("open_tree", libc::SYS_open_tree),
-    ("mount_setattr", libc::SYS_mount_setattr),
-    ("open_by_handle_at", libc::SYS_open_by_handle_at),
-    ("ptrace", libc::SYS_ptrace),
-    ("process_vm_readv", libc::SYS_process_vm_readv),
-    ("process_vm_writev", libc::SYS_process_vm_writev),
-    ("keyctl", libc::SYS_keyctl),
-    ("add_key", libc::SYS_add_key),
-    ("request_key", libc::SYS_request_key),
-    ("bpf", libc::SYS_bpf),
-    ("perf_event_open", libc::SYS_perf_event_open),
-    ("userfaultfd", libc::SYS_userfaultfd),
-    ("io_uring_setup", libc::SYS_io_uring_setup),
-    ("io_uring_enter", libc::SYS_io_uring_enter),
-    ("io_uring_register", libc::SYS_io_uring_register),
-    ("kexec_load", libc::SYS_kexec_load),
-    ("kexec_file_load", libc::SYS_kexec_file_load),
-    ("init_module", libc::SYS_init_module),
-    ("finit_module", libc::SYS_finit_module),
-    ("delete_module", libc::SYS_delete_module),
-    ("swapon", libc::SYS_swapon),
-    ("swapoff", libc::SYS_swapoff),
-    ("reboot", libc::SYS_reboot),
-];
-
-/// System V IPC and POSIX message queues, refused too where no IPC namespace keeps them
-/// private (basic): what they leave outlives the case, and the queues' limit is the
-/// machine's.
-const SYSV_IPC: [i64; 4] = [
-    libc::SYS_shmget,
-    libc::SYS_msgget,
-    libc::SYS_semget,
-    libc::SYS_mq_open,
-];
-
-/// The namespace flags `clone` is refused with.
-const NAMESPACE_FLAGS: [u64; 7] = [
-    libc::CLONE_NEWNS as u64,
-    libc::CLONE_NEWUTS as u64,
-    libc::CLONE_NEWIPC as u64,
-    libc::CLONE_NEWUSER as u64,
-    libc::CLONE_NEWPID as u64,
-    libc::CLONE_NEWNET as u64,
-    libc::CLONE_NEWCGROUP as u64,
-];
-
-#[cfg(target_arch = "x86_64")]
-const ARCH: TargetArch = TargetArch::x86_64;
-#[cfg(target_arch = "aarch64")]
-const ARCH: TargetArch = TargetArch::aarch64;
-#[cfg(target_arch = "riscv64")]
-const ARCH: TargetArch = TargetArch::riscv64;
-
-/// The two filters: refused calls (`EPERM`) and `clone3` (`ENOSYS`). A call from another
-/// architecture's table (the 32-bit one on x86_64) kills the process.
-fn filters(sysv_ipc: bool) -> Result<[BpfProgram; 2], seccompiler::Error> {
-    let mut refused: BTreeMap<i64, Vec<SeccompRule>> = SECCOMP_REFUSED
-        .iter()
-        .map(|&(_, nr)| (nr, Vec::new()))
-        .collect();
-    if sysv_ipc {
-        refused.extend(SYSV_IPC.iter().map(|&nr| (nr, Vec::new())));
-    }
-    let clone_rules = NAMESPACE_FLAGS
-        .iter()
-        .map(|&flag| {
-            SeccompRule::new(vec![SeccompCondition::new(
-                0,
-                SeccompCmpArgLen::Qword,
-                SeccompCmpOp::MaskedEq(flag),
-                flag,
-            )?])
-        })
-        .collect::<Result<Vec<_>, _>>()?;
-    refused.insert(libc::SYS_clone, clone_rules);
-    // vsock reaches the machine's hypervisor, and no network namespace holds it.
-    let vsock = SeccompRule::new(vec![SeccompCondition::new(
-        0,
-        SeccompCmpArgLen::Dword,
-        SeccompCmpOp::Eq,
-        libc::AF_VSOCK as u64,
-    )?])?;
-    refused.insert(libc::SYS_socket, vec![vsock]);
-    let eperm = SeccompFilter::new(
-        refused,
-        SeccompAction::Allow,
-        SeccompAction::Errno(libc::EPERM as u32),
-        ARCH,
-    )?;
-    let clone3 = SeccompFilter::new(
-        BTreeMap::from([(libc::SYS_clone3, Vec::new())]),
-        SeccompAction::Allow,
-        SeccompAction::Errno(libc::ENOSYS as u32),
-        ARCH,
-    )?;
-    Ok([eperm.try_into()?, clone3.try_into()?])
-}
-
-/// Installs the seccomp filters (after `no_new_privs`). `sysv_ipc` also refuses System V
-/// IPC, for a run with no IPC namespace.
+/// Installs the seccomp filter (after `no_new_privs`): [`filter::program`]. `sysv_ipc` also
+/// refuses System V IPC, for a run with no IPC namespace.
 pub fn seccomp(sysv_ipc: bool) -> Result<(), Failure> {
-    for filter in filters(sysv_ipc).step("build the seccomp filter")? {
-        seccompiler::apply_filter(&filter).step("install the seccomp filter")?;
-    }
-    Ok(())
+    let program = filter::program(sysv_ipc).map_err(|reason| Failure {
+        step: "build the seccomp filter",
+        reason,
+        code: SETUP_FAILED,
+    })?;
+    seccompiler::apply_filter(&program).step("install the seccomp filter")
 }
 
 /// Restricts this process and what it starts with Landlock: `read` paths readable and
@@ -327,39 +208,4 @@ pub fn take_case_user(spec: &Spec) -> Result<(), Failure> {
         .step("take the case's group id")?;
     setresuid(Uid::from_raw(id), Uid::from_raw(id), Uid::from_raw(id))
         .step("take the case's user id")
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_seccomp_filters_compile_for_this_machine() {
-        let [eperm, clone3] = filters(true).expect("filters compile");
-        assert!(eperm.len() > SECCOMP_REFUSED.len());
-        assert!(!clone3.is_empty());
-    }
-
-    #[test]
-    fn the_readme_lists_every_refused_call() {
-        let readme = include_str!("../../../README.md");
-        let start = readme
-            .find("The seccomp filter refuses")
-            .expect("the README's list");
-        let list = &readme[start..start + 1200];
-        for (name, _) in SECCOMP_REFUSED {
-            assert!(
-                list.contains(&format!("`{name}`")),
-                "{name} is not in the README"
-            );
-        }
-    }
-
-    #[test]
-    fn every_refused_call_is_named_once() {
-        let mut names: Vec<&str> = SECCOMP_REFUSED.iter().map(|(n, _)| *n).collect();
-        names.sort_unstable();
-        names.dedup();
-        assert_eq!(names.len(), SECCOMP_REFUSED.len());
-    }
 }

@@ -3,13 +3,15 @@
 //! environment and limits an answer gets, the uid and cgroup each case gets, and the line
 //! the report starts with, which names every protection in force and every one missing.
 //! The helper's side is in [`helper`] (dispatch), [`jail`] (namespaces and the minimal
-//! root), [`keep`] (basic) and [`confine`] (privileges, limits, seccomp, Landlock); the
+//! root), [`keep`] (basic) and [`confine`] (privileges, limits, seccomp, Landlock), [`filter`] (the seccomp program); the
 //! one description both sides share is [`spec::Spec`]; what the answer may see is
 //! [`layout`]; the cgroups are [`cgroup`].
 
 pub mod cgroup;
 #[cfg(jail)]
 pub mod confine;
+#[cfg(jail)]
+pub mod filter;
 pub mod helper;
 #[cfg(jail)]
 pub mod jail;
