@@ -88,9 +88,6 @@ enum Command {
     Variants(variants::Args),
     /// List the rule events `beast check` locates a mistake by (or a puzzle's events).
     Events(events::Args),
-    /// The sandbox helper `beast check` starts in place of a candidate (internal).
-    #[command(name = "__contain", hide = true)]
-    Contain(ContainArgs),
     /// Print the manual page (roff), or write one a subcommand with --out.
     Man(man::Args),
     /// Print a shell completion script.
@@ -102,20 +99,14 @@ enum Command {
 
 pub use error::Error;
 
-/// Arguments of the hidden sandbox helper: the one spec both sides share.
-#[derive(clap::Args, Debug)]
-pub struct ContainArgs {
-    #[command(flatten)]
-    spec: sandbox::spec::Spec,
-}
-
 pub use error::Ended;
 
 /// Parses the arguments, runs the command and applies its exit status, decided by
 /// [`Error::code`]: 0 ok, 1 a check failed or a move was refused, 2 bad input or usage.
 pub fn run() -> ExitCode {
     let result = match contained() {
-        Some(spec) => sandbox::helper::run(spec),
+        Some(Ok(spec)) => sandbox::helper::run(spec),
+        Some(Err(e)) => Err(Error::Input(anyhow::anyhow!("beast __contain: {e}"))),
         None => dispatch(Cli::parse()),
     };
     match result {
@@ -129,24 +120,15 @@ pub fn run() -> ExitCode {
     }
 }
 
-/// The sandbox helper's spec, when this process is one (`beast __contain ...`): parsed on
-/// its own, without building the whole command tree, since every case starts helpers.
-fn contained() -> Option<sandbox::spec::Spec> {
-    #[derive(clap::Parser)]
-    struct Helper {
-        #[command(flatten)]
-        spec: sandbox::spec::Spec,
-    }
-    let mut args = std::env::args_os();
-    let program = args.next()?;
+/// The sandbox helper's spec, when this process is one (`beast __contain ...`, hidden:
+/// written by `beast check` alone), or what is wrong with it. Parsed on its own, without
+/// clap, since every case starts a helper.
+fn contained() -> Option<Result<sandbox::spec::Spec, String>> {
+    let mut args = std::env::args_os().skip(1);
     if args.next()? != "__contain" {
         return None;
     }
-    let parsed = Helper::try_parse_from(std::iter::once(program).chain(args));
-    match parsed {
-        Ok(helper) => Some(helper.spec),
-        Err(e) => e.exit(),
-    }
+    Some(sandbox::spec::Spec::parse(args))
 }
 
 /// Runs the command the arguments chose.
@@ -160,7 +142,6 @@ fn dispatch(cli: Cli) -> Ended {
         Some(Command::Cases(args)) => cases::run(*args),
         Some(Command::Variants(args)) => variants::run(args),
         Some(Command::Events(args)) => events::run(args),
-        Some(Command::Contain(args)) => sandbox::helper::run(args.spec),
         Some(Command::Man(args)) => man::run(args, Cli::command()),
         Some(Command::Completions { shell }) => completions(shell),
         None => answer::run(cli.answer),

@@ -1,7 +1,8 @@
 //! The one description of a contained run that both sides share: `beast check` writes it
 //! as the arguments of the hidden `beast __contain` helper ([`Spec::to_args`]) and the
-//! helper reads it back with clap ([`Spec`] is its `clap::Args`). Nothing else passes
-//! between them but the environment and the three standard streams.
+//! helper reads it back ([`Spec::parse`], the exact inverse, without clap: every case
+//! starts a helper, and building a parser costs it more than the rest of its start).
+//! Nothing else passes between them but the environment and the three standard streams.
 
 use std::ffi::OsString;
 use std::path::PathBuf;
@@ -18,7 +19,7 @@ pub const JAILED_HOME: &str = "/tmp/answer";
 pub const GO: u8 = b'!';
 
 /// What a helper process is.
-#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Role {
     /// The jail's outer process: joins the case's cgroups, makes the namespaces (a user
     /// namespace first when the judge is not root), starts `init` in them and passes on
@@ -36,6 +37,9 @@ pub enum Role {
 }
 
 impl Role {
+    /// Every role, for [`Role::named`].
+    const ALL: [Role; 4] = [Role::Outer, Role::Init, Role::Keep, Role::Warden];
+
     fn name(self) -> &'static str {
         match self {
             Role::Outer => "outer",
@@ -44,64 +48,52 @@ impl Role {
             Role::Warden => "warden",
         }
     }
+
+    fn named(name: &str) -> Option<Role> {
+        Role::ALL.into_iter().find(|r| r.name() == name)
+    }
 }
 
 /// Arguments of `beast __contain`, written by `beast check` only.
-#[derive(clap::Args, Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Spec {
     /// What the helper is.
-    #[arg(long, value_enum)]
     pub role: Role,
     /// The judge's process id: the helper gives up when it is gone.
-    #[arg(long)]
     pub judge_pid: i32,
     /// `RLIMIT_AS` in bytes: only where no memory cgroup could be made.
-    #[arg(long)]
     pub address_space: Option<u64>,
     /// `RLIMIT_NPROC`: only where no pids cgroup could be made.
-    #[arg(long)]
     pub nproc: Option<u64>,
     /// `RLIMIT_CPU` in seconds.
-    #[arg(long)]
     pub cpu: u64,
     /// `RLIMIT_FSIZE` in bytes.
-    #[arg(long)]
     pub fsize: u64,
     /// The user and group id the answer runs as (the judge is root): one of a range, never
     /// shared by two answers running at once. Without it the answer keeps the judge's.
-    #[arg(long)]
     pub uid: Option<u32>,
     /// A cgroup directory of the case to join before anything else (repeatable: one per
     /// v1 controller, or the one v2 cgroup).
-    #[arg(long)]
     pub cgroup: Vec<PathBuf>,
     /// A path bound read-only into the minimal root, at the same place (jail), or one the
     /// answer may read (basic, with Landlock).
-    #[arg(long)]
     pub ro: Vec<PathBuf>,
     /// A path inside a bound one that the answer must not see: a file becomes empty, a
     /// directory an empty, closed one.
-    #[arg(long)]
     pub mask: Vec<PathBuf>,
     /// The size of the private `/tmp` in bytes (jail).
-    #[arg(long)]
     pub tmp_size: u64,
     /// An empty directory the jail's root is built on (it is mounted over, in the jail's
     /// own mount namespace only).
-    #[arg(long)]
     pub root_dir: Option<PathBuf>,
     /// The puzzle to copy into the private directory as `input.txt` (jail).
-    #[arg(long)]
     pub input_file: Option<PathBuf>,
     /// Set up everything, then wait for one byte on standard input ([`GO`]) before starting
     /// the answer: a jail started ahead of its case (jail).
-    #[arg(long)]
     pub await_go: bool,
     /// The answer's working directory.
-    #[arg(long)]
     pub workdir: PathBuf,
     /// The answer's command.
-    #[arg(required = true, trailing_var_arg = true, allow_hyphen_values = true)]
     pub command: Vec<OsString>,
 }
 
@@ -159,18 +151,89 @@ impl Spec {
         a.extend(self.command.iter().cloned());
         a
     }
+
+    /// The spec [`Spec::to_args`] wrote (the arguments after `__contain`), or what is
+    /// wrong with them.
+    pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Spec, String> {
+        let mut args = args.into_iter();
+        let mut role = None;
+        let mut judge_pid = None;
+        let (mut address_space, mut nproc, mut uid) = (None, None, None);
+        let (mut cpu, mut fsize, mut tmp_size) = (None, None, None);
+        let (mut cgroup, mut ro, mut mask) = (Vec::new(), Vec::new(), Vec::new());
+        let (mut root_dir, mut input_file, mut workdir) = (None, None, None);
+        let mut await_go = false;
+        while let Some(arg) = args.next() {
+            let name = arg.to_str().unwrap_or("").to_string();
+            if name == "--" {
+                break;
+            }
+            if name == "--await-go" {
+                await_go = true;
+                continue;
+            }
+            let value = args
+                .next()
+                .ok_or_else(|| format!("{} needs a value", arg.to_string_lossy()))?;
+            let number = |v: &OsString| -> Result<u64, String> {
+                v.to_str()
+                    .and_then(|t| t.parse().ok())
+                    .ok_or_else(|| format!("{name}: not a number: {}", v.to_string_lossy()))
+            };
+            match name.as_str() {
+                "--role" => {
+                    let r = Role::named(value.to_str().unwrap_or(""));
+                    role = Some(r.ok_or_else(|| format!("no role {value:?}"))?);
+                }
+                "--judge-pid" => judge_pid = Some(number(&value)?),
+                "--address-space" => address_space = Some(number(&value)?),
+                "--nproc" => nproc = Some(number(&value)?),
+                "--cpu" => cpu = Some(number(&value)?),
+                "--fsize" => fsize = Some(number(&value)?),
+                "--uid" => uid = Some(number(&value)?),
+                "--tmp-size" => tmp_size = Some(number(&value)?),
+                "--cgroup" => cgroup.push(PathBuf::from(value)),
+                "--ro" => ro.push(PathBuf::from(value)),
+                "--mask" => mask.push(PathBuf::from(value)),
+                "--root-dir" => root_dir = Some(PathBuf::from(value)),
+                "--input-file" => input_file = Some(PathBuf::from(value)),
+                "--workdir" => workdir = Some(PathBuf::from(value)),
+                _ => return Err(format!("unknown argument {}", arg.to_string_lossy())),
+            }
+        }
+        let command: Vec<OsString> = args.collect();
+        let missing = |what: &str| format!("no --{what}");
+        let small = |what: &str, v: u64| -> Result<u32, String> {
+            u32::try_from(v).map_err(|_| format!("--{what}: {v} is too large"))
+        };
+        if command.is_empty() {
+            return Err("no command after --".to_string());
+        }
+        Ok(Spec {
+            role: role.ok_or_else(|| missing("role"))?,
+            judge_pid: i32::try_from(judge_pid.ok_or_else(|| missing("judge-pid"))?)
+                .map_err(|_| "--judge-pid: too large".to_string())?,
+            address_space,
+            nproc,
+            cpu: cpu.ok_or_else(|| missing("cpu"))?,
+            fsize: fsize.ok_or_else(|| missing("fsize"))?,
+            uid: uid.map(|v| small("uid", v)).transpose()?,
+            cgroup,
+            ro,
+            mask,
+            tmp_size: tmp_size.ok_or_else(|| missing("tmp-size"))?,
+            root_dir,
+            input_file,
+            await_go,
+            workdir: workdir.ok_or_else(|| missing("workdir"))?,
+            command,
+        })
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use clap::Parser;
-
-    #[derive(clap::Parser)]
-    struct Helper {
-        #[command(flatten)]
-        spec: Spec,
-    }
 
     #[test]
     fn a_spec_written_as_arguments_parses_back_into_itself() {
@@ -200,10 +263,61 @@ mod tests {
                 "print(1)".into(),
             ],
         };
-        let mut argv: Vec<OsString> = vec!["beast".into()];
-        argv.extend(spec.to_args());
-        let back = Helper::try_parse_from(argv).expect("parses");
-        assert_eq!(back.spec, spec);
-        assert_eq!(spec.with_role(Role::Outer).role, Role::Outer);
+        assert_eq!(Spec::parse(spec.to_args()), Ok(spec.clone()));
+        let bare = Spec {
+            address_space: None,
+            uid: None,
+            cgroup: Vec::new(),
+            root_dir: None,
+            await_go: false,
+            ..spec.with_role(Role::Warden)
+        };
+        assert_eq!(Spec::parse(bare.to_args()), Ok(bare));
+        for role in Role::ALL {
+            assert_eq!(Role::named(role.name()), Some(role));
+        }
+    }
+
+    #[test]
+    fn a_spec_that_to_args_could_not_have_written_is_refused_saying_why() {
+        let os = |v: &[&str]| v.iter().map(OsString::from).collect::<Vec<_>>();
+        let base = [
+            "--role",
+            "init",
+            "--judge-pid",
+            "1",
+            "--cpu",
+            "2",
+            "--fsize",
+            "3",
+            "--tmp-size",
+            "4",
+            "--workdir",
+            "/w",
+        ];
+        let with = |extra: &[&str]| {
+            let mut v = base.to_vec();
+            v.extend_from_slice(extra);
+            Spec::parse(os(&v))
+        };
+        assert!(with(&["--", "true"]).is_ok());
+        assert_eq!(with(&["--"]), Err("no command after --".to_string()));
+        assert_eq!(
+            with(&["--cpu", "x", "--", "true"]),
+            Err("--cpu: not a number: x".to_string())
+        );
+        assert_eq!(
+            with(&["--bogus", "1", "--", "true"]),
+            Err("unknown argument --bogus".to_string())
+        );
+        assert_eq!(with(&["--uid"]), Err("--uid needs a value".to_string()));
+        assert_eq!(
+            Spec::parse(os(&["--role", "judge", "--", "true"])),
+            Err("no role \"judge\"".to_string())
+        );
+        assert_eq!(
+            Spec::parse(os(&["--role", "init", "--", "true"])),
+            Err("no --judge-pid".to_string())
+        );
     }
 }
