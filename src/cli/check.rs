@@ -5,103 +5,45 @@
 //! The parts: [`args`] are the flags, [`plan`] makes them into the validated plan the run
 //! follows, [`load`] makes the case list, [`pool`] runs it, [`shrinking`] makes the case
 //! each group shows; the diagnosis and the words are the engine's (`judge::diagnose`,
-//! `judge::report`, `judge::record`). This file follows the plan and prints.
+//! `judge::report`, `judge::record`). This file follows the plan and tells what happens
+//! as [`event`]s to the [`report`]ers, one a format; a `--merge` tells the shards' records
+//! as the same events.
 
 mod answers;
 mod args;
+mod event;
 mod load;
 mod plan;
 mod pool;
 mod post;
+mod report;
 mod runner;
 mod shrinking;
 
 use std::ffi::OsString;
-use std::io::{self, IsTerminal, Write};
+use std::io::{self, IsTerminal};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::thread;
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
-use beast_engine::judge::cases::{Case, Shard};
+use beast_engine::judge::cases::Case;
 use beast_engine::judge::diagnose::{self, Diagnosis, Group, Observed};
-use beast_engine::judge::record::{
-    self, CannotStart, CaseRecord, Record, SandboxRecord, SummaryRecord,
-};
+use beast_engine::judge::record::{self, SandboxRecord};
 use beast_engine::judge::report::{
-    self, CaseReport, DiagnosisReport, GroupReport, Source, Summary,
+    CaseReport, DiagnosisReport, GroupReport, Shown, Source, Summary, visible,
 };
 use beast_engine::judge::{leaderboard, merge};
-use indicatif::{ProgressBar, ProgressStyle};
 
 use self::answers::Answer;
 pub use self::args::Args;
-use self::plan::{Conclusion, Format, Output, Plan, ShrinkWhich, Work};
-use self::pool::Judge;
+use self::event::{Event, Finish, Judged, Start};
+use self::plan::{Conclusion, Output, Plan, ShrinkWhich, Work};
+use self::pool::{Judge, Tick};
+use self::report::{Out, Reporters};
 use self::runner::{Groups, Runner, Workspace};
 use super::sandbox::{self, Host, Sandbox};
-
-/// Standard output that stops printing, quietly, once the reader has gone (`| head -1`);
-/// the exit status is still the verdict's.
-struct Out {
-    closed: bool,
-    bar: Option<ProgressBar>,
-}
-
-impl Drop for Out {
-    /// Clears the progress bar however the run ends, an interrupt or an error included.
-    fn drop(&mut self) {
-        if let Some(bar) = &self.bar {
-            bar.finish_and_clear();
-        }
-    }
-}
-
-impl Out {
-    /// Prints `text`; after a write error nothing more is printed.
-    fn print(&mut self, text: &str) {
-        if self.closed {
-            return;
-        }
-        let write = || {
-            let mut out = io::stdout().lock();
-            out.write_all(text.as_bytes())?;
-            out.flush()
-        };
-        let result = match &self.bar {
-            Some(bar) => bar.suspend(write),
-            None => write(),
-        };
-        self.closed = result.is_err();
-    }
-}
-
-/// One answer's judged run, ready to print.
-struct Judged {
-    /// The answer's name.
-    name: String,
-    /// Its cases' reports, its summary and its diagnosis; or why it could not start.
-    outcome: Result<(Vec<CaseReport>, Summary, DiagnosisReport), String>,
-    /// Its source, for the score.
-    source: Option<Source>,
-    /// The sandbox line and JSON object.
-    sandbox_line: String,
-    sandbox_json: SandboxRecord,
-}
-
-impl Judged {
-    fn row(&self) -> leaderboard::Row {
-        match &self.outcome {
-            Ok((_, summary, d)) => leaderboard::Row::judged(&self.name, summary, d),
-            Err(reason) => leaderboard::Row::cannot_start(&self.name, reason, self.source.as_ref()),
-        }
-    }
-
-    fn passed(&self) -> bool {
-        self.outcome.as_ref().is_ok_and(|(_, s, _)| s.failed == 0)
-    }
-}
 
 /// Runs `beast check`.
 pub fn run(args: Args) -> super::error::Ended {
@@ -113,7 +55,7 @@ pub fn run(args: Args) -> super::error::Ended {
     }
 }
 
-/// Runs every answer of `run` on its cases and prints the report.
+/// Runs every answer of `run` on its cases and reports.
 fn run_answers(plan: &Plan, run: &plan::Run, started: Instant) -> super::error::Ended {
     let (output, answers, many) = (&plan.output, &run.answers, run.many);
     let all = load::jobs(&run.sources)?;
@@ -127,8 +69,9 @@ fn run_answers(plan: &Plan, run: &plan::Run, started: Instant) -> super::error::
              the notes above); a check that runs nothing cannot pass",
         ));
     }
+    let mut reporters = Reporters::new(output, many, io::stderr().is_terminal());
     if let (Some(seed), true) = (run.seed(), run.seed_drawn) {
-        eprintln!("random cases from --seed {seed}");
+        reporters.emit(Event::Note(&format!("random cases from --seed {seed}")))?;
     }
     let groups = Groups::default();
     groups
@@ -138,29 +81,20 @@ fn run_answers(plan: &Plan, run: &plan::Run, started: Instant) -> super::error::
     if output.post.is_some() && setup.sources[0].is_none() {
         return Err(super::error::usage(post::NO_SOURCE));
     }
-    let bar = (io::stderr().is_terminal()).then(|| progress_bar(all.len() * answers.len()));
-    let mut out = Out {
-        closed: false,
-        bar: bar.clone(),
+    let header = output
+        .shard_records()
+        .then(|| shard_header(output, run, &setup, &all));
+    let start = Start {
+        answers: names_of(answers),
+        sandbox_lines: setup.sandboxes.iter().map(|s| s.0.as_str()).collect(),
+        shard: header.as_ref(),
+        jobs: all.len() * answers.len(),
     };
-    if output.shard_records() {
-        out.print(&shard_header(output, run, &setup, &all)?);
-    }
-    let lines: Vec<&str> = setup.sandboxes.iter().map(|s| s.0.as_str()).collect();
-    if output.post.is_some() {
-        eprint!("{}", sandbox_lines(&names_of(answers), &lines));
-    } else if output.format == Format::Text {
-        out.print(&sandbox_lines(&names_of(answers), &lines));
-    }
-    let finished = run_cases(&setup.judges, run, &all, output, plan.jobs, &mut out)?;
+    reporters.emit(Event::RunStarted(&start))?;
+    let finished = run_cases(&setup.judges, run, &all, plan.jobs, &mut reporters)?;
     let interrupted = groups.interrupted();
-    if let Some(bar) = &bar {
-        bar.set_message("diagnosing");
-    }
+    reporters.emit(Event::Diagnosing)?;
     let mut judged = conclude_each(plan, run, setup, finished, &groups)?;
-    if let Some(bar) = &bar {
-        bar.finish_and_clear();
-    }
     let wall = started.elapsed().as_secs_f64() * 1000.0;
     for j in &mut judged {
         if let Ok((_, summary, _)) = &mut j.outcome {
@@ -168,24 +102,17 @@ fn run_answers(plan: &Plan, run: &plan::Run, started: Instant) -> super::error::
             summary.interrupted = interrupted;
         }
     }
-    let ended = finish(output, many, &judged, run.seed(), &mut out);
+    let ended = finish(&mut reporters, many, &judged, run.seed());
     match interrupted {
-        Some(sig) => {
+        Some(signal) => {
             let ran: usize = judged
                 .iter()
                 .filter_map(|j| j.outcome.as_ref().ok())
                 .map(|(r, _, _)| r.len())
                 .sum();
-            let note = format!(
-                "interrupted (signal {sig}): the report covers the {ran} cases that finished \
-                 before it, of {} (no shrinking, a short diagnosis)\n",
-                all.len() * answers.len()
-            );
-            match output.format {
-                Format::Text => out.print(&note),
-                _ => eprint!("{note}"),
-            }
-            Err(super::Error::Interrupted(sig))
+            let of = all.len() * answers.len();
+            reporters.emit(Event::Interrupted { signal, ran, of })?;
+            Err(super::Error::Interrupted(signal))
         }
         None => ended,
     }
@@ -234,8 +161,8 @@ fn shard_header(
     run: &plan::Run,
     setup: &Setup,
     all: &load::CaseList,
-) -> anyhow::Result<String> {
-    let header = record::Header {
+) -> record::Header {
+    record::Header {
         shard: output.shard.map(|s| s.to_string()).unwrap_or_default(),
         version: env!("CARGO_PKG_VERSION").to_string(),
         seed: run.seed(),
@@ -257,8 +184,7 @@ fn shard_header(
             .sources
             .random
             .map(|_| run.judging.recipe.version.words().to_string()),
-    };
-    Ok(Record::Header(header).to_line()?)
+    }
 }
 
 /// Diagnoses and shrinks each answer's run in turn. With one answer, a command that could
@@ -311,7 +237,8 @@ fn conclude_each(
     Ok(judged)
 }
 
-/// `--merge`: the report of the shards' cases, as one run of them all prints it.
+/// `--merge`: the shards' records told as the events of one run of them all, to the same
+/// reporters, so the report is the one that run prints.
 fn merged(plan: &Plan, files: &[PathBuf]) -> super::error::Ended {
     let (output, conclusion) = (&plan.output, &plan.conclusion);
     let files = files
@@ -319,18 +246,24 @@ fn merged(plan: &Plan, files: &[PathBuf]) -> super::error::Ended {
         .map(|path| read_shard(path))
         .collect::<anyhow::Result<Vec<merge::ShardFile>>>()?;
     let m = merge::merge(&files)?;
-    let mut out = Out {
-        closed: false,
-        bar: None,
-    };
     let many = m.header.leaderboard;
-    if output.format == Format::Text {
-        out.print(&format!("{}\n", m.header.sandbox));
-    }
+    let mut reporters = Reporters::new(output, many, false);
+    let names: Vec<String> = m.answers.iter().map(|a| a.name.clone()).collect();
+    let start = Start {
+        answers: names.iter().map(String::as_str).collect(),
+        sandbox_lines: vec![m.header.sandbox.as_str(); names.len().max(1)],
+        shard: None,
+        jobs: m.answers.iter().map(|a| a.ran.len()).sum(),
+    };
+    reporters.emit(Event::RunStarted(&start))?;
     let mut judged = Vec::new();
     for answer in m.answers {
-        for (_, r) in &answer.ran {
-            print_case(output, many.then_some(answer.name.as_str()), r, &mut out)?;
+        for (ordinal, (_, report)) in answer.ran.iter().enumerate() {
+            reporters.emit(Event::CaseFinished {
+                answer: many.then_some(answer.name.as_str()),
+                ordinal,
+                report,
+            })?;
         }
         let outcome = match answer.cannot_start {
             Some(reason) => Err(reason),
@@ -352,7 +285,7 @@ fn merged(plan: &Plan, files: &[PathBuf]) -> super::error::Ended {
             sandbox_json: m.header.sandbox_summary.clone(),
         });
     }
-    finish(output, many, &judged, m.header.seed, &mut out)
+    finish(&mut reporters, many, &judged, m.header.seed)
 }
 
 /// A shard output, each line read as a record.
@@ -365,23 +298,6 @@ fn read_shard(path: &Path) -> anyhow::Result<merge::ShardFile> {
 /// The names of the answers.
 fn names_of(answers: &[Answer]) -> Vec<&str> {
     answers.iter().map(|a| a.name.as_str()).collect()
-}
-
-/// The report's first lines: the sandbox line once when every answer has the same, else
-/// one line per answer, named.
-fn sandbox_lines(names: &[&str], lines: &[&str]) -> String {
-    let first = lines.first().copied().unwrap_or_default();
-    if lines.iter().all(|l| *l == first) {
-        return format!("{first}\n");
-    }
-    names
-        .iter()
-        .zip(lines)
-        .map(|(name, line)| {
-            let rest = line.strip_prefix("sandbox: ").unwrap_or(line);
-            format!("sandbox ({}): {rest}\n", report::visible(name))
-        })
-        .collect()
 }
 
 /// The sandbox line and the JSON summary's sandbox object.
@@ -439,7 +355,7 @@ fn conclude(
         stop_if_interrupted(groups)?;
     }
     if let Some(dir) = html_dir {
-        write_compare_pages(dir, &mut shown)?;
+        report::html::write_compare_pages(dir, &mut shown)?;
     }
     let diagnosis = DiagnosisReport::new(&diagnosis, shown);
     let reports: Vec<CaseReport> = ran.into_iter().map(|(_, r)| r).collect();
@@ -466,13 +382,10 @@ fn stop_if_interrupted(groups: &Groups) -> super::error::Ended {
 
 /// `--list`: the names of the cases that would run.
 fn print_list(all: &load::CaseList) {
-    let mut out = Out {
-        closed: false,
-        bar: None,
-    };
+    let mut out = Out::plain();
     for i in 0..all.len() {
         if let Some(job) = all.get(i) {
-            out.print(&format!("{}\n", report::visible(job.name())));
+            out.print(&format!("{}\n", visible(job.name())));
         }
     }
 }
@@ -516,300 +429,67 @@ fn judge_for(
     })
 }
 
-/// Prints one case's report as it finishes, when the format asks: its JSON record
-/// (with `answer` for one of several answers), or its text under `-v`.
-fn print_case(
-    output: &Output,
-    answer: Option<&str>,
-    r: &CaseReport,
-    out: &mut Out,
-) -> serde_json::Result<()> {
-    match output.format {
-        Format::Json => {
-            out.print(&Record::Case(CaseRecord::of(r).of_answer(answer)).to_line()?);
-        }
-        Format::Text if output.verbose => match answer {
-            Some(name) => out.print(&format!("{}: {}", report::visible(name), report::text(r))),
-            None => out.print(&report::text(r)),
-        },
-        Format::Text | Format::Markdown => {}
-    }
-    Ok(())
-}
-
-/// Runs every case with every answer in one pool, printing each case's report as it
-/// finishes when the format asks; a shard's JSON records also carry the case's index in
-/// the whole list, its puzzle and its `beast gen` command, for `--merge`.
+/// Runs every case with every answer in one pool, telling the reporters of each case as it
+/// finishes (and of each job's end, and the pool's notes). A record that cannot be written
+/// does not stop the run: it fails at its end.
 fn run_cases(
     judges: &[Judge],
     run: &plan::Run,
     all: &load::CaseList,
-    output: &Output,
     jobs: usize,
-    out: &mut Out,
-) -> serde_json::Result<Vec<pool::Finished>> {
-    let bar = out.bar.clone();
+    reporters: &mut Reporters,
+) -> anyhow::Result<Vec<pool::Finished>> {
     let names = names_of(&run.answers);
-    let shard_json = output.shard_records();
-    // The first record that did not serialize; the run goes on, and fails at its end.
-    let mut unwritten: Option<serde_json::Error> = None;
-    let finished = pool::run_all(
-        judges,
-        all,
-        jobs,
-        run.fail_fast,
-        |failed| {
-            if let Some(bar) = &bar {
-                bar.inc(1);
-                if failed > 0 {
-                    bar.set_message(format!("{failed} failed"));
-                }
-            }
-        },
-        |a, i, r| {
-            let name = run.many.then(|| names[a]);
-            let printed = if shard_json {
-                let record = CaseRecord::in_shard(r, all.ordinal(i)).of_answer(name);
-                Record::Case(record).to_line().map(|line| out.print(&line))
-            } else {
-                print_case(output, name, r, out)
-            };
-            if let Err(e) = printed {
-                unwritten.get_or_insert(e);
-            }
-        },
-    );
+    let mut unwritten: Option<anyhow::Error> = None;
+    let finished = pool::run_all(judges, all, jobs, run.fail_fast, |tick| {
+        let event = match tick {
+            Tick::Case(a, i, report) => Event::CaseFinished {
+                answer: run.many.then(|| names[a]),
+                ordinal: all.ordinal(i),
+                report,
+            },
+            Tick::Done(failed) => Event::JobDone { failed },
+            Tick::Note(text) => Event::Note(text),
+        };
+        if let Err(e) = reporters.emit(event) {
+            unwritten.get_or_insert(e);
+        }
+    });
     match unwritten {
         Some(e) => Err(e),
         None => Ok(finished),
     }
 }
 
-/// Prints the end of the report (one answer's, or the leaderboard and each answer's),
-/// writes the JUnit file and the `--report-dir` files, and gives the exit status; `seed` is
-/// the random cases' (for `--post`).
+/// Tells the reporters of each answer's end and the run's (the leaderboard ranked), and
+/// gives the exit status; `seed` is the random cases' (for `--post`).
 fn finish(
-    output: &Output,
+    reporters: &mut Reporters,
     many: bool,
     judged: &[Judged],
     seed: Option<u64>,
-    out: &mut Out,
 ) -> super::error::Ended {
     let mut rows: Vec<leaderboard::Row> = judged.iter().map(Judged::row).collect();
     leaderboard::rank(&mut rows);
-    if let Some(dir) = &output.report_dir {
-        write_reports(dir, judged)?;
+    for j in judged {
+        reporters.emit(match &j.outcome {
+            Ok(_) => Event::AnswerFinished { judged: j, many },
+            Err(reason) => Event::CannotStart {
+                name: &j.name,
+                reason,
+            },
+        })?;
     }
-    match (output.format, many) {
-        (Format::Markdown, _) => {
-            // What contained the answers, as in text, then the table.
-            let names: Vec<&str> = judged.iter().map(|j| j.name.as_str()).collect();
-            let lines: Vec<&str> = judged.iter().map(|j| j.sandbox_line.as_str()).collect();
-            out.print(&format!("{}\n", sandbox_lines(&names, &lines)));
-            out.print(&leaderboard::markdown(&rows));
-        }
-        (Format::Json, _) => json_ending(judged, &rows, many, out)?,
-        (Format::Text, false) => {
-            if let Some(j) = judged.first() {
-                text_ending_of_one(output, j, seed, out)?;
-            }
-        }
-        (Format::Text, true) => {
-            out.print(&leaderboard::text(&rows));
-            match &output.report_dir {
-                Some(dir) => out.print(&format!(
-                    "\neach answer's report: {}\n",
-                    dir.join("NAME.txt").display()
-                )),
-                None => {
-                    let ranked = rows
-                        .iter()
-                        .filter_map(|row| judged.iter().find(|j| j.name == row.name));
-                    for j in ranked {
-                        out.print(&format!(
-                            "\n== {} ==\n{}",
-                            report::visible(&j.name),
-                            detail(j)
-                        ));
-                    }
-                }
-            }
-        }
-    }
-    if let Some(path) = &output.junit {
-        write_junit(path, output.shard, many, judged)?;
-    }
+    reporters.emit(Event::RunFinished(&Finish {
+        judged,
+        rows: &rows,
+        seed,
+    }))?;
     if judged.iter().all(Judged::passed) {
         Ok(())
     } else {
         Err(super::Error::Failed)
     }
-}
-
-/// The JSON lines after the cases: each answer's summary (or why it could not start) and,
-/// for several answers, the leaderboard; with one answer, its diagnosis on stderr.
-fn json_ending(
-    judged: &[Judged],
-    rows: &[leaderboard::Row],
-    many: bool,
-    out: &mut Out,
-) -> anyhow::Result<()> {
-    for j in judged {
-        if let Err(reason) = &j.outcome {
-            out.print(&Record::CannotStart(CannotStart::new(&j.name, reason)).to_line()?);
-        }
-        if let Ok((_, summary, d)) = &j.outcome {
-            let record = SummaryRecord::of(summary, d, j.sandbox_json.clone())
-                .of_answer(many.then_some(j.name.as_str()));
-            out.print(&Record::Summary(record).to_line()?);
-            if !many {
-                eprintln!("diagnosis: {}", d.sentence);
-                eprintln!("{}", summary.line());
-            }
-        }
-    }
-    if many {
-        out.print(&Record::Leaderboard(record::Leaderboard::of(rows)).to_line()?);
-        eprint!("{}", leaderboard::text(rows));
-    }
-    Ok(())
-}
-
-/// The end of one answer's text report: the `--post` of a passing answer, or the
-/// diagnosis, time, score and summary lines (and why there is no post).
-fn text_ending_of_one(
-    output: &Output,
-    j: &Judged,
-    seed: Option<u64>,
-    out: &mut Out,
-) -> anyhow::Result<()> {
-    let Ok((reports, summary, d)) = &j.outcome else {
-        return Ok(());
-    };
-    if let Some(p) = output.post.as_ref().filter(|_| summary.failed == 0) {
-        let text = post::text(
-            &p.command,
-            j.source.as_ref(),
-            reports,
-            seed,
-            p.language.as_deref(),
-            p.encoding,
-        )?;
-        out.print(&text);
-        eprintln!("{}", summary.line());
-    } else {
-        out.print(&text_ending(summary, d));
-        if output.post.is_some() {
-            let why = post::refusal(summary.failed, summary.passed + summary.failed);
-            eprintln!("{why}");
-        }
-    }
-    Ok(())
-}
-
-/// One answer's report under the leaderboard: its groups, diagnosis, time, score and
-/// summary line, or why it could not start.
-fn detail(j: &Judged) -> String {
-    match &j.outcome {
-        Ok((_, summary, d)) => text_ending(summary, d),
-        Err(reason) => format!("cannot start: {}\n", report::visible(reason)),
-    }
-}
-
-/// `--report-dir`: each answer's text report in DIR/NAME.txt and its JSON report (case
-/// objects and summary) in DIR/NAME.json.
-fn write_reports(dir: &Path, judged: &[Judged]) -> anyhow::Result<()> {
-    std::fs::create_dir_all(dir)
-        .with_context(|| format!("cannot make the report directory {}", dir.display()))?;
-    for j in judged {
-        let text = format!("{}\n{}", j.sandbox_line, detail(j));
-        let mut json = String::new();
-        if let Ok((reports, summary, d)) = &j.outcome {
-            for r in reports {
-                json += &Record::Case(CaseRecord::of(r)).to_line()?;
-            }
-            let record = SummaryRecord::of(summary, d, j.sandbox_json.clone());
-            json += &Record::Summary(record).to_line()?;
-        }
-        for (ext, contents) in [("txt", text), ("json", json)] {
-            let path = dir.join(format!("{}.{ext}", j.name));
-            std::fs::write(&path, contents)
-                .with_context(|| format!("cannot write {}", path.display()))?;
-        }
-    }
-    Ok(())
-}
-
-/// `--junit`: one suite, or one per answer.
-fn write_junit(
-    path: &Path,
-    shard: Option<Shard>,
-    many: bool,
-    judged: &[Judged],
-) -> anyhow::Result<()> {
-    let suite = match shard {
-        Some(shard) => format!("beast check (shard {shard})"),
-        None => "beast check".to_string(),
-    };
-    let names: Vec<String> = judged
-        .iter()
-        .map(|j| {
-            if many {
-                format!("{suite}: {}", j.name)
-            } else {
-                suite.clone()
-            }
-        })
-        .collect();
-    let suites: Vec<report::Suite> = judged
-        .iter()
-        .zip(&names)
-        .filter_map(|(j, name)| {
-            j.outcome
-                .as_ref()
-                .ok()
-                .map(|(reports, _, d)| report::Suite {
-                    name,
-                    reports,
-                    diagnosis: d,
-                    sandbox: &j.sandbox_line,
-                })
-        })
-        .collect();
-    let junit = report::junit_suites(&suite, &suites);
-    std::fs::write(path, junit)
-        .with_context(|| format!("cannot write the JUnit report to {}", path.display()))
-}
-
-/// The progress bar on a terminal.
-fn progress_bar(len: usize) -> ProgressBar {
-    let bar = ProgressBar::new(len as u64);
-    if let Ok(style) =
-        ProgressStyle::with_template("{bar:40.cyan/blue} {pos}/{len} {msg} [{elapsed}]")
-    {
-        bar.set_style(style);
-    }
-    bar
-}
-
-/// The end of the text report: the groups, the diagnosis, the time and score lines, and
-/// the summary line.
-fn text_ending(summary: &Summary, d: &DiagnosisReport) -> String {
-    let mut s = String::new();
-    for g in &d.groups {
-        s += &report::group_text(g);
-        s.push('\n');
-    }
-    s += &format!("diagnosis: {}\n", report::visible(&d.sentence));
-    s += &format!("{}\n", summary.time_line());
-    if let Some(line) = summary.memory_line() {
-        s += &format!("{line}\n");
-    }
-    if let Some(line) = summary.score_line() {
-        s += &format!("{line}\n");
-    }
-    s += &format!("{}\n", summary.line());
-    s
 }
 
 /// What the diagnosis sees of the run.
@@ -889,11 +569,11 @@ fn show_groups(
             });
         }
     });
-    let mut best: Vec<Option<report::Shown>> = vec![None; groups.len()];
+    let mut best: Vec<Option<Shown>> = vec![None; groups.len()];
     let results = results.into_inner().unwrap_or_default();
     for (g, shown) in results {
         let shown = shown?;
-        let size = |s: &report::Shown| {
+        let size = |s: &Shown| {
             s.shrunk
                 .map_or(usize::MAX, |x| x.to.0 * x.to.1 * 1000 + x.to.2)
         };
@@ -909,15 +589,17 @@ fn show_groups(
 }
 
 /// The report of one group, showing `shown`.
-fn group_report(group: &Group, shown: report::Shown, ran: &[(Case, CaseReport)]) -> GroupReport {
+fn group_report(group: &Group, shown: Shown, ran: &[(Case, CaseReport)]) -> GroupReport {
     GroupReport {
         verdict: ran[group.smallest].1.verdict,
         compare: match &group.cause {
             diagnose::Cause::Hypothesis { head, .. } => {
-                head.hypothesis.rules().map(|rules| report::ComparePage {
-                    flags: beast_engine::beast::variant::flags(rules),
-                    written: None,
-                })
+                head.hypothesis
+                    .rules()
+                    .map(|rules| beast_engine::judge::report::ComparePage {
+                        flags: beast_engine::beast::variant::flags(rules),
+                        written: None,
+                    })
             }
             _ => None,
         },
@@ -934,37 +616,6 @@ fn group_report(group: &Group, shown: report::Shown, ran: &[(Case, CaseReport)])
         cases: group.cases.iter().map(|&i| ran[i].1.name.clone()).collect(),
         shown,
     }
-}
-
-/// `--html-dir`: each explained group's smallest case and its compare page, written into
-/// `dir` as `group-N.txt` and `group-N.html`.
-fn write_compare_pages(dir: &std::path::Path, groups: &mut [GroupReport]) -> anyhow::Result<()> {
-    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
-    for (n, g) in groups.iter_mut().enumerate() {
-        let Some(compare) = &mut g.compare else {
-            continue;
-        };
-        let puzzle_file = dir.join(format!("group-{}.txt", n + 1));
-        let page_file = dir.join(format!("group-{}.html", n + 1));
-        let puzzle = beast_engine::beast::Puzzle::parse(&g.shown.puzzle)
-            .with_context(|| format!("the smallest case of group {} does not parse", n + 1))?;
-        let name = format!("group-{}.txt", n + 1);
-        let page = super::replay::page_for(
-            &puzzle,
-            beast_engine::beast::Rules::OURS,
-            Some(&compare.flags),
-            &name,
-        )?;
-        std::fs::write(&puzzle_file, &g.shown.puzzle)
-            .with_context(|| format!("cannot write {}", puzzle_file.display()))?;
-        std::fs::write(&page_file, page)
-            .with_context(|| format!("cannot write {}", page_file.display()))?;
-        compare.written = Some((
-            puzzle_file.display().to_string(),
-            page_file.display().to_string(),
-        ));
-    }
-    Ok(())
 }
 
 /// The golf score's source: `--source FILE` (or the answer's `source`), or the script the

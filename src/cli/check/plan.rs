@@ -180,6 +180,7 @@ impl From<FormatArg> for Format {
 }
 
 /// `--post`: the Code Golf answer post.
+#[derive(Clone)]
 pub struct Post {
     /// The command of the answer posted.
     pub command: Vec<OsString>,

@@ -139,16 +139,17 @@ impl<E: Execute> Judge<E> {
         Ok((v, run))
     }
 
-    /// Runs one job; `None` for a random case the engine cannot decide (skipped).
-    fn job(&self, job: &Job) -> anyhow::Result<Option<(Case, CaseReport)>> {
+    /// Runs one job: its case and report, or the note saying why a random case the
+    /// engine cannot decide was skipped.
+    fn job(&self, job: &Job) -> anyhow::Result<Done> {
         let case = match job {
             Job::Ready(case) => (*case).clone(),
             Job::Random(spec) => {
                 match spec.case_within(&self.gen_opts, in_time(self.engine_time)) {
                     Ok(case) => case,
                     Err(skipped) => {
-                        eprintln!("note: skipped {}: {}", skipped.name, skipped.reason);
-                        return Ok(None);
+                        let note = format!("note: skipped {}: {}", skipped.name, skipped.reason);
+                        return Ok(Done::Undecided(note));
                     }
                 }
             }
@@ -161,7 +162,7 @@ impl<E: Execute> Judge<E> {
             case.input = Vec::new();
             report.puzzle = String::new();
         }
-        Ok(Some((case, report)))
+        Ok(Done::Ran(Box::new((case, report))))
     }
 
     /// Runs one case.
@@ -199,6 +200,27 @@ impl<E: Execute> Judge<E> {
     }
 }
 
+/// What a job that was taken ended with.
+pub enum Done {
+    /// The case ran: it and its report.
+    Ran(Box<(Case, CaseReport)>),
+    /// A random case the engine could not decide in time, skipped: the note saying so.
+    Undecided(String),
+    /// Not run: its answer had stopped.
+    NotRun,
+}
+
+/// What the pool tells its caller as the run goes, on the caller's thread.
+pub enum Tick<'a> {
+    /// A case finished, in the case list's order: the answer, its place in the list, its
+    /// report.
+    Case(usize, usize, &'a CaseReport),
+    /// A job left the pool; this many cases have failed so far.
+    Done(usize),
+    /// A line for the user (a skipped case).
+    Note(&'a str),
+}
+
 /// What became of a job.
 enum Slot {
     Pending,
@@ -215,17 +237,16 @@ pub struct Finished {
 }
 
 /// Runs every case of `all` with every judge (one per answer) as one pool of jobs on
-/// `jobs` threads, answer by answer, so no answer waits for another to finish. Calls
-/// `report(answer, case, report)` for each finished case in order (`case` is its place in
-/// `all`), and `progress` with the count failed so far as each finishes. An answer that
-/// cannot start stops only its own cases; with `fail_fast` its first failure does.
+/// `jobs` threads, answer by answer, so no answer waits for another to finish. Tells
+/// `tick` of each finished case in order ([`Tick::Case`]), of each job as it leaves the
+/// pool ([`Tick::Done`]) and of each note ([`Tick::Note`]), all on this thread. An answer
+/// that cannot start stops only its own cases; with `fail_fast` its first failure does.
 pub fn run_all<E: Execute>(
     judges: &[Judge<E>],
     all: &CaseList,
     jobs: usize,
     fail_fast: bool,
-    mut progress: impl FnMut(usize),
-    mut report: impl FnMut(usize, usize, &CaseReport),
+    mut tick: impl FnMut(Tick<'_>),
 ) -> Vec<Finished> {
     let cases = all.len().max(1);
     let total = all.len() * judges.len();
@@ -253,11 +274,15 @@ pub fn run_all<E: Execute>(
             let a = i / cases;
             slots[i] = match result {
                 _ if cut => Slot::Skipped,
-                Ok(Some(done)) => {
+                Ok(Done::Ran(done)) => {
                     failed += usize::from(!done.1.passed);
-                    Slot::Done(Box::new(done))
+                    Slot::Done(done)
                 }
-                Ok(None) => Slot::Skipped,
+                Ok(Done::Undecided(note)) => {
+                    tick(Tick::Note(&note));
+                    Slot::Skipped
+                }
+                Ok(Done::NotRun) => Slot::Skipped,
                 Err(e) => {
                     failures[a].get_or_insert_with(|| {
                         e.context(format!("cannot start `{}`", judges[a].runner.display()))
@@ -265,11 +290,11 @@ pub fn run_all<E: Execute>(
                     Slot::Skipped
                 }
             };
-            progress(failed);
+            tick(Tick::Done(failed));
             while printed < slots.len() && !matches!(slots[printed], Slot::Pending) {
                 let a = printed / cases;
                 if let (Slot::Done(done), None) = (&slots[printed], &failures[a]) {
-                    report(a, printed % cases, &done.1);
+                    tick(Tick::Case(a, printed % cases, &done.1));
                 }
                 printed += 1;
             }
@@ -278,15 +303,14 @@ pub fn run_all<E: Execute>(
     // With --fail-fast some cases never ran; report the rest that did, in order.
     for (i, slot) in slots.iter().enumerate().skip(printed) {
         if let (Slot::Done(done), None) = (slot, &failures[i / cases]) {
-            report(i / cases, i % cases, &done.1);
+            tick(Tick::Case(i / cases, i % cases, &done.1));
         }
     }
     gather(slots, failures, cases)
 }
 
-/// What one job ended with: its case and report, `None` when skipped, or the reason the
-/// answer could not start.
-type JobResult = anyhow::Result<Option<(Case, CaseReport)>>;
+/// What one job ended with, or the reason the answer could not start.
+type JobResult = anyhow::Result<Done>;
 
 /// The jobs of a run, every answer's cases in a row, taken by the workers in turn.
 struct Queue<'a, E: Execute> {
@@ -319,13 +343,11 @@ impl<E: Execute> Queue<'_, E> {
                 break;
             };
             let result = if self.stopped[a].load(Ordering::Relaxed) {
-                Ok(None)
+                Ok(Done::NotRun)
             } else {
                 judge.job(&job)
             };
-            let failed = result
-                .as_ref()
-                .is_ok_and(|r| r.as_ref().is_some_and(|(_, r)| !r.passed));
+            let failed = matches!(&result, Ok(Done::Ran(done)) if !done.1.passed);
             if (result.is_err() || (self.fail_fast && failed))
                 && !self.stopped[a].swap(true, Ordering::Relaxed)
             {
@@ -458,14 +480,11 @@ mod tests {
     ) -> (Vec<(usize, usize, bool)>, Vec<Finished>) {
         let list = CaseList::of(cases);
         let mut reported = Vec::new();
-        let finished = run_all(
-            judges,
-            &list,
-            jobs,
-            fail_fast,
-            |_| {},
-            |a, i, r| reported.push((a, i, r.passed)),
-        );
+        let finished = run_all(judges, &list, jobs, fail_fast, |tick| {
+            if let Tick::Case(a, i, r) = tick {
+                reported.push((a, i, r.passed));
+            }
+        });
         (reported, finished)
     }
 

@@ -1,0 +1,113 @@
+//! What a check tells its reporters, in order: the events of a run, in the manner of
+//! nextest's `TestEvent`. A run of answers and a `--merge` of shards emit the same ones,
+//! so every format is written by one reporter from them alone ([`super::report`]).
+//!
+//! The order: [`Event::RunStarted`]; then [`Event::CaseFinished`] for each case in the
+//! case list's order (a job the engine could not decide or an answer that stopped gives
+//! [`Event::JobDone`] only), with [`Event::Note`]s between; [`Event::Diagnosing`]; then,
+//! answer by answer, [`Event::AnswerFinished`] or [`Event::CannotStart`];
+//! [`Event::RunFinished`]; and last [`Event::Interrupted`] when a signal cut the run short.
+
+use beast_engine::judge::leaderboard;
+use beast_engine::judge::record::{self, SandboxRecord};
+use beast_engine::judge::report::{CaseReport, DiagnosisReport, Source, Summary};
+
+/// One answer's judged run: what its reporters need of it once it is concluded.
+pub struct Judged {
+    /// The answer's name.
+    pub name: String,
+    /// Its cases' reports, its summary and its diagnosis; or why it could not start.
+    pub outcome: Result<(Vec<CaseReport>, Summary, DiagnosisReport), String>,
+    /// Its source, for the score.
+    pub source: Option<Source>,
+    /// The sandbox line and JSON object.
+    pub sandbox_line: String,
+    /// The sandbox as the JSON summary has it.
+    pub sandbox_json: SandboxRecord,
+}
+
+impl Judged {
+    /// Its leaderboard row.
+    pub fn row(&self) -> leaderboard::Row {
+        match &self.outcome {
+            Ok((_, summary, d)) => leaderboard::Row::judged(&self.name, summary, d),
+            Err(reason) => leaderboard::Row::cannot_start(&self.name, reason, self.source.as_ref()),
+        }
+    }
+
+    /// True when every case passed.
+    pub fn passed(&self) -> bool {
+        self.outcome.as_ref().is_ok_and(|(_, s, _)| s.failed == 0)
+    }
+}
+
+/// What is known when a run starts.
+pub struct Start<'a> {
+    /// The answers' names, in order.
+    pub answers: Vec<&'a str>,
+    /// Each answer's sandbox line, in the same order.
+    pub sandbox_lines: Vec<&'a str>,
+    /// A shard's first record (`--shard` with JSON): what `--merge` checks.
+    pub shard: Option<&'a record::Header>,
+    /// The number of jobs: every answer's cases.
+    pub jobs: usize,
+}
+
+/// What the end of a run hands every reporter.
+pub struct Finish<'a> {
+    /// Every answer, in order.
+    pub judged: &'a [Judged],
+    /// The leaderboard's rows, ranked.
+    pub rows: &'a [leaderboard::Row],
+    /// The random cases' seed, if any (for `--post`).
+    pub seed: Option<u64>,
+}
+
+/// One thing that happened in a check.
+pub enum Event<'a> {
+    /// The run begins.
+    RunStarted(&'a Start<'a>),
+    /// A case finished, reported in the case list's order.
+    CaseFinished {
+        /// The answer's name when several answers run.
+        answer: Option<&'a str>,
+        /// The case's place in the whole case list (a shard's record carries it).
+        ordinal: usize,
+        /// The case's report.
+        report: &'a CaseReport,
+    },
+    /// A job left the pool (ran, skipped or cut): this many cases have failed so far.
+    JobDone {
+        /// Failed cases so far.
+        failed: usize,
+    },
+    /// A line for the user, not part of the report (stderr).
+    Note(&'a str),
+    /// The cases are over; the diagnosis and shrinking run.
+    Diagnosing,
+    /// An answer's run is concluded.
+    AnswerFinished {
+        /// The answer.
+        judged: &'a Judged,
+        /// True when several answers run.
+        many: bool,
+    },
+    /// An answer could not start (with several answers: its row says so).
+    CannotStart {
+        /// The answer's name.
+        name: &'a str,
+        /// Why.
+        reason: &'a str,
+    },
+    /// Every answer is concluded.
+    RunFinished(&'a Finish<'a>),
+    /// A signal cut the run short: the report covers the cases that finished.
+    Interrupted {
+        /// The signal.
+        signal: i32,
+        /// Cases that finished.
+        ran: usize,
+        /// Cases there were.
+        of: usize,
+    },
+}

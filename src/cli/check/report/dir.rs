@@ -1,0 +1,49 @@
+//! `--report-dir DIR`: each answer's text report in DIR/NAME.txt and its JSON report (case
+//! records and summary) in DIR/NAME.json.
+
+use std::path::PathBuf;
+
+use anyhow::Context;
+use beast_engine::judge::record::{CaseRecord, Record, SummaryRecord};
+
+use super::text::detail;
+use super::{Out, Reporter};
+use crate::cli::check::event::Event;
+
+/// The report-directory reporter.
+pub struct ReportDir(PathBuf);
+
+impl ReportDir {
+    /// Writes into `dir` at the end.
+    pub fn new(dir: PathBuf) -> ReportDir {
+        ReportDir(dir)
+    }
+}
+
+impl Reporter for ReportDir {
+    fn on(&mut self, event: &Event<'_>, _out: &mut Out) -> anyhow::Result<()> {
+        let Event::RunFinished(finish) = event else {
+            return Ok(());
+        };
+        let dir = &self.0;
+        std::fs::create_dir_all(dir)
+            .with_context(|| format!("cannot make the report directory {}", dir.display()))?;
+        for j in finish.judged {
+            let text = format!("{}\n{}", j.sandbox_line, detail(j));
+            let mut json = String::new();
+            if let Ok((reports, summary, d)) = &j.outcome {
+                for r in reports {
+                    json += &Record::Case(CaseRecord::of(r)).to_line()?;
+                }
+                let record = SummaryRecord::of(summary, d, j.sandbox_json.clone());
+                json += &Record::Summary(record).to_line()?;
+            }
+            for (ext, contents) in [("txt", text), ("json", json)] {
+                let path = dir.join(format!("{}.{ext}", j.name));
+                std::fs::write(&path, contents)
+                    .with_context(|| format!("cannot write {}", path.display()))?;
+            }
+        }
+        Ok(())
+    }
+}

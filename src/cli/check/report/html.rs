@@ -1,0 +1,41 @@
+//! `--html-dir DIR`: each explained group's smallest case and its compare page (the replay
+//! page of `cli/replay.rs`, with the group's reading beside ours), as `group-N.txt` and
+//! `group-N.html`. Unlike the other parts of the report this is written as each answer
+//! is concluded, not from the events: the group's report names the files, so they must
+//! exist before any reporter prints it.
+
+use anyhow::Context;
+use beast_engine::judge::report::GroupReport;
+
+/// Writes the pages of `groups` into `dir`, and records in each group where they are.
+pub fn write_compare_pages(
+    dir: &std::path::Path,
+    groups: &mut [GroupReport],
+) -> anyhow::Result<()> {
+    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    for (n, g) in groups.iter_mut().enumerate() {
+        let Some(compare) = &mut g.compare else {
+            continue;
+        };
+        let puzzle_file = dir.join(format!("group-{}.txt", n + 1));
+        let page_file = dir.join(format!("group-{}.html", n + 1));
+        let puzzle = beast_engine::beast::Puzzle::parse(&g.shown.puzzle)
+            .with_context(|| format!("the smallest case of group {} does not parse", n + 1))?;
+        let name = format!("group-{}.txt", n + 1);
+        let page = crate::cli::replay::page_for(
+            &puzzle,
+            beast_engine::beast::Rules::OURS,
+            Some(&compare.flags),
+            &name,
+        )?;
+        std::fs::write(&puzzle_file, &g.shown.puzzle)
+            .with_context(|| format!("cannot write {}", puzzle_file.display()))?;
+        std::fs::write(&page_file, page)
+            .with_context(|| format!("cannot write {}", page_file.display()))?;
+        compare.written = Some((
+            puzzle_file.display().to_string(),
+            page_file.display().to_string(),
+        ));
+    }
+    Ok(())
+}

@@ -1,0 +1,64 @@
+//! `--junit FILE`: the run as JUnit XML, one suite, or one an answer (the XML is the
+//! engine's, `judge::report::junit_suites`).
+
+use std::path::PathBuf;
+
+use anyhow::Context;
+use beast_engine::judge::cases::Shard;
+use beast_engine::judge::report;
+
+use super::{Out, Reporter};
+use crate::cli::check::event::Event;
+
+/// The JUnit reporter.
+pub struct Junit {
+    path: PathBuf,
+    shard: Option<Shard>,
+    many: bool,
+}
+
+impl Junit {
+    /// Writes `path` at the end; the suite's name says the shard.
+    pub fn new(path: PathBuf, shard: Option<Shard>, many: bool) -> Junit {
+        Junit { path, shard, many }
+    }
+}
+
+impl Reporter for Junit {
+    fn on(&mut self, event: &Event<'_>, _out: &mut Out) -> anyhow::Result<()> {
+        let Event::RunFinished(finish) = event else {
+            return Ok(());
+        };
+        let suite = match self.shard {
+            Some(shard) => format!("beast check (shard {shard})"),
+            None => "beast check".to_string(),
+        };
+        let names: Vec<String> = finish
+            .judged
+            .iter()
+            .map(|j| match self.many {
+                true => format!("{suite}: {}", j.name),
+                false => suite.clone(),
+            })
+            .collect();
+        let suites: Vec<report::Suite> = finish
+            .judged
+            .iter()
+            .zip(&names)
+            .filter_map(|(j, name)| {
+                j.outcome
+                    .as_ref()
+                    .ok()
+                    .map(|(reports, _, d)| report::Suite {
+                        name,
+                        reports,
+                        diagnosis: d,
+                        sandbox: &j.sandbox_line,
+                    })
+            })
+            .collect();
+        let junit = report::junit_suites(&suite, &suites);
+        std::fs::write(&self.path, junit)
+            .with_context(|| format!("cannot write the JUnit report to {}", self.path.display()))
+    }
+}

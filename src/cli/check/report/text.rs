@@ -1,0 +1,165 @@
+//! The text report: the sandbox line, each case under `-v`, then for one answer its groups,
+//! diagnosis, time, score and summary lines (or its `--post`), and for several the
+//! leaderboard and each answer's report under it. The words of a case and a group are the
+//! engine's (`judge::report`); the report's shape is made here, and only here.
+
+use std::path::PathBuf;
+
+use beast_engine::judge::leaderboard;
+use beast_engine::judge::report::{self, DiagnosisReport, Summary};
+
+use super::{Out, Reporter, interrupted_note};
+use crate::cli::check::event::{Event, Finish, Judged};
+use crate::cli::check::plan::{Output, Post};
+use crate::cli::check::post;
+
+/// The text reporter.
+pub struct Text {
+    verbose: bool,
+    post: Option<Post>,
+    report_dir: Option<PathBuf>,
+    many: bool,
+}
+
+impl Text {
+    /// The text report of `output`; `many` when several answers run.
+    pub fn new(output: &Output, many: bool) -> Text {
+        Text {
+            verbose: output.verbose,
+            post: output.post.clone(),
+            report_dir: output.report_dir.clone(),
+            many,
+        }
+    }
+
+    /// The end of one answer's report: the `--post` of a passing answer, or the
+    /// diagnosis, time, score and summary lines (and why there is no post).
+    fn ending_of_one(&self, j: &Judged, seed: Option<u64>, out: &mut Out) -> anyhow::Result<()> {
+        let Ok((reports, summary, d)) = &j.outcome else {
+            return Ok(());
+        };
+        if let Some(p) = self.post.as_ref().filter(|_| summary.failed == 0) {
+            let text = post::text(
+                &p.command,
+                j.source.as_ref(),
+                reports,
+                seed,
+                p.language.as_deref(),
+                p.encoding,
+            )?;
+            out.print(&text);
+            out.note(&format!("{}\n", summary.line()));
+        } else {
+            out.print(&ending(summary, d));
+            if self.post.is_some() {
+                let why = post::refusal(summary.failed, summary.passed + summary.failed);
+                out.note(&format!("{why}\n"));
+            }
+        }
+        Ok(())
+    }
+
+    /// The leaderboard and, under it, each answer's report in rank order (or where
+    /// `--report-dir` put them).
+    fn leaderboard(&self, finish: &Finish<'_>, out: &mut Out) {
+        out.print(&leaderboard::text(finish.rows));
+        match &self.report_dir {
+            Some(dir) => out.print(&format!(
+                "\neach answer's report: {}\n",
+                dir.join("NAME.txt").display()
+            )),
+            None => {
+                let ranked = finish
+                    .rows
+                    .iter()
+                    .filter_map(|row| finish.judged.iter().find(|j| j.name == row.name));
+                for j in ranked {
+                    out.print(&format!(
+                        "\n== {} ==\n{}",
+                        report::visible(&j.name),
+                        detail(j)
+                    ));
+                }
+            }
+        }
+    }
+}
+
+impl Reporter for Text {
+    fn on(&mut self, event: &Event<'_>, out: &mut Out) -> anyhow::Result<()> {
+        match event {
+            Event::RunStarted(start) => {
+                let lines = sandbox_lines(&start.answers, &start.sandbox_lines);
+                match self.post {
+                    Some(_) => out.note(&lines),
+                    None => out.print(&lines),
+                }
+            }
+            Event::CaseFinished { answer, report, .. } if self.verbose => match answer {
+                Some(name) => out.print(&format!(
+                    "{}: {}",
+                    report::visible(name),
+                    report::text(report)
+                )),
+                None => out.print(&report::text(report)),
+            },
+            Event::RunFinished(finish) if self.many => self.leaderboard(finish, out),
+            Event::RunFinished(finish) => {
+                if let Some(j) = finish.judged.first() {
+                    self.ending_of_one(j, finish.seed, out)?;
+                }
+            }
+            Event::Interrupted { signal, ran, of } => {
+                out.print(&interrupted_note(*signal, *ran, *of));
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+}
+
+/// The report's first lines: the sandbox line once when every answer has the same, else
+/// one line per answer, named.
+pub fn sandbox_lines(names: &[&str], lines: &[&str]) -> String {
+    let first = lines.first().copied().unwrap_or_default();
+    if lines.iter().all(|l| *l == first) {
+        return format!("{first}\n");
+    }
+    names
+        .iter()
+        .zip(lines)
+        .map(|(name, line)| {
+            let rest = line.strip_prefix("sandbox: ").unwrap_or(line);
+            format!("sandbox ({}): {rest}\n", report::visible(name))
+        })
+        .collect()
+}
+
+/// One answer's report under the leaderboard or in `--report-dir`: its groups, diagnosis,
+/// time, score and summary line, or why it could not start.
+pub fn detail(j: &Judged) -> String {
+    match &j.outcome {
+        Ok((_, summary, d)) => ending(summary, d),
+        Err(reason) => format!("cannot start: {}\n", report::visible(reason)),
+    }
+}
+
+/// The end of the text report: the groups, the diagnosis, the time and score lines, and
+/// the summary line.
+fn ending(summary: &Summary, d: &DiagnosisReport) -> String {
+    let mut s = String::new();
+    for g in &d.groups {
+        s += &report::group_text(g);
+        s.push('\n');
+    }
+    s += &format!("diagnosis: {}\n", report::visible(&d.sentence));
+    s += &format!("{}\n", summary.time_line());
+    if let Some(line) = summary.memory_line() {
+        s += &format!("{line}\n");
+    }
+    if let Some(line) = summary.score_line() {
+        s += &format!("{line}\n");
+    }
+    s += &format!("{}\n", summary.line());
+    s
+}
