@@ -11,7 +11,8 @@ use beast_engine::beast::variant;
 use beast_engine::judge::cases::{Case, Origin};
 use beast_engine::judge::diagnose;
 use beast_engine::judge::generate::Recipe;
-use beast_engine::judge::report::{self, CaseReport};
+use beast_engine::judge::report::CaseReport;
+use beast_engine::judge::termination::Termination;
 use beast_engine::judge::verdict::{self, Verdict};
 
 use super::load::{CaseList, Job};
@@ -66,70 +67,54 @@ fn stderr_tail(stderr: &[u8]) -> String {
 }
 
 impl<E: Execute> Judge<E> {
-    /// The verdict and a detail line for one run against `expected`.
-    pub fn verdict(&self, run: &Run, expected: &str) -> (Verdict, Option<String>) {
+    /// The verdict for one run against `expected`, and how it ended when that decided.
+    pub fn verdict(&self, run: &Run, expected: &str) -> (Verdict, Option<Termination>) {
         let limits = self.runner.limits();
-        let stderr = || {
-            let tail = stderr_tail(&run.stderr);
-            if tail.is_empty() {
-                String::new()
-            } else {
-                format!("; stderr ends:\n{tail}")
-            }
-        };
-        match run.ended {
+        let stderr = || stderr_tail(&run.stderr);
+        let (verdict, ended) = match run.ended {
             Ended::OutputLimit => (
                 Verdict::OutputLimit,
-                Some(format!("printed more than {} bytes", limits.max_output)),
+                Termination::OutputLimit {
+                    cap: limits.max_output,
+                },
             ),
             Ended::TimedOut => (
                 Verdict::TimeLimit,
-                Some(format!("killed after {} s", limits.timeout.as_secs_f64())),
+                Termination::TimeLimit {
+                    seconds: limits.timeout.as_secs_f64(),
+                },
             ),
+            // The peak is the cgroup's measure, when the kernel's OOM kill ended it.
             Ended::MemoryLimit => (
                 Verdict::MemoryLimit,
-                Some(match run.peak_memory {
-                    // The cgroup's OOM kill: the kernel's word, and its measure.
-                    Some(peak) => format!(
-                        "killed by the kernel at the {} MiB memory limit of its cgroup \
-                         (peak {}){}",
-                        limits.memory_mib,
-                        report::mib(peak),
-                        stderr()
-                    ),
-                    None => format!(
-                        "ran out of the {} MiB memory limit{}",
-                        limits.memory_mib,
-                        stderr()
-                    ),
-                }),
+                Termination::MemoryLimit {
+                    limit_mib: limits.memory_mib,
+                    peak: run.peak_memory,
+                    stderr: stderr(),
+                },
             ),
-            Ended::ArgumentTooLong => (
-                Verdict::RuntimeError,
-                Some(
-                    "the puzzle is longer than the system allows one argument (128 KiB); \
-                     use --input file or stdin"
-                        .to_string(),
-                ),
-            ),
-            Ended::Exited(0) => (
-                verdict::compare(expected.as_bytes(), &run.stdout, self.strict),
-                None,
-            ),
+            Ended::ArgumentTooLong => (Verdict::RuntimeError, Termination::ArgumentTooLong),
+            Ended::Exited(0) => {
+                let v = verdict::compare(expected.as_bytes(), &run.stdout, self.strict);
+                return (v, None);
+            }
             Ended::Exited(code) => (
                 Verdict::RuntimeError,
-                Some(format!("exit code {code}{}", stderr())),
+                Termination::Exited {
+                    code,
+                    stderr: stderr(),
+                },
             ),
-            Ended::Signaled(sig) => {
-                let name = signal_hook::low_level::signal_name(sig)
-                    .map(|s| format!(" ({s})"))
-                    .unwrap_or_default();
-                (
-                    Verdict::RuntimeError,
-                    Some(format!("killed by signal {sig}{name}{}", stderr())),
-                )
-            }
-        }
+            Ended::Signaled(signal) => (
+                Verdict::RuntimeError,
+                Termination::Signaled {
+                    signal,
+                    name: signal_hook::low_level::signal_name(signal).map(str::to_string),
+                    stderr: stderr(),
+                },
+            ),
+        };
+        (verdict, Some(ended))
     }
 
     /// Runs the candidate on `puzzle` and judges it against `expected`.
@@ -516,6 +501,67 @@ mod tests {
             .collect();
         let want: Vec<&str> = cases.iter().map(|c| c.name.as_str()).collect();
         assert_eq!(names, want);
+    }
+
+    #[test]
+    fn how_a_run_ended_is_kept_typed_in_the_cases_report() {
+        let (cases, _) = samples();
+        let ending = |ended: Ended, stderr: &str, peak: Option<u64>| {
+            let judges = [judge(
+                move |_: &[u8]| {
+                    Ok(Run {
+                        ended,
+                        stderr: stderr.as_bytes().to_vec(),
+                        peak_memory: peak,
+                        ..printed("")
+                    })
+                },
+                None,
+            )];
+            let (_, finished) = run(&judges, vec![cases[0].clone()], 1, false);
+            let report = &finished[0].ran[0].1;
+            (report.verdict, report.detail.clone())
+        };
+        assert_eq!(
+            ending(Ended::Exited(3), "oops\n", None),
+            (
+                Verdict::RuntimeError,
+                Some(Termination::Exited {
+                    code: 3,
+                    stderr: "oops".to_string()
+                })
+            )
+        );
+        let (v, t) = ending(Ended::Signaled(11), "", None);
+        assert_eq!(v, Verdict::RuntimeError);
+        assert_eq!(
+            t.expect("an ending").to_string(),
+            "killed by signal 11 (SIGSEGV)"
+        );
+        assert_eq!(
+            ending(Ended::TimedOut, "", None),
+            (
+                Verdict::TimeLimit,
+                Some(Termination::TimeLimit { seconds: 5.0 })
+            )
+        );
+        assert_eq!(
+            ending(Ended::MemoryLimit, "", Some(2 << 30)),
+            (
+                Verdict::MemoryLimit,
+                Some(Termination::MemoryLimit {
+                    limit_mib: 1024,
+                    peak: Some(2 << 30),
+                    stderr: String::new()
+                })
+            )
+        );
+        assert_eq!(
+            ending(Ended::OutputLimit, "", None).1,
+            Some(Termination::OutputLimit { cap: 1 << 20 })
+        );
+        // An answer that exits 0 is judged by its output, and its report has no ending.
+        assert_eq!(ending(Ended::Exited(0), "", None).1, None);
     }
 
     #[test]

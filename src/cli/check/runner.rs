@@ -775,9 +775,12 @@ impl Runner {
         if watch.status.is_none() || stop == Stop::Group {
             stop.send(id, trees);
         }
-        // Everything it started is gone now, so standard error reaches its end at once.
+        // Everything it started is gone now, so standard error reaches its end at once; the
+        // reader may still wait for a core on a loaded machine (at 100 ms the tail of an
+        // RTE's stderr was lost now and then under `make test`), and only a process that
+        // escaped the judge (no sandbox) keeps it open the whole grace.
         let stderr = stderr
-            .and_then(|rx| rx.recv_timeout(Duration::from_millis(100)).ok())
+            .and_then(|rx| rx.recv_timeout(STDERR_GRACE).ok())
             .unwrap_or_default();
         let ended = self.classify(&watch, &stderr);
         let run = Run {
@@ -813,6 +816,9 @@ impl Runner {
         }
     }
 }
+
+/// How long standard error's reader is waited for once the run is over.
+const STDERR_GRACE: Duration = Duration::from_secs(1);
 
 /// Where a supervised run is, as the judge knows it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

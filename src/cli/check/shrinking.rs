@@ -15,6 +15,7 @@ use beast_engine::judge::cases::Case;
 use beast_engine::judge::diagnose::{self, Cause, Group, Hypothesis};
 use beast_engine::judge::report::{CaseReport, Shown, Shrink};
 use beast_engine::judge::shrink;
+use beast_engine::judge::termination::Termination;
 use beast_engine::judge::verdict::Verdict;
 
 use super::pool::Judge;
@@ -29,7 +30,7 @@ struct Seen {
     expected: String,
     verdict: Verdict,
     got: String,
-    detail: Option<String>,
+    detail: Option<Termination>,
 }
 
 /// The case `group` shows, shrunk with `judge` when there is one (a merged run has none),

@@ -15,6 +15,7 @@ use crate::beast::Puzzle;
 use crate::judge::cases::{Case, Origin, Shard, ShardError};
 use crate::judge::record::{AnswerHeader, CaseRecord, Header, Record};
 use crate::judge::report::{CaseReport, Source};
+use crate::judge::termination::Termination;
 
 /// A 64-bit FNV-1a fingerprint of `parts` (each part delimited), in hex: stable across
 /// machines and builds, unlike the standard library's hasher.
@@ -509,7 +510,7 @@ fn case_of(r: &CaseRecord) -> Result<(usize, Case, CaseReport), String> {
         puzzle: if r.passed { String::new() } else { puzzle_text },
         expected: r.expected.clone(),
         got: r.got.clone(),
-        detail: r.detail.clone(),
+        detail: r.detail.clone().map(Termination::Recorded),
         consistent: None,
         seed: r.seed,
         reproduce: r.r#gen.clone(),

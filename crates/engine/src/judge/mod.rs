@@ -15,4 +15,5 @@ pub mod post;
 pub mod record;
 pub mod report;
 pub mod shrink;
+pub mod termination;
 pub mod verdict;

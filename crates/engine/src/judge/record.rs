@@ -152,7 +152,7 @@ impl CaseRecord {
             time_ms: round_ms(r.time_ms),
             expected: r.expected.clone(),
             got: r.got.clone(),
-            detail: r.detail.clone(),
+            detail: r.detail.as_ref().map(ToString::to_string),
             seed: r.seed,
             peak_memory_mib: r.peak_memory.map(mib_number),
             puzzle: (!r.passed).then(|| r.puzzle.clone()),

@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::beast::{Rules, variant};
 use crate::judge::diagnose::{Diagnosis, Explanation, Hypothesis, STRONG, Shape, Status};
+use crate::judge::termination::Termination;
 use crate::judge::verdict::{Verdict, unified_diff};
 use crate::words::count;
 
@@ -28,8 +29,8 @@ pub struct CaseReport {
     pub expected: String,
     /// What the candidate printed (invalid UTF-8 shown as U+FFFD).
     pub got: String,
-    /// For TLE, RTE, OLE and MLE: what happened, such as `exit code 3`.
-    pub detail: Option<String>,
+    /// For TLE, RTE, OLE and MLE: how the run ended, such as `exit code 3`.
+    pub detail: Option<Termination>,
     /// For a WA under `-v`: the readings this one case is consistent with.
     pub consistent: Option<String>,
     /// For a random case: the `beast gen` seed, for others `None`.
@@ -60,8 +61,8 @@ pub struct Shown {
     pub expected: String,
     /// What the answer printed on it.
     pub got: String,
-    /// What happened, for TLE, RTE, OLE and MLE.
-    pub detail: Option<String>,
+    /// How the run ended, for TLE, RTE, OLE and MLE.
+    pub detail: Option<Termination>,
     /// How it was shrunk, if it was.
     pub shrunk: Option<Shrink>,
     /// Set when shrinking ran out of its budget: the seconds it had.
@@ -490,7 +491,7 @@ pub fn text(r: &CaseReport) -> String {
         return s;
     }
     if let Some(d) = &r.detail {
-        block(&mut s, "    ", d);
+        block(&mut s, "    ", &d.to_string());
     }
     if matches!(r.verdict, Verdict::WrongAnswer | Verdict::Presentation) {
         for line in unified_diff(r.expected.as_bytes(), r.got.as_bytes()).lines() {
@@ -557,7 +558,7 @@ pub fn group_text(g: &GroupReport) -> String {
         let _ = writeln!(s, "  in this case it first happens on {at}");
     }
     if let Some(d) = &sh.detail {
-        block(&mut s, "  ", d);
+        block(&mut s, "  ", &d.to_string());
     }
     if !matches!(
         g.verdict,
@@ -746,7 +747,7 @@ fn suite_xml(s: &mut String, x: &Suite, sum: &Summary) {
         let message = d
             .group_of(&r.name)
             .map(|g| g.cause.clone())
-            .or_else(|| r.detail.clone())
+            .or_else(|| r.detail.as_ref().map(ToString::to_string))
             .unwrap_or_else(|| r.verdict.code().to_string());
         let body = format!("diagnosis: {}\n{}", d.sentence, text(r));
         let _ = writeln!(
