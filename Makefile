@@ -11,11 +11,12 @@ test: ## Every unit, integration, property and example test; then the check test
 	$(CARGO) test --workspace --doc --quiet
 	$(CARGO) test --no-default-features --bins --test tests --quiet check_cli
 
-lint: ## Formatting and clippy, warnings denied
+lint: ## Formatting, clippy and rustdoc (warnings denied), the cross builds, no import circle
 	$(CARGO) fmt --check
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
 	$(CARGO) clippy --no-default-features --all-targets -- -D warnings
 	RUSTDOCFLAGS="-D warnings" $(CARGO) doc --workspace --no-deps --quiet
+	$(MAKE) --no-print-directory cycles
 	$(MAKE) --no-print-directory cross
 
 # The other systems `beast` builds for. `make cross` only compiles (no linker, no run).

@@ -79,7 +79,12 @@ pub fn run(args: Args) -> super::error::Ended {
             .map_or("standard input".to_string(), |n| {
                 n.to_string_lossy().into_owned()
             });
-        let page = super::replay::page_for(&puzzle, rules, args.compare.as_deref(), &title)?;
+        // `--compare FLAGS`, read once: the page is labelled with the flags as given.
+        let compare = match args.compare.as_deref() {
+            Some(flags) => Some((flags, super::rule_flags::rules_with_flags(rules, flags)?)),
+            None => None,
+        };
+        let page = super::replay::page_for(&puzzle, rules, compare, &title)?;
         let mut out = io::stdout().lock();
         out.write_all(page.as_bytes())
             .and_then(|()| out.flush())

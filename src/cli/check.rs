@@ -598,6 +598,7 @@ fn group_report(group: &Group, shown: Shown, ran: &[(Case, CaseReport)]) -> Grou
                     .rules()
                     .map(|rules| beast_engine::judge::report::ComparePage {
                         flags: beast_engine::beast::variant::flags(rules),
+                        rules,
                         written: None,
                     })
             }

@@ -6,8 +6,6 @@ use beast_engine::beast::replay::{self, Frame, Limits, Replay, first_difference}
 use beast_engine::beast::{Cell, Puzzle, Rules, Status, render};
 use serde_json::{Value, json};
 
-use super::rule_flags::rules_with_flags;
-
 /// The page template; `__TITLE__` and `__DATA__` are filled in.
 const TEMPLATE: &str = include_str!("replay.html");
 
@@ -15,7 +13,7 @@ const TEMPLATE: &str = include_str!("replay.html");
 pub fn page_for(
     puzzle: &Puzzle,
     rules: Rules,
-    compare: Option<&str>,
+    compare: Option<(&str, Rules)>,
     title: &str,
 ) -> anyhow::Result<String> {
     let ours_label = if rules == Rules::OURS {
@@ -23,13 +21,10 @@ pub fn page_for(
     } else {
         "the readings given".to_string()
     };
-    let mut games = vec![(ours_label, replay::replay(puzzle, rules, limits(compare))?)];
-    if let Some(flags) = compare {
-        let other = rules_with_flags(rules, flags)?;
-        games.push((
-            flags.to_string(),
-            replay::replay(puzzle, other, limits(compare))?,
-        ));
+    let limits = limits(compare.is_some());
+    let mut games = vec![(ours_label, replay::replay(puzzle, rules, limits)?)];
+    if let Some((label, other)) = compare {
+        games.push((label.to_string(), replay::replay(puzzle, other, limits)?));
     }
     let difference = match &games[..] {
         [(_, a), (_, b)] => first_difference(a, b),
@@ -39,13 +34,13 @@ pub fn page_for(
 }
 
 /// Two games share the page's budget.
-fn limits(compare: Option<&str>) -> Limits {
+fn limits(two: bool) -> Limits {
     let whole = Limits::default();
-    match compare {
-        Some(_) => Limits {
+    match two {
+        true => Limits {
             max_bytes: whole.max_bytes / 2,
         },
-        None => whole,
+        false => whole,
     }
 }
 

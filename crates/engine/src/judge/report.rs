@@ -10,7 +10,7 @@ use crate::beast::{Rules, variant};
 use crate::judge::diagnose::{Diagnosis, Explanation, Hypothesis, STRONG, Shape, Status};
 use crate::judge::termination::Termination;
 use crate::judge::verdict::{Verdict, unified_diff};
-use crate::words::count;
+use crate::words::{count, mib};
 
 /// The result of one case.
 #[derive(Clone, Debug, PartialEq)]
@@ -99,8 +99,10 @@ pub struct GroupReport {
 /// The `beast --html --compare` page of a group's smallest case.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ComparePage {
-    /// The reading's `beast` flags, as `--compare` takes them.
+    /// The reading's `beast` flags, as `--compare` takes them (the page's label).
     pub flags: String,
+    /// The reading itself, for the page.
+    pub rules: Rules,
     /// With `--html-dir`: the files written, `(puzzle, page)`.
     pub written: Option<(String, String)>,
 }
@@ -595,11 +597,6 @@ pub fn group_text(g: &GroupReport) -> String {
     s
 }
 
-/// Bytes in MiB with one decimal, as the report says them: `12.5 MiB`.
-pub fn mib(bytes: u64) -> String {
-    format!("{:.1} MiB", bytes as f64 / f64::from(1u32 << 20))
-}
-
 /// `text` with its whitespace made visible, as code.golf's diff shows it: `·` for a
 /// space, `␍` for a carriage return, `⏎` at the end of each line that has a newline.
 pub fn whitespace_shown(text: &str) -> String {
@@ -947,6 +944,7 @@ mod tests {
             },
             compare: Some(ComparePage {
                 flags: "--exhaust stop".to_string(),
+                rules: Rules::OURS,
                 written: None,
             }),
             also: vec!["another reading".to_string()],

@@ -6,7 +6,7 @@ use std::fmt;
 
 use serde::{Serialize, Serializer};
 
-use super::report::mib;
+use crate::words::mib;
 
 /// How a run that gives no verdict from its output ended (TLE, RTE, OLE, MLE).
 #[derive(Clone, Debug, PartialEq)]

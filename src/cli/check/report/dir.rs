@@ -6,8 +6,8 @@ use std::path::PathBuf;
 use anyhow::Context;
 use beast_engine::judge::record::{CaseRecord, Record, SummaryRecord};
 
+use super::reporter::{Out, Reporter};
 use super::text::detail;
-use super::{Out, Reporter};
 use crate::cli::check::event::Event;
 
 /// The report-directory reporter.

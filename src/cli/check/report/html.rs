@@ -25,7 +25,7 @@ pub fn write_compare_pages(
         let page = crate::cli::replay::page_for(
             &puzzle,
             beast_engine::beast::Rules::OURS,
-            Some(&compare.flags),
+            Some((&compare.flags, compare.rules)),
             &name,
         )?;
         std::fs::write(&puzzle_file, &g.shown.puzzle)

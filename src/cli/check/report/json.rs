@@ -7,7 +7,7 @@
 use beast_engine::judge::leaderboard;
 use beast_engine::judge::record::{self, CannotStart, CaseRecord, Record, SummaryRecord};
 
-use super::{Out, Reporter, interrupted_note};
+use super::reporter::{Out, Reporter, interrupted_note};
 use crate::cli::check::event::Event;
 
 /// The JSON reporter.

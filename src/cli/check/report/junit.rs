@@ -7,7 +7,7 @@ use anyhow::Context;
 use beast_engine::judge::cases::Shard;
 use beast_engine::judge::report;
 
-use super::{Out, Reporter};
+use super::reporter::{Out, Reporter};
 use crate::cli::check::event::Event;
 
 /// The JUnit reporter.

@@ -3,8 +3,8 @@
 
 use beast_engine::judge::leaderboard;
 
+use super::reporter::{Out, Reporter, interrupted_note};
 use super::text::sandbox_lines;
-use super::{Out, Reporter, interrupted_note};
 use crate::cli::check::event::Event;
 
 /// The Markdown reporter.

@@ -3,7 +3,7 @@
 
 use indicatif::{ProgressBar, ProgressStyle};
 
-use super::{Out, Reporter};
+use super::reporter::{Out, Reporter};
 use crate::cli::check::event::Event;
 
 /// The bar, with no length until the run starts.

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use beast_engine::judge::leaderboard;
 use beast_engine::judge::report::{self, DiagnosisReport, Summary};
 
-use super::{Out, Reporter, interrupted_note};
+use super::reporter::{Out, Reporter, interrupted_note};
 use crate::cli::check::event::{Event, Finish, Judged};
 use crate::cli::check::plan::{Output, Post};
 use crate::cli::check::post;

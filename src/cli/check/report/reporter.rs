@@ -1,0 +1,79 @@
+//! What every reporter writes through, and the one trait they share: [`Out`], the way to
+//! the terminal, and [`Reporter`].
+
+use std::io::{self, Write};
+
+use indicatif::ProgressBar;
+
+use crate::cli::check::event::Event;
+
+/// Standard output and standard error for reporters. Standard output stops printing,
+/// quietly, once its reader has gone (`| head -1`); the exit status is still the verdict's.
+pub struct Out {
+    closed: bool,
+    bar: Option<ProgressBar>,
+}
+
+impl Out {
+    /// Output with no progress bar.
+    pub fn plain() -> Out {
+        Out::with(None)
+    }
+
+    /// Output that lifts `bar`, if any, around every line.
+    pub fn with(bar: Option<ProgressBar>) -> Out {
+        Out { closed: false, bar }
+    }
+
+    /// Prints `text` on stdout; after a write error nothing more is printed.
+    pub fn print(&mut self, text: &str) {
+        if self.closed {
+            return;
+        }
+        let write = || {
+            let mut out = io::stdout().lock();
+            out.write_all(text.as_bytes())?;
+            out.flush()
+        };
+        let result = match &self.bar {
+            Some(bar) => bar.suspend(write),
+            None => write(),
+        };
+        self.closed = result.is_err();
+    }
+
+    /// Prints `text` on stderr, as it is (end it with a newline).
+    pub fn note(&mut self, text: &str) {
+        let write = || {
+            let mut err = io::stderr().lock();
+            let _ = err.write_all(text.as_bytes());
+        };
+        match &self.bar {
+            Some(bar) => bar.suspend(write),
+            None => write(),
+        }
+    }
+}
+
+impl Drop for Out {
+    /// Clears the progress bar however the run ends, an interrupt or an error included.
+    fn drop(&mut self) {
+        if let Some(bar) = &self.bar {
+            bar.finish_and_clear();
+        }
+    }
+}
+
+/// What writes one part of the report from the events.
+pub trait Reporter {
+    /// Takes one event; an error stops the report (the run's exit status says so).
+    fn on(&mut self, event: &Event<'_>, out: &mut Out) -> anyhow::Result<()>;
+}
+
+/// The note a cut run ends with.
+pub fn interrupted_note(signal: i32, ran: usize, of: usize) -> String {
+    format!(
+        "interrupted (signal {signal}): the report covers the {ran} cases that finished \
+         before it, of {of} (no shrinking, a short diagnosis)\n"
+    )
+}
