@@ -1,9 +1,9 @@
 //! The flags of `beast check` made into a validated [`Plan`], as ripgrep makes its
 //! `HiArgs` from its flags: the checks that need several flags at once, the defaults that
 //! depend on the machine (the seed, the job count), and the answers to judge are settled
-//! here, once. Below this module no code sees [`Args`] or the output format: the case list
-//! gets its [`Sources`], each answer's judge its [`Judging`], the sandbox its
-//! [`Containment`].
+//! here, once. Below this module no code sees [`Args`], and only the reporters see the
+//! output format ([`Output`]): the case list gets its [`Sources`], each answer's judge its
+//! [`Judging`], the sandbox its [`Containment`].
 
 use std::ffi::OsString;
 use std::path::PathBuf;

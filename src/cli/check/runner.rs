@@ -341,8 +341,11 @@ struct Prepared(Option<Launched>);
 
 impl Drop for Prepared {
     fn drop(&mut self) {
-        if let Some(l) = self.0.take() {
+        if let Some(mut l) = self.0.take() {
             l.stop.send(l.started.id, &l.groups.trees);
+            // A helper waiting for its go with the stop signals blocked (basic's keeper)
+            // ends at the end of its standard input.
+            drop(l.started.stdin.take());
             drop(l.tx);
             let deadline = Instant::now() + Duration::from_secs(2);
             while let Ok(event) =
@@ -480,10 +483,11 @@ impl Runner {
         Ok(run)
     }
 
-    /// True when each case's jail is started ahead, while the case before it runs: the
-    /// jail, with the puzzle on standard input (nothing of the case is needed to set up).
+    /// True when each case's helper is started ahead, while the case before it runs: the
+    /// jail or basic's keeper, with the puzzle on standard input (nothing of the case is
+    /// needed to set up).
     fn prepares_ahead(&self) -> bool {
-        self.sandbox.mechanism == Mechanism::Jail && self.input == InputMode::Stdin
+        self.sandbox.mechanism != Mechanism::None && self.input == InputMode::Stdin
     }
 
     /// Starts the process of one case, the helper waiting for [`GO`] if `ahead`; `None`

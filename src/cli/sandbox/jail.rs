@@ -30,8 +30,10 @@ use nix::unistd::{Pid, getegid, geteuid, pivot_root};
 
 use super::confine;
 use super::layout::SYSTEM;
-use super::spec::{GO, INPUT_NAME, Role, Spec};
-use super::step::{CANNOT_START, Failure, SETUP_FAILED, Step, judge_alive, relay, stop_signals};
+use super::spec::{INPUT_NAME, Role, Spec};
+use super::step::{
+    CANNOT_START, Failure, SETUP_FAILED, Step, go, judge_alive, relay, stop_signals,
+};
 
 /// The devices the answer gets in `/dev`.
 const DEVICES: [&str; 5] = ["null", "zero", "full", "random", "urandom"];
@@ -190,20 +192,6 @@ pub fn init(spec: &Spec) -> Result<(), Failure> {
         reason: format!("{}: {err}", spec.command[0].to_string_lossy()),
         code: CANNOT_START,
     })
-}
-
-/// Waits for the judge's [`GO`] on standard input, read unbuffered so that the puzzle
-/// after it is left to the answer. False when anything else comes (the end: the judge
-/// has let go of the jail).
-fn go() -> bool {
-    let mut byte = [0u8; 1];
-    loop {
-        match nix::unistd::read(std::io::stdin(), &mut byte) {
-            Ok(1) => return byte[0] == GO,
-            Err(nix::errno::Errno::EINTR) => {}
-            _ => return false,
-        }
-    }
 }
 
 /// `root` joined with an absolute path.

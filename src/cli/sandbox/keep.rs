@@ -19,7 +19,7 @@ use super::confine;
 use super::layout::{SYSTEM, without_masks};
 use super::procs::descendants;
 use super::spec::Spec;
-use super::step::{CANNOT_START, Failure, SETUP_FAILED, Step, relay, stop_signals};
+use super::step::{CANNOT_START, Failure, SETUP_FAILED, Step, go, relay, stop_signals};
 
 /// The files every answer may write besides its directory: the harmless devices.
 const DEVICES: [&str; 3] = ["/dev/null", "/dev/zero", "/dev/full"];
@@ -58,6 +58,10 @@ pub fn keep(spec: &Spec) -> Result<u8, Failure> {
     let waited = stop_signals();
     waited.thread_block().step("block signals")?;
     confine::seccomp(true)?;
+    if spec.await_go && !go() {
+        // The judge let go of this keeper without using it.
+        return Ok(SETUP_FAILED);
+    }
     let child = while_at_the_process_limit(|| answer(spec).spawn()).map_err(|e| Failure {
         step: "start the answer",
         reason: format!("{}: {e}", spec.command[0].to_string_lossy()),

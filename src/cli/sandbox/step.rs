@@ -1,6 +1,6 @@
 //! What the helper's roles share: how a step fails (`Failure`, `Step`, the exit codes),
 //! how a helper passes on the end of its child (`relay`), the signals a waiting helper
-//! takes, and whether the judge still runs.
+//! takes, waiting for the judge's go (`go`), and whether the judge still runs.
 
 #[cfg(jail)]
 use nix::sys::signal::Signal;
@@ -71,6 +71,21 @@ pub fn stop_signals() -> nix::sys::signal::SigSet {
         set.add(s);
     }
     set
+}
+
+/// Waits for the judge's [`GO`](super::spec::GO) on standard input, read unbuffered so
+/// that the puzzle after it is left to the answer. False when anything else comes (the
+/// end: the judge has let go of the helper started ahead of its case).
+#[cfg(jail)]
+pub fn go() -> bool {
+    let mut byte = [0u8; 1];
+    loop {
+        match nix::unistd::read(std::io::stdin(), &mut byte) {
+            Ok(1) => return byte[0] == super::spec::GO,
+            Err(nix::errno::Errno::EINTR) => {}
+            _ => return false,
+        }
+    }
 }
 
 /// True while the judge runs.
