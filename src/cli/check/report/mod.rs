@@ -29,6 +29,16 @@ impl Reporters {
     /// is a terminal.
     pub fn new(output: &Output, many: bool, bar: bool) -> Reporters {
         let bar = bar.then(progress::bar);
+        Reporters::writing_to(output, many, bar.clone(), Out::with(bar))
+    }
+
+    /// The reporters of `output`, writing to `out`.
+    fn writing_to(
+        output: &Output,
+        many: bool,
+        bar: Option<indicatif::ProgressBar>,
+        out: Out,
+    ) -> Reporters {
         let mut list: Vec<Box<dyn Reporter>> = Vec::new();
         if let Some(bar) = &bar {
             list.push(Box::new(progress::Progress::new(bar.clone())));
@@ -48,10 +58,7 @@ impl Reporters {
                 many,
             )));
         }
-        Reporters {
-            out: Out::with(bar),
-            list,
-        }
+        Reporters { out, list }
     }
 
     /// Hands `event` to every reporter in turn; the first error stops it. A note is
@@ -64,5 +71,179 @@ impl Reporters {
             r.on(&event, &mut self.out)?;
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use beast_engine::judge::report::CaseReport;
+    use beast_engine::judge::termination::Termination;
+    use beast_engine::judge::verdict::Verdict;
+
+    use super::*;
+    use crate::cli::check::event::Start;
+    use crate::cli::check::plan::Post;
+
+    fn output(format: Format) -> Output {
+        Output {
+            format,
+            verbose: false,
+            junit: None,
+            report_dir: None,
+            shard: None,
+            post: None,
+        }
+    }
+
+    fn reporters(output: &Output, many: bool) -> Reporters {
+        Reporters::writing_to(output, many, None, Out::keeping())
+    }
+
+    fn failed_case() -> CaseReport {
+        CaseReport {
+            name: "crash".to_string(),
+            verdict: Verdict::RuntimeError,
+            passed: false,
+            time_ms: 1.0,
+            puzzle: "3 3\n###\n#H#\n###\n\n".to_string(),
+            expected: "0\n".to_string(),
+            got: String::new(),
+            detail: Some(Termination::Exited {
+                code: 1,
+                stderr: String::new(),
+            }),
+            consistent: None,
+            seed: None,
+            reproduce: None,
+            peak_memory: None,
+        }
+    }
+
+    fn start<'a>(lines: Vec<&'a str>) -> Start<'a> {
+        Start {
+            answers: vec!["a"; lines.len()],
+            sandbox_lines: lines,
+            shard: None,
+            jobs: 1,
+        }
+    }
+
+    #[test]
+    fn a_json_case_record_is_one_typed_line_and_a_shards_carries_its_place() {
+        let report = failed_case();
+        let case = |shard: bool| {
+            let mut r = Reporters::writing_to(&output(Format::Json), false, None, Out::keeping());
+            if shard {
+                r.list = vec![Box::new(json::Json::new(true, false))];
+            }
+            r.emit(Event::CaseFinished {
+                answer: None,
+                ordinal: 7,
+                report: &report,
+            })
+            .expect("written");
+            let line = r.out.kept_text().0.to_string();
+            serde_json::from_str::<serde_json::Value>(&line).expect("one JSON line")
+        };
+        let plain = case(false);
+        assert_eq!(plain["type"], "case");
+        assert_eq!(plain["detail"], "exit code 1");
+        assert!(plain.get("index").is_none(), "{plain}");
+        assert_eq!(case(true)["index"], 7);
+    }
+
+    #[test]
+    fn notes_go_to_stderr_in_every_format_and_a_finished_job_prints_nothing() {
+        for format in [Format::Text, Format::Json, Format::Markdown] {
+            let mut r = reporters(&output(format), false);
+            r.emit(Event::Note("note: skipped random-1-4: undecided"))
+                .unwrap();
+            r.emit(Event::JobDone { failed: 3 }).unwrap();
+            assert_eq!(
+                r.out.kept_text(),
+                ("", "note: skipped random-1-4: undecided\n"),
+                "{format:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn the_text_reports_sandbox_line_is_on_stdout_but_on_stderr_under_post() {
+        let line = "sandbox: none (the command runs unconfined)";
+        let mut r = reporters(&output(Format::Text), false);
+        r.emit(Event::RunStarted(&start(vec![line]))).unwrap();
+        assert_eq!(r.out.kept_text(), (format!("{line}\n").as_str(), ""));
+        let post = Output {
+            post: Some(Post {
+                command: Vec::new(),
+                language: None,
+                encoding: beast_engine::judge::post::Encoding::Utf8,
+            }),
+            ..output(Format::Text)
+        };
+        let mut r = reporters(&post, false);
+        r.emit(Event::RunStarted(&start(vec![line]))).unwrap();
+        assert_eq!(r.out.kept_text(), ("", format!("{line}\n").as_str()));
+    }
+
+    #[test]
+    fn answers_in_different_sandboxes_get_a_line_each() {
+        let mut r = reporters(&output(Format::Text), true);
+        let lines = vec!["sandbox: jail: a", "sandbox: basic: b"];
+        let start = Start {
+            answers: vec!["one", "two"],
+            ..start(lines)
+        };
+        r.emit(Event::RunStarted(&start)).unwrap();
+        assert_eq!(
+            r.out.kept_text().0,
+            "sandbox (one): jail: a\nsandbox (two): basic: b\n"
+        );
+    }
+
+    #[test]
+    fn a_cut_run_says_so_on_stdout_in_text_and_on_stderr_otherwise() {
+        let cut = || Event::Interrupted {
+            signal: 2,
+            ran: 5,
+            of: 9,
+        };
+        let mut text = reporters(&output(Format::Text), false);
+        text.emit(cut()).unwrap();
+        assert!(
+            text.out
+                .kept_text()
+                .0
+                .starts_with("interrupted (signal 2): the report covers the 5 cases")
+        );
+        for format in [Format::Json, Format::Markdown] {
+            let mut r = reporters(&output(format), false);
+            r.emit(cut()).unwrap();
+            let (out, err) = r.out.kept_text();
+            assert_eq!(out, "", "{format:?}");
+            assert!(err.contains("of 9"), "{format:?}: {err}");
+        }
+    }
+
+    #[test]
+    fn a_case_is_printed_in_text_only_under_verbose_with_its_answers_name() {
+        let report = failed_case();
+        let event = || Event::CaseFinished {
+            answer: Some("golfer"),
+            ordinal: 0,
+            report: &report,
+        };
+        let mut quiet = reporters(&output(Format::Text), true);
+        quiet.emit(event()).unwrap();
+        assert_eq!(quiet.out.kept_text(), ("", ""));
+        let verbose = Output {
+            verbose: true,
+            ..output(Format::Text)
+        };
+        let mut loud = reporters(&verbose, true);
+        loud.emit(event()).unwrap();
+        let (out, _) = loud.out.kept_text();
+        assert!(out.starts_with("golfer: RTE crash"), "{out}");
+        assert!(out.contains("exit code 1"), "{out}");
     }
 }

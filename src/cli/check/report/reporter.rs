@@ -12,6 +12,8 @@ use crate::cli::check::event::Event;
 pub struct Out {
     closed: bool,
     bar: Option<ProgressBar>,
+    /// What was printed and noted, kept instead of written (the reporters' tests).
+    kept: Option<(String, String)>,
 }
 
 impl Out {
@@ -22,11 +24,37 @@ impl Out {
 
     /// Output that lifts `bar`, if any, around every line.
     pub fn with(bar: Option<ProgressBar>) -> Out {
-        Out { closed: false, bar }
+        Out {
+            closed: false,
+            bar,
+            kept: None,
+        }
+    }
+
+    /// Output that keeps what it is given: stdout and stderr, for [`Out::kept_text`].
+    #[cfg(test)]
+    pub fn keeping() -> Out {
+        Out {
+            closed: false,
+            bar: None,
+            kept: Some((String::new(), String::new())),
+        }
+    }
+
+    /// What a [`Out::keeping`] was given: stdout, stderr.
+    #[cfg(test)]
+    pub fn kept_text(&self) -> (&str, &str) {
+        self.kept
+            .as_ref()
+            .map_or(("", ""), |(o, e)| (o.as_str(), e.as_str()))
     }
 
     /// Prints `text` on stdout; after a write error nothing more is printed.
     pub fn print(&mut self, text: &str) {
+        if let Some((out, _)) = &mut self.kept {
+            out.push_str(text);
+            return;
+        }
         if self.closed {
             return;
         }
@@ -44,6 +72,10 @@ impl Out {
 
     /// Prints `text` on stderr, as it is (end it with a newline).
     pub fn note(&mut self, text: &str) {
+        if let Some((_, err)) = &mut self.kept {
+            err.push_str(text);
+            return;
+        }
         let write = || {
             let mut err = io::stderr().lock();
             let _ = err.write_all(text.as_bytes());
