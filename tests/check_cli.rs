@@ -556,7 +556,7 @@ fn an_interrupted_check_kills_the_running_candidate_and_removes_its_files() {
     std::fs::write(cases.join("one.in"), "5 3\n#####\n#O~H#\n#####\nR\n").expect("write");
     std::fs::write(cases.join("one.out"), "2\n").expect("write");
     let pid_file = dir.path().join("pid");
-    let mut child = std::process::Command::new(BEAST)
+    let child = std::process::Command::new(BEAST)
         .env("PIDFILE", &pid_file)
         .env("TMPDIR", &tmp)
         // Unsandboxed: the candidate writes its pid where this test reads it.
@@ -574,7 +574,7 @@ fn an_interrupted_check_kills_the_running_candidate_and_removes_its_files() {
         .arg("--")
         .arg(fixture("sleep-pid.sh"))
         .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
         .spawn()
         .expect("beast starts");
     let start = Instant::now();
@@ -593,8 +593,14 @@ fn an_interrupted_check_kills_the_running_candidate_and_removes_its_files() {
     };
     let check_pid = nix::unistd::Pid::from_raw(i32::try_from(child.id()).expect("pid"));
     nix::sys::signal::kill(check_pid, nix::sys::signal::Signal::SIGINT).expect("signal");
-    let status = child.wait().expect("exits");
-    assert_eq!(status.code(), Some(130));
+    let ended = child.wait_with_output().expect("exits");
+    assert_eq!(ended.status.code(), Some(130));
+    // The interrupt handler says so, through the reporters (around the bar on a terminal).
+    let stderr = String::from_utf8_lossy(&ended.stderr);
+    assert!(
+        stderr.contains("beast check: interrupted by SIGINT; stopping"),
+        "{stderr}"
+    );
     // The candidate (a zombie at most, until its parent reaps it) is no longer sleeping;
     // a loaded machine may take a moment to deliver the kill.
     let start = Instant::now();

@@ -74,6 +74,7 @@ fn run_answers(plan: &Plan, run: &plan::Run, started: Instant) -> super::error::
         reporters.emit(Event::Note(&format!("random cases from --seed {seed}")))?;
     }
     let groups = Groups::default();
+    groups.notice.set(reporters.notice());
     groups
         .kill_on_interrupt()
         .context("cannot set up the interrupt handler")?;

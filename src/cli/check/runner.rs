@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::process::{ChildStderr, ChildStdin, ChildStdout, Command, ExitStatus, Stdio};
 use std::sync::atomic::{AtomicI32, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError, Sender};
-use std::sync::{Arc, Mutex, RwLock};
+use std::sync::{Arc, Mutex, OnceLock, RwLock};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -209,6 +209,39 @@ pub struct Groups {
     trees: Trees,
     /// The interrupting signal's number, or 0.
     interrupted: Arc<AtomicI32>,
+    /// How the interrupt handler's line reaches the user.
+    pub notice: Notice,
+}
+
+/// How a line from another thread (the interrupt handler's) reaches the user: through
+/// the reporters once they are there ([`Notice::set`]), around the progress bar; straight
+/// to stderr before.
+#[derive(Clone, Default)]
+pub struct Notice(Arc<OnceLock<Box<Tell>>>);
+
+/// What a [`Notice`] is set to: a way to tell the user a line.
+type Tell = dyn Fn(&str) + Send + Sync;
+
+impl std::fmt::Debug for Notice {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let set = self.0.get().is_some();
+        write!(f, "Notice({})", if set { "set" } else { "stderr" })
+    }
+}
+
+impl Notice {
+    /// Sends every later line through `tell` (the first call only counts).
+    pub fn set(&self, tell: impl Fn(&str) + Send + Sync + 'static) {
+        let _ = self.0.set(Box::new(tell));
+    }
+
+    /// Tells the user `text` (end it with a newline).
+    fn tell(&self, text: &str) {
+        match self.0.get() {
+            Some(tell) => tell(text),
+            None => eprint!("{text}"),
+        }
+    }
 }
 
 impl Groups {
@@ -293,7 +326,9 @@ impl Groups {
                     }
                 }
                 let name = signal_hook::low_level::signal_name(sig).unwrap_or("a signal");
-                eprintln!("\nbeast check: interrupted by {name}; stopping (again to quit at once)");
+                groups.notice.tell(&format!(
+                    "\nbeast check: interrupted by {name}; stopping (again to quit at once)\n"
+                ));
             }
         });
         Ok(())
@@ -1092,6 +1127,23 @@ mod tests {
 
     fn os(v: &[&str]) -> Vec<OsString> {
         v.iter().map(OsString::from).collect()
+    }
+
+    #[test]
+    fn a_notice_goes_where_it_was_set_once_it_is() {
+        let notice = Notice::default();
+        let seen = Arc::new(Mutex::new(String::new()));
+        let into = |seen: &Arc<Mutex<String>>| {
+            let seen = Arc::clone(seen);
+            move |text: &str| seen.lock().unwrap().push_str(text)
+        };
+        notice.set(into(&seen));
+        // Only the first counts: the reporters set it once a check.
+        let other = Arc::new(Mutex::new(String::new()));
+        notice.set(into(&other));
+        notice.clone().tell("interrupted\n");
+        assert_eq!(*seen.lock().unwrap(), "interrupted\n");
+        assert_eq!(*other.lock().unwrap(), "");
     }
 
     #[test]

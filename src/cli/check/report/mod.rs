@@ -61,6 +61,11 @@ impl Reporters {
         Reporters { out, list }
     }
 
+    /// Where a line from another thread goes (the interrupt handler's): around the bar.
+    pub fn notice(&self) -> impl Fn(&str) + Send + Sync + 'static {
+        self.out.notice()
+    }
+
     /// Hands `event` to every reporter in turn; the first error stops it. A note is
     /// printed here, whatever the format.
     pub fn emit(&mut self, event: Event<'_>) -> anyhow::Result<()> {

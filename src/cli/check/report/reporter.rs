@@ -49,6 +49,16 @@ impl Out {
             .map_or(("", ""), |(o, e)| (o.as_str(), e.as_str()))
     }
 
+    /// Where a line from another thread goes: stderr, around the progress bar if there is
+    /// one.
+    pub fn notice(&self) -> impl Fn(&str) + Send + Sync + 'static {
+        let bar = self.bar.clone();
+        move |text: &str| match &bar {
+            Some(bar) => bar.suspend(|| eprint!("{text}")),
+            None => eprint!("{text}"),
+        }
+    }
+
     /// Prints `text` on stdout; after a write error nothing more is printed.
     pub fn print(&mut self, text: &str) {
         if let Some((out, _)) = &mut self.kept {
