@@ -1,7 +1,7 @@
 # The two commands a fresh machine needs: `make run` and `make test`.
 CARGO ?= cargo
 
-.PHONY: run test lint cross cycles bench e2e build install package man
+.PHONY: run test lint cross cycles bench bench-jail e2e build install package man
 
 run: ## Judge the Wikipedia sample puzzle (prints 8)
 	$(CARGO) run --release --quiet -- examples/beast/wikipedia.txt
@@ -59,6 +59,9 @@ man: ## The manual pages: man/beast.1 and one a subcommand (man/beast-check.1, .
 
 bench: ## Benchmarks (divan); not part of `make test`
 	$(CARGO) bench --workspace
+
+bench-jail: ## What `beast check` costs a case by sandbox, against a shell loop (benches/jail-cost.sh: gcc, python3, hyperfine)
+	benches/jail-cost.sh
 
 build:
 	$(CARGO) build --release
