@@ -87,7 +87,7 @@ fn run_answers(plan: &Plan, run: &plan::Run, started: Instant) -> super::error::
         .then(|| shard_header(output, run, &setup, &all));
     let start = Start {
         answers: names_of(answers),
-        sandbox_lines: setup.sandboxes.iter().map(|s| s.0.as_str()).collect(),
+        sandbox_lines: setup.sandboxes.iter().map(|s| s.line.as_str()).collect(),
         shard: header.as_ref(),
         jobs: all.len() * answers.len(),
     };
@@ -103,7 +103,7 @@ fn run_answers(plan: &Plan, run: &plan::Run, started: Instant) -> super::error::
             summary.interrupted = interrupted;
         }
     }
-    let ended = finish(&mut reporters, many, &judged, run.seed());
+    let ended = finish(&mut reporters, &judged, run.seed());
     match interrupted {
         Some(signal) => {
             let ran: usize = judged
@@ -123,8 +123,8 @@ fn run_answers(plan: &Plan, run: &plan::Run, started: Instant) -> super::error::
 struct Setup {
     judges: Vec<Judge>,
     sources: Vec<Option<Source>>,
-    /// The sandbox's report line and its JSON summary.
-    sandboxes: Vec<(String, SandboxRecord)>,
+    /// What contains each answer (its report line in `line`).
+    sandboxes: Vec<SandboxRecord>,
 }
 
 impl Setup {
@@ -143,10 +143,7 @@ impl Setup {
             .iter()
             .map(source)
             .collect::<anyhow::Result<Vec<Option<Source>>>>()?;
-        let sandboxes = judges
-            .iter()
-            .map(|j| sandbox_of(&j.runner.sandbox))
-            .collect();
+        let sandboxes = judges.iter().map(|j| j.runner.sandbox.summary()).collect();
         Ok(Setup {
             judges,
             sources,
@@ -178,8 +175,8 @@ fn shard_header(
                 source: s.clone(),
             })
             .collect(),
-        sandbox: setup.sandboxes[0].0.clone(),
-        sandbox_summary: setup.sandboxes[0].1.clone(),
+        sandbox: setup.sandboxes[0].line.clone(),
+        sandbox_summary: setup.sandboxes[0].clone(),
         leaderboard: run.many,
         generator: run
             .sources
@@ -228,8 +225,7 @@ fn conclude_each(
             name: answer.name.clone(),
             outcome,
             source,
-            sandbox_line: sandbox.0,
-            sandbox_json: sandbox.1,
+            sandbox,
         });
         if !cut {
             stop_if_interrupted(groups)?;
@@ -282,11 +278,10 @@ fn merged(plan: &Plan, files: &[PathBuf]) -> super::error::Ended {
             name: answer.name,
             outcome,
             source: answer.source,
-            sandbox_line: m.header.sandbox.clone(),
-            sandbox_json: m.header.sandbox_summary.clone(),
+            sandbox: m.header.sandbox_summary.clone(),
         });
     }
-    finish(&mut reporters, many, &judged, m.header.seed)
+    finish(&mut reporters, &judged, m.header.seed)
 }
 
 /// A shard output, each line read as a record.
@@ -299,42 +294,6 @@ fn read_shard(path: &Path) -> anyhow::Result<merge::ShardFile> {
 /// The names of the answers.
 fn names_of(answers: &[Answer]) -> Vec<&str> {
     answers.iter().map(|a| a.name.as_str()).collect()
-}
-
-/// The sandbox line and the JSON summary's sandbox object.
-fn sandbox_of(sandbox: &Sandbox) -> (String, SandboxRecord) {
-    // Every field named, so a field the sandbox adds is a compile error here, not a key
-    // the JSON silently lacks.
-    let sandbox::SandboxSummary {
-        mechanism,
-        namespaces,
-        memory_mib,
-        memory_limit,
-        processes,
-        env_cleared,
-        run_as_uid,
-        protections,
-        missing,
-    } = sandbox.summary();
-    let line = sandbox.line();
-    let record = SandboxRecord {
-        mechanism: match mechanism {
-            sandbox::Mechanism::Jail => "jail",
-            sandbox::Mechanism::Basic => "basic",
-            sandbox::Mechanism::None => "none",
-        }
-        .to_string(),
-        namespaces: namespaces.iter().map(|n| n.to_string()).collect(),
-        memory_mib,
-        memory_limit: memory_limit.map(str::to_string),
-        processes,
-        env_cleared,
-        run_as_uid,
-        protections,
-        missing,
-        line: line.clone(),
-    };
-    (line, record)
 }
 
 /// Diagnoses an answer's run, groups its failures and shows each group's case, shrunk
@@ -464,17 +423,12 @@ fn run_cases(
 
 /// Tells the reporters of each answer's end and the run's (the leaderboard ranked), and
 /// gives the exit status; `seed` is the random cases' (for `--post`).
-fn finish(
-    reporters: &mut Reporters,
-    many: bool,
-    judged: &[Judged],
-    seed: Option<u64>,
-) -> super::error::Ended {
+fn finish(reporters: &mut Reporters, judged: &[Judged], seed: Option<u64>) -> super::error::Ended {
     let mut rows: Vec<leaderboard::Row> = judged.iter().map(Judged::row).collect();
     leaderboard::rank(&mut rows);
     for j in judged {
         reporters.emit(match &j.outcome {
-            Ok(_) => Event::AnswerFinished { judged: j, many },
+            Ok(_) => Event::AnswerFinished(j),
             Err(reason) => Event::CannotStart {
                 name: &j.name,
                 reason,

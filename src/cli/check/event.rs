@@ -20,10 +20,8 @@ pub struct Judged {
     pub outcome: Result<(Vec<CaseReport>, Summary, DiagnosisReport), String>,
     /// Its source, for the score.
     pub source: Option<Source>,
-    /// The sandbox line and JSON object.
-    pub sandbox_line: String,
-    /// The sandbox as the JSON summary has it.
-    pub sandbox_json: SandboxRecord,
+    /// What contained it, as the JSON summary has it (the report's line in `line`).
+    pub sandbox: SandboxRecord,
 }
 
 impl Judged {
@@ -86,12 +84,7 @@ pub enum Event<'a> {
     /// The cases are over; the diagnosis and shrinking run.
     Diagnosing,
     /// An answer's run is concluded.
-    AnswerFinished {
-        /// The answer.
-        judged: &'a Judged,
-        /// True when several answers run.
-        many: bool,
-    },
+    AnswerFinished(&'a Judged),
     /// An answer could not start (with several answers: its row says so).
     CannotStart {
         /// The answer's name.

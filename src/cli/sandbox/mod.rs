@@ -28,7 +28,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use serde::Serialize;
+use beast_engine::judge::record::SandboxRecord;
 
 use self::cgroup::{CaseGroup, Cgroups};
 use self::layout::Layout;
@@ -53,8 +53,7 @@ pub enum Level {
 }
 
 /// The mechanism chosen for a run.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Mechanism {
     /// The jail: a `beast __contain` outer process and its `init`, pid 1 of fresh user,
     /// mount, pid, network, IPC, UTS and cgroup namespaces, in a minimal root.
@@ -64,6 +63,17 @@ pub enum Mechanism {
     Basic,
     /// The answer runs directly, in its own process group.
     None,
+}
+
+impl Mechanism {
+    /// Its name in the reports: `jail`, `basic` or `none`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Mechanism::Jail => "jail",
+            Mechanism::Basic => "basic",
+            Mechanism::None => "none",
+        }
+    }
 }
 
 /// The namespaces of the jail, as the report names them.
@@ -379,30 +389,6 @@ pub struct Sandbox {
     pub host: Arc<Host>,
 }
 
-/// The serializable summary of a [`Sandbox`], for JSON and JUnit reports.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct SandboxSummary {
-    /// `jail`, `basic` or `none`.
-    pub mechanism: Mechanism,
-    /// The namespaces in force, empty without them.
-    pub namespaces: Vec<&'static str>,
-    /// The memory limit in MiB, or null.
-    pub memory_mib: Option<u64>,
-    /// How memory is limited: `cgroup`, `rlimit` (address space), or null.
-    pub memory_limit: Option<&'static str>,
-    /// The most processes a case may have, or null.
-    pub processes: Option<u64>,
-    /// True when the environment is cleared to an allow-list.
-    pub env_cleared: bool,
-    /// The first user id answers run as when it is changed (one per answer running at
-    /// once, from this one up).
-    pub run_as_uid: Option<u32>,
-    /// Every protection in force, in words.
-    pub protections: Vec<String>,
-    /// Every protection missing, with the reason.
-    pub missing: Vec<String>,
-}
-
 /// What `beast check` tells the sandbox about one answer.
 #[derive(Clone, Debug)]
 pub struct Request<'a> {
@@ -520,8 +506,9 @@ impl Sandbox {
         }
     }
 
-    /// The summary for reports.
-    pub fn summary(&self) -> SandboxSummary {
+    /// What is in force and what is missing, as the reports carry it (the JSON summary's
+    /// `sandbox` object, with the report's first line in `line`).
+    pub fn summary(&self) -> SandboxRecord {
         let (mut protections, mut missing) = self.mechanism_words();
         let host = &self.host;
         let contained = self.mechanism != Mechanism::None;
@@ -559,17 +546,18 @@ impl Sandbox {
             protections.push("env cleared".to_string());
             protections.push("inherited fds closed".to_string());
         }
-        SandboxSummary {
-            mechanism: self.mechanism,
+        SandboxRecord {
+            mechanism: self.mechanism.name().to_string(),
             namespaces: match self.mechanism {
-                Mechanism::Jail => NAMESPACES.to_vec(),
+                Mechanism::Jail => NAMESPACES.map(str::to_string).to_vec(),
                 _ => Vec::new(),
             },
             memory_mib: memory_limit.map(|_| self.memory_mib),
-            memory_limit,
+            memory_limit: memory_limit.map(str::to_string),
             processes: contained.then_some(self.nproc().unwrap_or(PROCESSES)),
             env_cleared: contained,
             run_as_uid: host.uids.as_ref().filter(|_| contained).map(|_| FIRST_UID),
+            line: summary_line(self.mechanism, &protections, &missing),
             protections,
             missing,
         }
@@ -613,33 +601,27 @@ impl Sandbox {
             _ => None,
         }
     }
-
-    /// The first line of the report, e.g. `sandbox: jail: user+mount+... namespaces, ...`.
-    pub fn line(&self) -> String {
-        summary_line(&self.summary())
-    }
 }
 
-/// The report line of a summary (see [`Sandbox::line`]): the mechanism, what is in
-/// force, and what is missing.
-pub fn summary_line(s: &SandboxSummary) -> String {
-    let name = match s.mechanism {
-        Mechanism::Jail => "jail",
-        Mechanism::Basic => "basic",
+/// The report's first line (`line` of [`Sandbox::summary`]), e.g. `sandbox: jail:
+/// user+mount+... namespaces, ...`: the mechanism, what is in force, and what is missing.
+fn summary_line(mechanism: Mechanism, protections: &[String], missing: &[String]) -> String {
+    let name = match mechanism {
         Mechanism::None => "none (the command runs unconfined)",
+        m => m.name(),
     };
     let mut line = format!("sandbox: {name}");
-    let chosen = s.missing.iter().any(|m| m.ends_with("(--sandbox none)"));
-    if s.mechanism == Mechanism::None && chosen {
+    let chosen = missing.iter().any(|m| m.ends_with("(--sandbox none)"));
+    if mechanism == Mechanism::None && chosen {
         return line;
     }
-    if !s.protections.is_empty() {
+    if !protections.is_empty() {
         line.push_str(": ");
-        line.push_str(&s.protections.join(", "));
+        line.push_str(&protections.join(", "));
     }
-    if !s.missing.is_empty() {
+    if !missing.is_empty() {
         line.push_str("; missing: ");
-        line.push_str(&s.missing.join("; "));
+        line.push_str(&missing.join("; "));
     }
     line
 }
@@ -746,37 +728,30 @@ mod tests {
 
     #[test]
     fn the_report_line_names_what_is_in_force_and_what_is_missing() {
-        let s = SandboxSummary {
-            mechanism: Mechanism::Jail,
-            namespaces: NAMESPACES.to_vec(),
-            memory_mib: Some(1024),
-            memory_limit: Some("rlimit"),
-            processes: Some(512),
-            env_cleared: true,
-            run_as_uid: None,
-            protections: vec!["minimal root".to_string(), "seccomp".to_string()],
-            missing: vec!["memory cgroup (no)".to_string()],
-        };
+        let words = |v: &[&str]| v.iter().map(|w| w.to_string()).collect::<Vec<_>>();
         assert_eq!(
-            summary_line(&s),
+            summary_line(
+                Mechanism::Jail,
+                &words(&["minimal root", "seccomp"]),
+                &words(&["memory cgroup (no)"])
+            ),
             "sandbox: jail: minimal root, seccomp; missing: memory cgroup (no)"
         );
-        let chosen = SandboxSummary {
-            mechanism: Mechanism::None,
-            protections: vec!["a process group".to_string()],
-            missing: vec!["everything else (--sandbox none)".to_string()],
-            ..s.clone()
-        };
+        let group = words(&["a process group"]);
         assert_eq!(
-            summary_line(&chosen),
+            summary_line(
+                Mechanism::None,
+                &group,
+                &words(&["everything else (--sandbox none)"])
+            ),
             "sandbox: none (the command runs unconfined)"
         );
-        let no_jail = SandboxSummary {
-            missing: vec!["the jail (no jail in this build)".to_string()],
-            ..chosen
-        };
         assert_eq!(
-            summary_line(&no_jail),
+            summary_line(
+                Mechanism::None,
+                &group,
+                &words(&["the jail (no jail in this build)"])
+            ),
             "sandbox: none (the command runs unconfined): a process group; missing: the jail \
              (no jail in this build)"
         );

@@ -29,13 +29,13 @@ impl Reporter for ReportDir {
         std::fs::create_dir_all(dir)
             .with_context(|| format!("cannot make the report directory {}", dir.display()))?;
         for j in finish.judged {
-            let text = format!("{}\n{}", j.sandbox_line, detail(j));
+            let text = format!("{}\n{}", j.sandbox.line, detail(j));
             let mut json = String::new();
             if let Ok((reports, summary, d)) = &j.outcome {
                 for r in reports {
                     json += &Record::Case(CaseRecord::of(r)).to_line()?;
                 }
-                let record = SummaryRecord::of(summary, d, j.sandbox_json.clone());
+                let record = SummaryRecord::of(summary, d, j.sandbox.clone());
                 json += &Record::Summary(record).to_line()?;
             }
             for (ext, contents) in [("txt", text), ("json", json)] {

@@ -28,7 +28,7 @@ impl Reporter for Json {
     fn on(&mut self, event: &Event<'_>, out: &mut Out) -> anyhow::Result<()> {
         match event {
             Event::RunStarted(start) => {
-                if let Some(header) = start.shard.filter(|_| self.shard) {
+                if let Some(header) = start.shard {
                     out.print(&Record::Header(header.clone()).to_line()?);
                 }
             }
@@ -46,12 +46,12 @@ impl Reporter for Json {
             Event::CannotStart { name, reason } => {
                 out.print(&Record::CannotStart(CannotStart::new(name, reason)).to_line()?);
             }
-            Event::AnswerFinished { judged, many } => {
+            Event::AnswerFinished(judged) => {
                 if let Ok((_, summary, d)) = &judged.outcome {
-                    let record = SummaryRecord::of(summary, d, judged.sandbox_json.clone())
-                        .of_answer(many.then_some(judged.name.as_str()));
+                    let record = SummaryRecord::of(summary, d, judged.sandbox.clone())
+                        .of_answer(self.many.then_some(judged.name.as_str()));
                     out.print(&Record::Summary(record).to_line()?);
-                    if !many {
+                    if !self.many {
                         out.note(&format!("diagnosis: {}\n", d.sentence));
                         out.note(&format!("{}\n", summary.line()));
                     }

@@ -53,7 +53,7 @@ impl Reporter for Junit {
                         name,
                         reports,
                         diagnosis: d,
-                        sandbox: &j.sandbox_line,
+                        sandbox: &j.sandbox.line,
                     })
             })
             .collect();

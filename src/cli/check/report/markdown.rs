@@ -18,7 +18,7 @@ impl Reporter for Markdown {
                 let lines: Vec<&str> = finish
                     .judged
                     .iter()
-                    .map(|j| j.sandbox_line.as_str())
+                    .map(|j| j.sandbox.line.as_str())
                     .collect();
                 out.print(&format!("{}\n", sandbox_lines(&names, &lines)));
                 out.print(&leaderboard::markdown(finish.rows));

@@ -39,7 +39,7 @@ impl Reporter for Progress {
                 }
             }
             Event::Diagnosing => bar.set_message("diagnosing"),
-            Event::AnswerFinished { .. } | Event::CannotStart { .. } | Event::RunFinished(_) => {
+            Event::AnswerFinished(_) | Event::CannotStart { .. } | Event::RunFinished(_) => {
                 bar.finish_and_clear();
             }
             Event::CaseFinished { .. } | Event::Note(_) | Event::Interrupted { .. } => {}
