@@ -1,29 +1,31 @@
 #!/usr/bin/env bash
 # The logic of the beast-judge GitHub Action (action.yml): runs `beast check` on the
-# answer, writes the report to $GITHUB_STEP_SUMMARY and the paths of the JUnit file (and of
-# a shard's JSON) to $GITHUB_OUTPUT, and fails on a failed case.
+# answer, prints the report to the log and writes it to $GITHUB_STEP_SUMMARY, writes the
+# paths of the JUnit file and the report to $GITHUB_OUTPUT, and fails on a failed case.
 #
 # Inputs come as INPUT_* variables, as action.yml passes them:
-#   INPUT_COMMAND   the answer's command, split on whitespace (no quoting): python3 a.py
+#   INPUT_COMMAND   the answer's command, split as a shell splits words (python3 "my a.py"),
+#                   nothing expanded or run; or a YAML list (["python3", "my a.py"])
 #   INPUT_ANSWERS   or an answers file (beast check --answers)
 #   INPUT_MERGE     or shard outputs to merge, a glob (beast check --merge)
 #   INPUT_RANDOM    random puzzles (default 1000); INPUT_SEED their seed (default 1)
 #   INPUT_SHARDS, INPUT_SHARD   run shard SHARD of SHARDS (default 1 of 1)
 #   INPUT_FORMAT    text (the report), markdown (the leaderboard table) or json (a shard's
 #                   output, for --merge); default text, or json for a shard
-#   INPUT_ARGS      more beast check flags, split on whitespace
+#   INPUT_ARGS      more beast check flags, split as INPUT_COMMAND
 #   INPUT_FAIL      false: a failed case does not fail the step (default true)
-# BEAST is the beast binary (default: beast on PATH).
+#   INPUT_ID        the name of this use's files (RUNNER_TEMP/beast-check-ID/); default
+#                   the first free number, so that two uses in one job keep their own
+# BEAST is the beast binary (default: beast on PATH); its directory is put first on PATH,
+# so that answers that call `beast` find it.
 #
-# `run.sh --key DIR` prints the cache key of the beast built from the checkout DIR.
+# What the answer printed is data: it reaches the summary inside a code block no line of it
+# can close, and the log with the runner's workflow commands stopped.
 set -euo pipefail
 
-if [ "${1:-}" = "--key" ]; then
-    dir=${2:?usage: run.sh --key DIR}
-    (cd "$dir" && find Cargo.toml Cargo.lock src crates -type f -print0 | sort -z |
-        xargs -0 sha256sum | sha256sum | cut -c1-16)
-    exit 0
-fi
+here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=action/lib.sh
+source "$here/lib.sh"
 
 beast=${BEAST:-beast}
 summary=${GITHUB_STEP_SUMMARY:-/dev/null}
@@ -37,7 +39,7 @@ fail=${INPUT_FAIL:-true}
 
 # A usage error: an annotation, and exit 2 as beast's own usage errors.
 refuse() {
-    echo "::error title=beast-judge::$1"
+    echo "::error title=beast-judge::$(annotation_text "$1")"
     exit 2
 }
 
@@ -48,6 +50,12 @@ default_format=text
 [ "$shards" -gt 1 ] && default_format=json
 format=${INPUT_FORMAT:-$default_format}
 case "$format" in text | markdown | json) ;; *) refuse "format must be text, markdown or json, not '$format'" ;; esac
+id=${INPUT_ID:-}
+case "$id" in
+'' | [A-Za-z0-9_]*) ;;
+*) refuse "id must start with a letter, a digit or _, not '$id'" ;;
+esac
+case "$id" in *[!A-Za-z0-9_.-]*) refuse "id may have letters, digits, '_', '.' and '-' only, not '$id'" ;; esac
 
 args=(check)
 sources=0
@@ -66,51 +74,89 @@ if [ -n "${INPUT_ANSWERS:-}" ]; then
     sources=$((sources + 1))
     args+=(--answers "$INPUT_ANSWERS")
 fi
+command=()
 if [ -n "${INPUT_COMMAND:-}" ]; then
     sources=$((sources + 1))
-    read -r -a command <<<"$INPUT_COMMAND"
+    split_command "$INPUT_COMMAND" || refuse "command: $ERROR"
+    [ "${#WORDS[@]}" -gt 0 ] || refuse "command: no program in '$INPUT_COMMAND'"
+    command=("${WORDS[@]}")
 fi
 [ "$sources" -eq 1 ] || refuse "give exactly one of command, answers and merge"
 
-junit="$temp/beast-junit.xml"
-[ "$shards" -gt 1 ] && junit="$temp/beast-junit-$shard.xml"
+# This use's own directory: the id given, or the first free number.
+if [ -n "$id" ]; then
+    dir="$temp/beast-check-$id"
+    mkdir "$dir" 2>/dev/null || refuse "id '$id' is already used by another beast-judge step of this job"
+else
+    id=1
+    while ! mkdir "$temp/beast-check-$id" 2>/dev/null; do
+        id=$((id + 1))
+        [ "$id" -le 1000 ] || refuse "cannot make a directory $temp/beast-check-N for this step's files"
+    done
+    dir="$temp/beast-check-$id"
+fi
+
+junit="$dir/junit.xml"
+[ "$shards" -gt 1 ] && junit="$dir/junit-$shard.xml"
 args+=(--format "$format" --junit "$junit")
 if [ -n "${INPUT_ARGS:-}" ]; then
-    read -r -a extra <<<"$INPUT_ARGS"
-    args+=("${extra[@]}")
+    split_command "$INPUT_ARGS" || refuse "args: $ERROR"
+    args+=("${WORDS[@]}")
 fi
-[ -n "${INPUT_COMMAND:-}" ] && args+=(-- "${command[@]}")
+[ "${#command[@]}" -gt 0 ] && args+=(-- "${command[@]}")
 
-report="$temp/beast-report.$format"
-[ "$shards" -gt 1 ] && report="$temp/shard-$shard.json"
-echo "beast ${args[*]}"
+case "$format" in
+text) report="$dir/report.txt" ;;
+markdown) report="$dir/report.md" ;;
+json) report="$dir/report.json" ;;
+esac
+[ "$shards" -gt 1 ] && report="$dir/shard-$shard.json"
+errors="$dir/stderr.txt"
+
+# The line that runs, quoted as a shell reads it: what is echoed is what runs.
+ran="beast $(quote_words "${args[@]}")"
+echo "$ran"
+case "$beast" in */*) PATH="$(cd "$(dirname "$beast")" && pwd):$PATH" ;; esac
+export PATH
 status=0
-"$beast" "${args[@]}" >"$report" 2>"$temp/beast-stderr.txt" || status=$?
-cat "$temp/beast-stderr.txt" >&2
+"$beast" "${args[@]}" >"$report" 2>"$errors" || status=$?
 
+# The log: what beast printed, as data.
+case "$format" in
+json) print_as_data "$errors" ;;
+*) print_as_data "$errors" "$report" ;;
+esac
+
+# The summary: the line that ran and the report in code blocks; Markdown only where beast
+# wrote it (the leaderboard table).
+title="### beast check"
+[ "$shards" -gt 1 ] && title+=", shard $shard/$shards"
+[ "$id" != 1 ] && title+=" ($id)"
+printf '%s\n' "$ran" >"$dir/command.txt"
 {
-    case "$format" in
-    markdown) cat "$report" ;;
-    text)
-        echo '### beast check'
+    echo "$title"
+    echo
+    code_block "$dir/command.txt"
+    echo
+    if [ "$status" -ge 2 ]; then
+        echo "beast check stopped with exit status $status:"
         echo
-        echo '```text'
-        cat "$report"
-        echo '```'
-        ;;
-    json)
-        echo "### beast check, shard $shard/$shards"
-        echo
-        echo '```text'
-        cat "$temp/beast-stderr.txt"
-        echo '```'
-        ;;
-    esac
+        code_block "$errors"
+    else
+        case "$format" in
+        text) code_block "$report" ;;
+        markdown) cat "$report" ;;
+        json) code_block "$errors" ;;
+        esac
+    fi
+    echo
 } >>"$summary"
 {
     [ -f "$junit" ] && echo "junit=$junit"
     echo "report=$report"
     echo "status=$status"
+    echo "dir=$dir"
+    echo "id=$id"
 } >>"$output"
 
 case "$status" in
@@ -120,5 +166,10 @@ case "$status" in
     [ "$fail" = false ] && exit 0
     exit 1
     ;;
-*) exit "$status" ;;
+*)
+    message=$(cat "$errors")
+    [ -n "$message" ] || message="beast check stopped with exit status $status and no message"
+    echo "::error title=beast-judge (exit $status)::$(annotation_text "$message")"
+    exit "$status"
+    ;;
 esac

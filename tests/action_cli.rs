@@ -1,8 +1,11 @@
 //! The GitHub Action (`action.yml`): its logic, `action/run.sh`, run as a runner would run
-//! it, with a simulated `GITHUB_*` environment, and `action.yml` passing it every input.
+//! it, with a simulated `GITHUB_*` environment; how it gets `beast` (`action/install.sh`:
+//! the cache key, the release download and its checksum); and `action.yml` passing it every
+//! input. What an answer prints is data: it must stay inside the summary's code blocks and
+//! never be read by the runner as a workflow command.
 
 use std::fs;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use crate::util::{BEAST, repo};
@@ -25,9 +28,16 @@ impl Runner {
 
     /// Runs the action's script with these inputs (`INPUT_NAME` variables).
     fn run(&self, inputs: &[(&str, &str)]) -> Output {
+        self.run_in(self.dir.path(), inputs)
+    }
+
+    /// Runs the action's script in the directory `workspace`, with these inputs and a
+    /// `PATH` on which no `beast` is found: only the action can put it there.
+    fn run_in(&self, workspace: &Path, inputs: &[(&str, &str)]) -> Output {
         let mut cmd = Command::new("bash");
         cmd.arg(repo("action/run.sh"))
-            .current_dir(self.dir.path())
+            .current_dir(workspace)
+            .env("PATH", path_without_beast())
             .env("BEAST", BEAST)
             .env("GITHUB_STEP_SUMMARY", self.path("summary.md"))
             .env("GITHUB_OUTPUT", self.path("output.txt"))
@@ -53,8 +63,20 @@ impl Runner {
     }
 }
 
-/// Flags that keep the runs short: uncontained (the answers only run `beast`).
+/// Flags that keep the runs short: uncontained (the answers only run `beast` or python3).
 const QUICK: (&str, &str) = ("args", "--sandbox none --no-builtin");
+
+/// The test's `PATH` without the directories that hold a `beast`.
+fn path_without_beast() -> String {
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    let dirs: Vec<PathBuf> = std::env::split_paths(&path)
+        .filter(|dir| !dir.join("beast").exists())
+        .collect();
+    std::env::join_paths(dirs)
+        .expect("a PATH")
+        .to_string_lossy()
+        .into_owned()
+}
 
 #[test]
 fn a_passing_answer_writes_the_report_to_the_summary_and_the_junit_path_to_the_outputs() {
@@ -125,7 +147,10 @@ fn shards_write_json_that_a_merge_turns_into_the_leaderboard() {
         );
     }
     assert!(runner.summary().contains("### beast check, shard 2/2"));
-    let merge = runner.path("shard-*.json").display().to_string();
+    let merge = runner
+        .path("beast-check-*/shard-*.json")
+        .display()
+        .to_string();
     let out = runner.run(&[("merge", &merge), ("format", "markdown")]);
     assert_eq!(out.status.code(), Some(0), "{out:?}");
     let summary = runner.summary();
@@ -168,35 +193,6 @@ fn usage_errors_are_annotations_and_exit_2() {
 }
 
 #[test]
-fn the_cache_key_follows_the_sources() {
-    let dir = tempfile::tempdir().expect("temp dir");
-    for file in [
-        "Cargo.toml",
-        "Cargo.lock",
-        "src/main.rs",
-        "crates/engine/src/lib.rs",
-    ] {
-        let path = dir.path().join(file);
-        fs::create_dir_all(path.parent().expect("a parent")).expect("mkdir");
-        fs::write(&path, file).expect("write");
-    }
-    let key = |dir: &Path| {
-        let out = Command::new("bash")
-            .arg(repo("action/run.sh"))
-            .arg("--key")
-            .arg(dir)
-            .output()
-            .expect("runs");
-        String::from_utf8(out.stdout).expect("UTF-8")
-    };
-    let first = key(dir.path());
-    assert_eq!(first.trim().len(), 16, "{first}");
-    assert_eq!(key(dir.path()), first);
-    fs::write(dir.path().join("src/main.rs"), "changed").expect("write");
-    assert_ne!(key(dir.path()), first);
-}
-
-#[test]
 fn action_yml_passes_every_input_to_the_script() {
     let yml = fs::read_to_string(repo("action.yml")).expect("action.yml");
     let inputs_part = yml
@@ -220,4 +216,645 @@ fn action_yml_passes_every_input_to_the_script() {
         assert!(script.contains(&var), "run.sh does not read {var}");
     }
     assert!(yml.contains("using: composite"));
+}
+
+/// What CommonMark makes of a Markdown text's fenced code blocks: the lines outside every
+/// block, the text of each block, and whether the text ends inside one (which would
+/// swallow whatever a later step writes to the summary).
+struct Fenced {
+    outside: Vec<String>,
+    blocks: Vec<String>,
+    ends_open: bool,
+}
+
+/// A fence line: up to three spaces, then a run of at least three backticks or tildes.
+/// Returns the fence's character, its length and what follows it.
+fn fence(line: &str) -> Option<(char, usize, &str)> {
+    let indent = line.len() - line.trim_start_matches(' ').len();
+    if indent > 3 {
+        return None;
+    }
+    let rest = &line[indent..];
+    let c = rest.chars().next().filter(|c| *c == '`' || *c == '~')?;
+    let n = rest.len() - rest.trim_start_matches(c).len();
+    (n >= 3).then(|| (c, n, &rest[n..]))
+}
+
+fn fenced(markdown: &str) -> Fenced {
+    // A line ends at \n, \r\n or a lone \r.
+    let text = markdown.replace("\r\n", "\n").replace('\r', "\n");
+    let mut out = Fenced {
+        outside: Vec::new(),
+        blocks: Vec::new(),
+        ends_open: false,
+    };
+    let mut open: Option<(char, usize)> = None;
+    let mut block = String::new();
+    for line in text.split('\n') {
+        match open {
+            None => match fence(line) {
+                // A backtick fence's info string may not hold a backtick.
+                Some((c, n, info)) if c == '~' || !info.contains('`') => {
+                    open = Some((c, n));
+                    block.clear();
+                }
+                _ => out.outside.push(line.to_string()),
+            },
+            Some((c, n)) => match fence(line) {
+                Some((d, m, after)) if d == c && m >= n && after.trim().is_empty() => {
+                    out.blocks.push(std::mem::take(&mut block));
+                    open = None;
+                }
+                _ => {
+                    block.push_str(line);
+                    block.push('\n');
+                }
+            },
+        }
+    }
+    out.ends_open = open.is_some();
+    out
+}
+
+/// An answer that prints Markdown meant to forge the summary, and workflow commands meant
+/// for the runner, on stdout and on stderr (which the report shows as it is), then fails.
+const FORGER: &str = "cat > /dev/null
+forge() {
+  printf '%s\\n' '```' '# Heading' '![x](http://example.invalid/x.png)' \\
+    '<img src=http://example.invalid/y.png>' '0 failed' '``````' '~~~' \\
+    '::warning title=forged::forged' '::add-mask::beast'
+}
+forge
+forge >&2
+exit 3
+";
+
+/// What the forger prints that would render, or be obeyed, outside a code block (also
+/// where the report marks spaces as `·`).
+const FORGED: [&str; 7] = [
+    "Heading",
+    "![x](",
+    "<img",
+    "example.invalid",
+    "0 failed",
+    "forged",
+    "::add-mask::",
+];
+
+#[test]
+fn what_an_answer_prints_stays_inside_one_code_block_of_the_summary_in_every_format() {
+    let runner = Runner::new();
+    fs::write(runner.path("forger.sh"), FORGER).expect("write");
+    for format in ["text", "markdown", "json"] {
+        for args in [
+            "--sandbox none --no-builtin",
+            "--sandbox none --no-builtin -v",
+        ] {
+            fs::write(runner.path("summary.md"), "").expect("empty the summary");
+            let out = runner.run(&[
+                ("command", "sh forger.sh"),
+                ("random", "2"),
+                ("format", format),
+                ("args", args),
+            ]);
+            assert_eq!(out.status.code(), Some(1), "{format} {args}: {out:?}");
+            let summary = runner.summary();
+            let md = fenced(&summary);
+            assert!(
+                !md.ends_open,
+                "{format} {args}: a block is left open:\n{summary}"
+            );
+            let outside = md.outside.join("\n");
+            for forged in FORGED {
+                assert!(
+                    !outside.contains(forged),
+                    "{format} {args}: {forged:?} is outside the code blocks:\n{summary}"
+                );
+            }
+            if format == "text" {
+                // The report shows the answer's output and stderr: all of it in one block.
+                let report = md
+                    .blocks
+                    .iter()
+                    .find(|b| b.contains("# Heading"))
+                    .unwrap_or_else(|| panic!("{args}: no block has the output:\n{summary}"));
+                for shown in ["```", "# Heading", "![x](http://", "<img src=", "0 failed"] {
+                    assert!(report.contains(shown), "{args}: {shown:?} not in {report}");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn what_an_answer_prints_reaches_the_log_with_workflow_commands_stopped() {
+    let runner = Runner::new();
+    fs::write(runner.path("forger.sh"), FORGER).expect("write");
+    let mut tokens = Vec::new();
+    for _ in 0..2 {
+        let out = runner.run(&[("command", "sh forger.sh"), ("random", "2"), QUICK]);
+        assert_eq!(out.status.code(), Some(1), "{out:?}");
+        let log = String::from_utf8_lossy(&out.stdout);
+        // The text report is in the log, between the stop and its resume token.
+        let mut stopped: Option<String> = None;
+        let mut inside = String::new();
+        for line in log.lines() {
+            match &stopped {
+                None => {
+                    if let Some(token) = line.strip_prefix("::stop-commands::") {
+                        stopped = Some(token.to_string());
+                        tokens.push(token.to_string());
+                    } else if line.starts_with("::") {
+                        assert!(
+                            line.starts_with("::error title=beast-judge::"),
+                            "a workflow command outside the stop: {line}\n{log}"
+                        );
+                    }
+                }
+                Some(token) if line == format!("::{token}::") => stopped = None,
+                Some(_) => {
+                    inside.push_str(line);
+                    inside.push('\n');
+                }
+            }
+        }
+        assert!(stopped.is_none(), "the commands are never resumed:\n{log}");
+        for forged in [
+            "::warning title=forged::",
+            "::add-mask::beast",
+            "0 passed, 2 failed",
+        ] {
+            assert!(inside.contains(forged), "{forged:?} not in the log:\n{log}");
+        }
+    }
+    let token = &tokens[0];
+    assert!(
+        token.len() == 32 && token.chars().all(|c| c.is_ascii_hexdigit()),
+        "{token}"
+    );
+    assert_ne!(
+        tokens[0], tokens[1],
+        "the resume token must not be guessable"
+    );
+}
+
+/// The words the action's splitter makes of `command` (NUL-separated), or its error.
+fn split(command: &str) -> Result<Vec<String>, String> {
+    let script = format!(
+        "source {:?}; if split_command \"$1\"; then printf '%s\\0' \"${{WORDS[@]}}\"; else printf '%s' \"$ERROR\"; exit 1; fi",
+        repo("action/lib.sh")
+    );
+    let out = Command::new("bash")
+        .args(["-c", &script, "split", command])
+        .output()
+        .expect("bash runs");
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    if !out.status.success() {
+        return Err(text);
+    }
+    Ok(text.split_terminator('\0').map(str::to_string).collect())
+}
+
+#[test]
+fn a_command_is_split_as_a_shell_splits_its_words() {
+    for command in [
+        "python3 \"my answer.py\"",
+        "python3 'my answer.py' --flag=1",
+        "a\\ b c\\\\d",
+        "x\"y z\"w 'it'\\''s' \"\"",
+        "\"a\\\"b\" 'c\\d' \"e\\\\f\" \"g\\h\"",
+        "  tabs\tand  spaces\t ",
+        "a#b c~d e!f g=h",
+        "'$HOME' \"\\$HOME\" \\$HOME '*' \"*.py\"",
+    ] {
+        // The oracle: a POSIX shell's own reading of the same words.
+        let out = Command::new("sh")
+            .args(["-c", &format!("printf '%s\\0' {command}")])
+            .output()
+            .expect("sh runs");
+        let shell: Vec<String> = String::from_utf8_lossy(&out.stdout)
+            .split_terminator('\0')
+            .map(str::to_string)
+            .collect();
+        assert_eq!(split(command), Ok(shell), "{command}");
+    }
+}
+
+#[test]
+fn a_command_may_be_a_yaml_list() {
+    let words = Ok(vec!["python3".to_string(), "my answer.py".to_string()]);
+    for list in [
+        "[\"python3\", \"my answer.py\"]",
+        "[python3, 'my answer.py']",
+        // As `toJSON(matrix.command)` writes it.
+        "[\n  \"python3\",\n  \"my answer.py\"\n]",
+        "- python3\n- my answer.py\n",
+        "- python3\n- \"my answer.py\"",
+    ] {
+        assert_eq!(split(list), words, "{list}");
+    }
+    assert_eq!(
+        split("[\"it's\", 'it''s', \"a\\\\b\\\"c\"]"),
+        Ok(vec!["it's".into(), "it's".into(), "a\\b\"c".into()])
+    );
+}
+
+#[test]
+fn shell_syntax_in_a_command_is_refused_and_nothing_of_it_runs() {
+    let runner = Runner::new();
+    let marker = runner.path("marker");
+    for command in [
+        format!("true; touch {}", marker.display()),
+        format!("echo $(touch {})", marker.display()),
+        format!("echo \"`touch {}`\"", marker.display()),
+        format!("echo \"$(touch {})\"", marker.display()),
+        format!("true && touch {}", marker.display()),
+        format!("true | touch {}", marker.display()),
+        format!("true\ntouch {}", marker.display()),
+        "python3 *.py".to_string(),
+        "python3 'unclosed.py".to_string(),
+    ] {
+        let out = runner.run(&[("command", &command), ("random", "1"), QUICK]);
+        assert_eq!(out.status.code(), Some(2), "{command}: {out:?}");
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            stdout.starts_with("::error title=beast-judge::command: "),
+            "{command}: {stdout}"
+        );
+        assert!(!marker.exists(), "{command} ran a shell");
+    }
+}
+
+#[test]
+fn a_quoted_command_runs_as_quoted_and_the_echoed_line_is_what_ran() {
+    let runner = Runner::new();
+    fs::copy(
+        repo("crates/engine/src/judge/kattis/beasts.py"),
+        runner.path("my answer.py"),
+    )
+    .expect("copy the reference answer");
+    for command in [
+        "python3 \"my answer.py\"",
+        "python3 my\\ answer.py",
+        "[\"python3\", \"my answer.py\"]",
+        "- python3\n- my answer.py",
+    ] {
+        let out = runner.run(&[("command", command), ("random", "3"), QUICK]);
+        assert_eq!(out.status.code(), Some(0), "{command}: {out:?}");
+        let log = String::from_utf8_lossy(&out.stdout);
+        let echoed = log.lines().next().unwrap_or_default();
+        assert!(
+            echoed.starts_with("beast check --random 3 ")
+                && echoed.ends_with(" -- python3 'my answer.py'"),
+            "{command}: {echoed}"
+        );
+        // The text report is in the log too.
+        assert!(log.contains("\n3 passed, 0 failed\n"), "{log}");
+        assert!(
+            runner.summary().contains(echoed),
+            "the summary names the line that ran"
+        );
+    }
+}
+
+#[test]
+fn two_uses_in_one_job_keep_their_own_files() {
+    let runner = Runner::new();
+    let mut files = Vec::new();
+    for seed in ["7", "8"] {
+        let out = runner.run(&[("command", BEAST), ("random", "2"), ("seed", seed), QUICK]);
+        assert_eq!(out.status.code(), Some(0), "{out:?}");
+        let junit = runner.output("junit").expect("a junit output");
+        let report = runner.output("report").expect("a report output");
+        files.push((seed, junit, report));
+    }
+    assert_ne!(files[0].1, files[1].1, "one JUnit path for both");
+    assert_ne!(files[0].2, files[1].2, "one report path for both");
+    for (seed, junit, report) in &files {
+        let xml = fs::read_to_string(junit).expect("the JUnit file");
+        assert!(xml.contains(&format!("random-{seed}-1")), "{xml}");
+        let text = fs::read_to_string(report).expect("the report");
+        assert!(text.contains("2 passed, 0 failed"), "{text}");
+    }
+    let summary = runner.summary();
+    assert!(
+        summary.contains("### beast check\n") && summary.contains("### beast check (2)\n"),
+        "{summary}"
+    );
+    // An id names the files; a second use of the same id is refused.
+    let named = [("command", BEAST), ("random", "1"), ("id", "mine"), QUICK];
+    assert_eq!(runner.run(&named).status.code(), Some(0));
+    assert!(
+        runner
+            .output("junit")
+            .is_some_and(|j| j.ends_with("beast-check-mine/junit.xml"))
+    );
+    let again = runner.run(&named);
+    assert_eq!(again.status.code(), Some(2), "{again:?}");
+    assert!(String::from_utf8_lossy(&again.stdout).contains("id 'mine' is already used"));
+}
+
+#[test]
+fn the_shipped_challenge_answers_all_start_with_beast_on_the_path() {
+    let runner = Runner::new();
+    let out = runner.run_in(
+        &repo(""),
+        &[
+            ("answers", "examples/challenge/answers.toml"),
+            ("random", "2"),
+            ("format", "markdown"),
+            ("fail", "false"),
+            QUICK,
+        ],
+    );
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let summary = runner.summary();
+    assert!(!summary.contains("cannot start"), "{summary}");
+    for name in ["reference", "stops-early", "tie-swap", "zero", "crash"] {
+        assert!(
+            summary.contains(&format!(" | {name} | ")),
+            "{name}: {summary}"
+        );
+    }
+    // The three that run `beast` itself ran every case: the reference passes them all.
+    assert!(summary.contains(" | reference | 2/2 |"), "{summary}");
+    assert_eq!(runner.output("status").as_deref(), Some("1"));
+}
+
+#[test]
+fn an_error_of_beast_is_in_the_summary_and_an_error_annotation() {
+    let runner = Runner::new();
+    let out = runner.run(&[("answers", "no-such-answers.toml"), ("random", "1"), QUICK]);
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let annotation = stdout
+        .lines()
+        .find(|l| l.starts_with("::error title=beast-judge (exit 2)::"))
+        .unwrap_or_else(|| panic!("no ::error line: {stdout}"));
+    assert!(annotation.contains("no-such-answers.toml"), "{annotation}");
+    let summary = runner.summary();
+    let md = fenced(&summary);
+    assert!(summary.contains("exit status 2"), "{summary}");
+    assert!(
+        md.blocks
+            .iter()
+            .any(|b| b.contains("error") && b.contains("no-such-answers.toml")),
+        "{summary}"
+    );
+    assert_eq!(runner.output("status").as_deref(), Some("2"));
+}
+
+/// Writes a script at `path` and makes it executable.
+fn executable(path: &Path, script: &str) {
+    fs::write(path, script).expect("write the script");
+    let chmod = Command::new("chmod")
+        .arg("755")
+        .arg(path)
+        .status()
+        .expect("chmod");
+    assert!(chmod.success());
+}
+
+/// `action/install.sh` with these arguments and variables.
+fn install_sh(args: &[&Path], env: &[(&str, &str)]) -> Output {
+    let mut cmd = Command::new("bash");
+    cmd.arg(repo("action/install.sh")).args(args);
+    for var in [
+        "ACTION_REF",
+        "ACTION_REPOSITORY",
+        "GITHUB_ACTION_PATH",
+        "RUNNER_OS",
+        "RUNNER_ARCH",
+        "RUSTC",
+        "CARGO",
+        "BEAST_RELEASES_URL",
+    ] {
+        cmd.env_remove(var);
+    }
+    for (name, value) in env {
+        cmd.env(name, value);
+    }
+    cmd.output().expect("bash runs")
+}
+
+#[test]
+fn the_cache_key_covers_every_file_the_build_reads_the_architecture_and_the_toolchain() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    for file in [
+        "Cargo.toml",
+        "Cargo.lock",
+        "src/main.rs",
+        "crates/engine/src/lib.rs",
+        "examples/beast/wikipedia.out",
+        "docs/RULES.md",
+        "target/release/beast",
+    ] {
+        let path = dir.path().join(file);
+        fs::create_dir_all(path.parent().expect("a parent")).expect("mkdir");
+        fs::write(&path, file).expect("write");
+    }
+    let x64 = [("RUNNER_OS", "Linux"), ("RUNNER_ARCH", "X64")];
+    let key = |env: &[(&str, &str)]| {
+        let out = install_sh(&[Path::new("key"), dir.path()], env);
+        assert!(out.status.success(), "{out:?}");
+        String::from_utf8(out.stdout).expect("UTF-8")
+    };
+    let mut keys = vec![key(&x64)];
+    assert_eq!(key(&x64), keys[0], "the key is stable");
+    // The build's output is not its input.
+    fs::write(dir.path().join("target/release/beast"), "rebuilt").expect("write");
+    assert_eq!(key(&x64), keys[0], "target/ changed the key");
+    for file in [
+        "src/main.rs",
+        "examples/beast/wikipedia.out",
+        "docs/RULES.md",
+        "Cargo.lock",
+    ] {
+        fs::write(dir.path().join(file), "changed").expect("write");
+        keys.push(key(&x64));
+    }
+    keys.push(key(&[("RUNNER_OS", "Linux"), ("RUNNER_ARCH", "ARM64")]));
+    let rustc = dir.path().join("other-rustc");
+    executable(
+        &rustc,
+        "#!/bin/sh\necho 'rustc 1.99.0 (0123abcde 2027-01-01)'\n",
+    );
+    let rustc = rustc.display().to_string();
+    keys.push(key(&[x64[0], x64[1], ("RUSTC", &rustc)]));
+    let last = keys.last().expect("keys");
+    assert!(last.contains("rustc-1.99.0"), "{last}");
+    assert_eq!(keys.len(), 7);
+    for (i, a) in keys.iter().enumerate() {
+        for b in &keys[i + 1..] {
+            assert_ne!(a, b, "two different builds share a key");
+        }
+    }
+}
+
+/// A simulated release: an action checkout of version 0.2.0, a release directory with
+/// a fake `beast` archive and its SHA256SUMS, and a `cargo` that records a build.
+struct Release {
+    dir: tempfile::TempDir,
+}
+
+impl Release {
+    fn new() -> Release {
+        let release = Release {
+            dir: tempfile::tempdir().expect("temp dir"),
+        };
+        let action = release.action();
+        fs::create_dir_all(&action).expect("mkdir");
+        fs::write(
+            action.join("Cargo.toml"),
+            "[package]\nname = \"beast-judge\"\nversion = \"0.2.0\"\n",
+        )
+        .expect("write");
+        let name = "beast-v0.2.0-x86_64-unknown-linux-musl";
+        let staging = release.path(&format!("staging/{name}"));
+        fs::create_dir_all(&staging).expect("mkdir");
+        executable(
+            &staging.join("beast"),
+            "#!/bin/sh\necho beast 0.2.0 released\n",
+        );
+        let files = release.path("releases/v0.2.0");
+        fs::create_dir_all(&files).expect("mkdir");
+        let archive = files.join(format!("{name}.tar.gz"));
+        let tar = Command::new("tar")
+            .arg("-czf")
+            .arg(&archive)
+            .arg("-C")
+            .arg(release.path("staging"))
+            .arg(name)
+            .status()
+            .expect("tar");
+        assert!(tar.success());
+        let sums = Command::new("sha256sum")
+            .arg(format!("{name}.tar.gz"))
+            .current_dir(&files)
+            .output()
+            .expect("sha256sum");
+        fs::write(files.join("SHA256SUMS"), sums.stdout).expect("write");
+        executable(
+            &release.path("cargo"),
+            &format!(
+                "#!/bin/sh\necho \"$@\" > {:?}\n",
+                release.path("built").display()
+            ),
+        );
+        release
+    }
+
+    fn path(&self, name: &str) -> PathBuf {
+        self.dir.path().join(name)
+    }
+
+    /// The action's checkout, where a runner keeps it: _actions/OWNER/REPO/REF.
+    fn action(&self) -> PathBuf {
+        self.path("_actions/beast-judge/beast-judge/v0.2.0")
+    }
+
+    /// Runs `install.sh install` for a Linux x64 runner with these variables.
+    fn install(&self, env: &[(&str, &str)]) -> Output {
+        let url = format!("file://{}", self.path("releases").display());
+        let fake_cargo = self.path("cargo").display().to_string();
+        let mut vars = vec![
+            ("RUNNER_OS", "Linux"),
+            ("RUNNER_ARCH", "X64"),
+            ("BEAST_RELEASES_URL", url.as_str()),
+            ("CARGO", fake_cargo.as_str()),
+        ];
+        vars.extend_from_slice(env);
+        let action = self.action();
+        let root = self.path("root");
+        install_sh(&[Path::new("install"), &action, &root], &vars)
+    }
+
+    fn installed(&self) -> PathBuf {
+        self.path("root/bin/beast")
+    }
+
+    /// What the fake cargo was asked to build, if anything.
+    fn built(&self) -> Option<String> {
+        fs::read_to_string(self.path("built")).ok()
+    }
+}
+
+#[test]
+fn the_release_of_the_actions_version_tag_is_downloaded_and_its_checksum_checked() {
+    let release = Release::new();
+    let action = release.action().display().to_string();
+    // The ref and repository found in the action's path, as a runner lays it out.
+    let out = release.install(&[("GITHUB_ACTION_PATH", &action)]);
+    assert!(out.status.success(), "{out:?}");
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("(SHA-256 "),
+        "{out:?}"
+    );
+    let ran = Command::new(release.installed()).output().expect("runs");
+    assert_eq!(
+        String::from_utf8_lossy(&ran.stdout),
+        "beast 0.2.0 released\n"
+    );
+    assert_eq!(release.built(), None, "built although a release exists");
+}
+
+#[test]
+fn a_release_archive_that_does_not_match_its_checksum_is_refused() {
+    let release = Release::new();
+    let archive = release.path("releases/v0.2.0/beast-v0.2.0-x86_64-unknown-linux-musl.tar.gz");
+    let mut bytes = fs::read(&archive).expect("read");
+    bytes.extend_from_slice(b"tampered");
+    fs::write(&archive, bytes).expect("write");
+    let out = release.install(&[
+        ("ACTION_REF", "v0.2.0"),
+        ("ACTION_REPOSITORY", "beast-judge/beast-judge"),
+    ]);
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains("::error title=beast-judge::") && stdout.contains("SHA-256"),
+        "{stdout}"
+    );
+    assert!(
+        !release.installed().exists(),
+        "an unchecked binary was installed"
+    );
+    assert_eq!(release.built(), None);
+}
+
+#[test]
+fn beast_is_built_from_source_only_where_no_release_exists() {
+    let release = Release::new();
+    let repo_env = ("ACTION_REPOSITORY", "beast-judge/beast-judge");
+    let empty = release.path("empty");
+    fs::create_dir_all(&empty).expect("mkdir");
+    let empty_url = format!("file://{}", empty.display());
+    for env in [
+        // A branch or a commit: its code may be in no release.
+        vec![("ACTION_REF", "main"), repo_env],
+        vec![
+            ("ACTION_REF", "0123456789abcdef0123456789abcdef01234567"),
+            repo_env,
+        ],
+        // A version tag with no release published.
+        vec![
+            ("ACTION_REF", "v0.2.0"),
+            repo_env,
+            ("BEAST_RELEASES_URL", empty_url.as_str()),
+        ],
+        // A runner there is no binary for.
+        vec![("ACTION_REF", "v0.2.0"), repo_env, ("RUNNER_ARCH", "ARM")],
+    ] {
+        let _ = fs::remove_file(release.path("built"));
+        let out = release.install(&env);
+        assert!(out.status.success(), "{env:?}: {out:?}");
+        let built = release
+            .built()
+            .unwrap_or_else(|| panic!("{env:?}: not built: {out:?}"));
+        assert!(
+            built.starts_with("install --locked --path ") && built.contains("--root "),
+            "{built}"
+        );
+        assert!(!release.installed().exists());
+    }
 }
