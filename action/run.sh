@@ -119,7 +119,10 @@ echo "$ran"
 case "$beast" in */*) PATH="$(cd "$(dirname "$beast")" && pwd):$PATH" ;; esac
 export PATH
 status=0
-"$beast" "${args[@]}" >"$report" 2>"$errors" || status=$?
+# The runner's command files (outputs, summary, environment and PATH of later steps) are
+# not named to beast, nor so to the answers it runs.
+env -u GITHUB_OUTPUT -u GITHUB_STEP_SUMMARY -u GITHUB_ENV -u GITHUB_PATH -u GITHUB_STATE \
+    "$beast" "${args[@]}" >"$report" 2>"$errors" || status=$?
 
 # The log: what beast printed, as data.
 case "$format" in

@@ -41,6 +41,7 @@ impl Runner {
             .env("BEAST", BEAST)
             .env("GITHUB_STEP_SUMMARY", self.path("summary.md"))
             .env("GITHUB_OUTPUT", self.path("output.txt"))
+            .env("GITHUB_ENV", self.path("env.txt"))
             .env("GITHUB_ACTION_PATH", repo(""))
             .env("RUNNER_TEMP", self.dir.path());
         for (name, value) in inputs {
@@ -856,5 +857,24 @@ fn beast_is_built_from_source_only_where_no_release_exists() {
             "{built}"
         );
         assert!(!release.installed().exists());
+    }
+}
+
+#[test]
+fn the_runners_command_files_are_not_named_to_the_answer() {
+    let runner = Runner::new();
+    // Under `--sandbox none` the answer sees the judge's environment: the files through
+    // which a step sets outputs, the summary and later steps' environment are not in it.
+    fs::write(
+        runner.path("writer.sh"),
+        "for f in \"$GITHUB_OUTPUT\" \"$GITHUB_STEP_SUMMARY\" \"$GITHUB_ENV\" \"$GITHUB_PATH\"; do\n\
+         [ -n \"$f\" ] && echo forged=1 >> \"$f\"\ndone\nexec beast\n",
+    )
+    .expect("write");
+    let out = runner.run(&[("command", "sh writer.sh"), ("random", "2"), QUICK]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    for file in ["output.txt", "summary.md", "env.txt"] {
+        let text = fs::read_to_string(runner.path(file)).unwrap_or_default();
+        assert!(!text.contains("forged=1"), "{file}: {text}");
     }
 }
