@@ -145,11 +145,14 @@ printf '%s\n' "$ran" >"$dir/command.txt"
         echo "beast check stopped with exit status $status:"
         echo
         code_block "$errors"
-    else
+        echo
+    fi
+    # The report, also the part of one that an interrupted run printed.
+    if [ "$status" -lt 2 ] || [ -s "$report" ]; then
         case "$format" in
         text) code_block "$report" ;;
         markdown) cat "$report" ;;
-        json) code_block "$errors" ;;
+        json) [ "$status" -lt 2 ] && code_block "$errors" ;;
         esac
     fi
     echo
