@@ -193,22 +193,29 @@ fn usage_errors_are_annotations_and_exit_2() {
     }
 }
 
-#[test]
-fn action_yml_passes_every_input_to_the_script() {
+/// The names of the inputs `action.yml` declares.
+fn action_inputs() -> Vec<String> {
     let yml = fs::read_to_string(repo("action.yml")).expect("action.yml");
     let inputs_part = yml
         .split("\ninputs:\n")
         .nth(1)
         .and_then(|rest| rest.split("\noutputs:\n").next())
-        .expect("an inputs block");
-    let names: Vec<&str> = inputs_part
+        .expect("an inputs block")
+        .to_string();
+    inputs_part
         .lines()
         .filter(|l| l.starts_with("  ") && !l.starts_with("   ") && l.ends_with(':'))
-        .map(|l| l.trim().trim_end_matches(':'))
-        .collect();
-    assert!(names.len() >= 8, "{names:?}");
+        .map(|l| l.trim().trim_end_matches(':').to_string())
+        .collect()
+}
+
+#[test]
+fn action_yml_passes_every_input_to_the_script() {
+    let yml = fs::read_to_string(repo("action.yml")).expect("action.yml");
+    let names = action_inputs();
+    assert!(names.len() >= 9, "{names:?}");
     let script = fs::read_to_string(repo("action/run.sh")).expect("run.sh");
-    for name in names {
+    for name in &names {
         let var = format!("INPUT_{}", name.to_uppercase());
         assert!(
             yml.contains(&format!("{var}: ${{{{ inputs.{name} }}}}")),
@@ -877,4 +884,65 @@ fn the_runners_command_files_are_not_named_to_the_answer() {
         let text = fs::read_to_string(runner.path(file)).unwrap_or_default();
         assert!(!text.contains("forged=1"), "{file}: {text}");
     }
+}
+
+/// actionlint does not read a local action's inputs: every workflow here that uses the
+/// action (`uses: ./`, or the repository at a tag) gives it only inputs it declares.
+#[test]
+fn the_workflows_give_the_action_only_its_inputs() {
+    let inputs = action_inputs();
+    let (mut uses, mut checked) = (0, 0);
+    for dir in [".github/workflows", "examples/ci"] {
+        for entry in fs::read_dir(repo(dir)).expect("a workflow directory") {
+            let path = entry.expect("an entry").path();
+            let text = fs::read_to_string(&path).expect("a workflow");
+            let lines: Vec<&str> = text.lines().collect();
+            for (i, line) in lines.iter().enumerate() {
+                let step = line.trim_start().trim_start_matches("- ");
+                if step != "uses: ./" && !step.starts_with("uses: beast-judge/beast-judge@") {
+                    continue;
+                }
+                uses += 1;
+                // The indentation of the step's keys (`uses:`, `with:`, ...).
+                let depth = |l: &str| l.len() - l.trim_start().len();
+                let key = depth(line)
+                    + if line.trim_start().starts_with("- ") {
+                        2
+                    } else {
+                        0
+                    };
+                let step: Vec<&str> = lines[i + 1..]
+                    .iter()
+                    .copied()
+                    .take_while(|l| l.trim().is_empty() || depth(l) >= key)
+                    .collect();
+                let Some(with) = step
+                    .iter()
+                    .position(|l| depth(l) == key && l.trim() == "with:")
+                else {
+                    continue;
+                };
+                for l in &step[with + 1..] {
+                    if l.trim().is_empty() || l.trim().starts_with('#') {
+                        continue;
+                    }
+                    if depth(l) <= key {
+                        break;
+                    }
+                    if depth(l) == key + 2 {
+                        let name = l.trim().split(':').next().unwrap_or_default();
+                        assert!(
+                            inputs.iter().any(|i| i == name),
+                            "{}:{}: the action has no input {name:?}",
+                            path.display(),
+                            i + 1
+                        );
+                        checked += 1;
+                    }
+                }
+            }
+        }
+    }
+    assert!(uses >= 5, "only {uses} uses of the action found");
+    assert!(checked >= 15, "only {checked} inputs checked");
 }
