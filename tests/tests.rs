@@ -23,4 +23,6 @@ mod kattis_cli;
 mod pipes_cli;
 mod play_tty;
 mod post_cli;
+#[cfg(unix)]
+mod report_paths_cli;
 mod ring_cli;
