@@ -18,6 +18,8 @@ mod fence_cli;
 mod gen_cli;
 #[cfg(target_os = "linux")]
 mod jail_cli;
+#[cfg(target_os = "linux")]
+mod judge_errors_cli;
 mod kattis_cli;
 #[cfg(unix)]
 mod pipes_cli;

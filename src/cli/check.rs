@@ -443,7 +443,10 @@ fn finish(reporters: &mut Reporters, judged: &[Judged], seed: Option<u64>) -> su
         rows: &rows,
         seed,
     }))?;
-    if judged.iter().all(Judged::passed) {
+    let not_judged: usize = judged.iter().map(Judged::not_judged).sum();
+    if not_judged > 0 {
+        Err(super::Error::NotJudged(not_judged))
+    } else if judged.iter().all(Judged::passed) {
         Ok(())
     } else {
         Err(super::Error::Failed)

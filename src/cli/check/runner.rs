@@ -46,6 +46,9 @@ pub enum Ended {
     MemoryLimit,
     /// The puzzle is longer than the system allows a single argument (`--input arg`).
     ArgumentTooLong,
+    /// The sandbox helper could not set the case up: it said so in its status file (the
+    /// step and the reason are the run's [`Run::setup_failure`]). The answer never ran.
+    SetupFailed,
 }
 
 /// One finished run.
@@ -62,6 +65,8 @@ pub struct Run {
     pub elapsed: Duration,
     /// The most memory the case held at once, where its cgroup measured it.
     pub peak_memory: Option<u64>,
+    /// What the helper's status file said (`STEP: REASON`) when the set-up failed.
+    pub setup_failure: Option<String>,
 }
 
 /// What runs the answer on one puzzle, as the pool sees it: [`Runner`] starts real
@@ -450,6 +455,8 @@ struct CaseFiles {
     entry: Option<sandbox::cgroup::ThreadEntry>,
     lease: Option<Lease>,
     network: Option<std::fs::File>,
+    /// The helper's status file, in the workspace: empty unless the set-up failed.
+    status: Option<tempfile::NamedTempFile>,
 }
 
 impl Runner {
@@ -510,6 +517,11 @@ impl Runner {
             if usage.oom_killed && failed {
                 run.ended = Ended::MemoryLimit;
             }
+        }
+        if let Some(what) = files.status.as_ref().and_then(|f| setup_failure(f.path())) {
+            // The helper's own channel, not the answer's exit status: the judge failed.
+            run.ended = Ended::SetupFailed;
+            run.setup_failure = Some(what);
         }
         self.sandbox.give_back(files.lease.take());
         if let Some(ns) = files.network.take() {
@@ -612,6 +624,13 @@ impl Runner {
         if self.sandbox.direct_jail() {
             files.network = Some(self.sandbox.host.take_network()?);
         }
+        // Where the helper tells a failed set-up: a file of the judge's, which no answer
+        // can reach (the workspace lists nothing to others; the jail does not show it).
+        files.status = Some(
+            tempfile::Builder::new()
+                .prefix("status-")
+                .tempfile_in(self.workspace.path())?,
+        );
         let mut command = vec![program.clone()];
         command.extend(args);
         let spec = Spec {
@@ -712,6 +731,7 @@ impl Runner {
                 .filter(|_| jail)
                 .map(|f| f.path().to_path_buf()),
             await_go: false,
+            status: files.status.as_ref().map(|f| f.path().to_path_buf()),
             workdir,
             command,
         }
@@ -828,6 +848,7 @@ impl Runner {
             stderr,
             elapsed: watch.phase.elapsed().unwrap_or_else(|| start.elapsed()),
             peak_memory: None,
+            setup_failure: None,
         };
         (id, run)
     }
@@ -939,8 +960,23 @@ impl Run {
             stderr: Vec::new(),
             elapsed: Duration::ZERO,
             peak_memory: None,
+            setup_failure: None,
         }
     }
+}
+
+/// The most bytes of a status file read.
+const STATUS_KEPT: u64 = 1024;
+
+/// What the helper wrote in its status file at `path` (`STEP: REASON`), if anything: a
+/// bounded prefix, as text.
+fn setup_failure(path: &Path) -> Option<String> {
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)
+        .and_then(|f| f.take(STATUS_KEPT).read_to_end(&mut bytes))
+        .ok()?;
+    let text = String::from_utf8_lossy(&bytes).trim().to_string();
+    (!text.is_empty()).then_some(text)
 }
 
 /// True when a failed run's standard error says an allocation failed. Under `RLIMIT_AS`

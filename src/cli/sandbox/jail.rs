@@ -147,7 +147,8 @@ fn wait_for(pid: Pid, waited: &SigSet) -> Option<WaitStatus> {
 
 /// pid 1 of the jail: the minimal root, the case's uid, locked mounts, no privilege, then
 /// the answer. Returns only on failure, or when the judge lets go of a jail started ahead.
-pub fn init(spec: &Spec) -> Result<(), Failure> {
+/// `status` is the descriptor of the helper's status file, kept open until the `exec`.
+pub fn init(spec: &Spec, status: Option<i32>) -> Result<(), Failure> {
     prctl::set_pdeathsig(Signal::SIGKILL).step("set the parent-death signal")?;
     confine::join_cgroups(spec)?;
     if geteuid().is_root() {
@@ -174,7 +175,7 @@ pub fn init(spec: &Spec) -> Result<(), Failure> {
     lock_mounts()?;
     confine::drop_every_capability()?;
     confine::limits(spec)?;
-    confine::close_inherited_descriptors()?;
+    confine::close_inherited_descriptors(status)?;
     confine::reset_signal_handling()?;
     // Changing credentials clears the parent-death signal: set it once more, last.
     prctl::set_pdeathsig(Signal::SIGKILL).step("set the parent-death signal")?;

@@ -251,6 +251,7 @@ fn start_warden(bases: &[PathBuf]) -> Option<u32> {
         root_dir: None,
         input_file: None,
         await_go: false,
+        status: None,
         workdir: PathBuf::from("/"),
         command: vec!["-".into()],
     };
@@ -292,6 +293,8 @@ fn probe_jail(workspace: &Path) -> Result<(), String> {
         root_dir: Some(root),
         input_file: None,
         await_go: false,
+        // The probe's failure is read from its standard error.
+        status: None,
         workdir: PathBuf::from(JAILED_HOME),
         command: vec![program.into()],
     };
