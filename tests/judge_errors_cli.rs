@@ -305,3 +305,28 @@ fn an_answer_that_exits_125_or_127_is_still_a_runtime_error() {
         }
     }
 }
+
+#[test]
+fn a_bound_path_under_var_tmp_is_shown_and_nothing_is_made_on_the_hosts_tmp() {
+    // The jail's `/var/tmp` is a link to its `/tmp`; made absolute, the judge followed it
+    // out of the new root and made the bound path's place on the host's `/tmp`.
+    let dir = tempfile::Builder::new()
+        .prefix("beast-bind-")
+        .tempdir_in("/var/tmp")
+        .expect("a directory in /var/tmp");
+    std::fs::write(dir.path().join("shown.txt"), "0\n").expect("write");
+    let name = dir.path().file_name().expect("a name").to_owned();
+    let on_host_tmp = Path::new("/tmp").join(&name);
+    let shown = dir.path().join("shown.txt");
+    let read = format!("cat {}", shown.display());
+    let out = Command::new(BEAST)
+        .args(["check", "--shrink", "none", "--only", "no-beasts", "--bind"])
+        .arg(&shown)
+        .args(["--", "sh", "-c", &read])
+        .stdin(Stdio::null())
+        .output()
+        .expect("the judge runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(!on_host_tmp.exists(), "{} was made", on_host_tmp.display());
+    assert_eq!(out.status.code(), Some(0), "the answer reads it: {text}");
+}

@@ -226,7 +226,9 @@ fn build_root(spec: &Spec, root: &Path, input: Option<&[u8]>) -> Result<(), Fail
     tmpfs(&tmp, quiet, &format!("size={},mode=1777", spec.tmp_size))?;
     let var = under(root, Path::new("/var"));
     std::fs::create_dir(&var).step("make /var")?;
-    std::os::unix::fs::symlink("/tmp", var.join("tmp")).step("make /var/tmp")?;
+    // Relative: until `pivot_root` an absolute link leads to the host's `/tmp`, and the
+    // place of a bound path under `/var/tmp` would be made there, on the host, as root.
+    std::os::unix::fs::symlink("../tmp", var.join("tmp")).step("make /var/tmp")?;
     home(spec, root, input)?;
     for path in &spec.ro {
         if spec.uid.is_some() && closed_to_others(path) {
