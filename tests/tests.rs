@@ -28,3 +28,5 @@ mod post_cli;
 #[cfg(unix)]
 mod report_paths_cli;
 mod ring_cli;
+#[cfg(target_os = "linux")]
+mod subordinate_uid_cli;

@@ -64,6 +64,7 @@ fn contain(spec: &Spec, status: Option<&File>) -> Result<u8, Failure> {
         Role::Init => super::jail::init(spec, kept).map(|()| SETUP_FAILED),
         Role::Keep => super::keep::keep(spec, kept),
         Role::Warden => super::jail::warden(spec),
+        Role::Map => super::subordinate::map(spec),
     }
 }
 

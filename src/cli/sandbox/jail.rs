@@ -69,7 +69,7 @@ pub fn outer(spec: &Spec) -> Result<u8, Failure> {
     }
     confine::join_cgroups(spec)?;
     if !geteuid().is_root() {
-        own_user_namespace()?;
+        own_user_namespace(spec)?;
     }
     unshare(NAMESPACES | CloneFlags::CLONE_NEWCGROUP).step("make the namespaces")?;
     let exe = std::env::current_exe().step("find the judge's binary")?;
@@ -113,12 +113,20 @@ pub fn warden(spec: &Spec) -> Result<u8, Failure> {
     Ok(0)
 }
 
-/// A user namespace in which only the judge's own uid and gid are mapped (to themselves),
-/// with every capability kept ambient for `init`.
-fn own_user_namespace() -> Result<(), Failure> {
+/// A user namespace in which the judge's own uid and gid are mapped (to themselves), and
+/// the case's subordinate id when it has one (`--uid`: mapped by the system's set-uid
+/// mappers, see [`super::subordinate`]), with every capability kept ambient for `init`.
+fn own_user_namespace(spec: &Spec) -> Result<(), Failure> {
     let (uid, gid) = (geteuid().as_raw(), getegid().as_raw());
+    let mapper = match spec.uid {
+        Some(_) => Some(super::subordinate::Mapper::start(spec)?),
+        None => None,
+    };
     unshare(CloneFlags::CLONE_NEWUSER).step("make a user namespace")?;
-    map_own_ids(uid, gid)?;
+    match mapper {
+        Some(m) => m.finish()?,
+        None => map_own_ids(uid, gid)?,
+    }
     confine::keep_capabilities_across_exec()
 }
 

@@ -35,11 +35,15 @@ pub enum Role {
     /// One per check under root: when the judge is gone, however it went, kills every
     /// process left in the check's cgroups (`--cgroup`: their bases) and removes them.
     Warden,
+    /// Started by a normal user's outer process before it makes its user namespace: once
+    /// told on standard input, maps the case's subordinate id (`--uid`) into the namespace
+    /// of `--judge-pid` (here the outer process) with `newuidmap` and `newgidmap`.
+    Map,
 }
 
 impl Role {
     /// Every role, for [`Role::named`].
-    const ALL: [Role; 4] = [Role::Outer, Role::Init, Role::Keep, Role::Warden];
+    const ALL: [Role; 5] = [Role::Outer, Role::Init, Role::Keep, Role::Warden, Role::Map];
 
     fn name(self) -> &'static str {
         match self {
@@ -47,6 +51,7 @@ impl Role {
             Role::Init => "init",
             Role::Keep => "keep",
             Role::Warden => "warden",
+            Role::Map => "map",
         }
     }
 
