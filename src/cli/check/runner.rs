@@ -477,9 +477,17 @@ impl Runner {
         let taken = self.ahead.take();
         let mut prepared = match taken {
             Some(p) => p,
-            None => match self.prepare(input, false)? {
-                Some(p) => p,
-                None => return Ok(Run::not_started(Ended::ArgumentTooLong)),
+            None => match self.prepare(input, false) {
+                Ok(Some(p)) => p,
+                Ok(None) => return Ok(Run::not_started(Ended::ArgumentTooLong)),
+                // The judge's own part of the set-up failed: its error, not the answer's.
+                Err(e) if SetUp::of(&e).is_some() => {
+                    return Ok(Run {
+                        setup_failure: SetUp::of(&e).map(ToString::to_string),
+                        ..Run::not_started(Ended::SetupFailed)
+                    });
+                }
+                Err(e) => return Err(e),
             },
         };
         let Some(jail) = prepared.0.take() else {
@@ -557,6 +565,12 @@ impl Runner {
                 self.sandbox.give_back(files.lease.take());
                 return Ok(None);
             }
+            // Without a sandbox the answer's own program failed to start; with one, the
+            // judge's helper did.
+            Err(e) if self.sandbox.mechanism != Mechanism::None => {
+                self.sandbox.give_back(files.lease.take());
+                return Err(SetUp::step("start the sandbox helper")(e));
+            }
             other => other?,
         };
         Ok(Some(Prepared(Some(Launched {
@@ -616,20 +630,31 @@ impl Runner {
             ));
         }
         files.lease = self.sandbox.lease();
-        let (workdir, home) = self.private_dir(input, &mut files)?;
+        let (workdir, home) = self
+            .private_dir(input, &mut files)
+            .map_err(SetUp::step("make the private directory"))?;
         let input_path = workdir.join(INPUT_NAME).into_os_string();
         let args = self.feed(rest, input, |_| Ok(input_path.clone()), &mut files)?;
-        files.group = self.sandbox.case_group()?;
+        files.group = self
+            .sandbox
+            .case_group()
+            .map_err(SetUp::step("make the case's cgroup"))?;
         files.entry = files.group.as_ref().and_then(|g| g.thread_entry());
         if self.sandbox.direct_jail() {
-            files.network = Some(self.sandbox.host.take_network()?);
+            files.network = Some(
+                self.sandbox
+                    .host
+                    .take_network()
+                    .map_err(SetUp::step("make a network namespace"))?,
+            );
         }
         // Where the helper tells a failed set-up: a file of the judge's, which no answer
         // can reach (the workspace lists nothing to others; the jail does not show it).
         files.status = Some(
             tempfile::Builder::new()
                 .prefix("status-")
-                .tempfile_in(self.workspace.path())?,
+                .tempfile_in(self.workspace.path())
+                .map_err(SetUp::step("make the status file"))?,
         );
         let mut command = vec![program.clone()];
         command.extend(args);
@@ -965,6 +990,35 @@ impl Run {
     }
 }
 
+/// A step of the set-up that the judge itself does (its cgroup, directories, the helper's
+/// start) and that failed: carried inside an `io::Error` to [`Runner::run`], which makes
+/// it an IE like a failure the helper tells.
+#[derive(Debug)]
+struct SetUp {
+    step: &'static str,
+    source: io::Error,
+}
+
+impl SetUp {
+    /// Wraps an error of `step`.
+    fn step(step: &'static str) -> impl FnOnce(io::Error) -> io::Error {
+        move |source| io::Error::other(SetUp { step, source })
+    }
+
+    /// The failed step inside `e`, if it is one.
+    fn of(e: &io::Error) -> Option<&SetUp> {
+        e.get_ref().and_then(|inner| inner.downcast_ref::<SetUp>())
+    }
+}
+
+impl std::fmt::Display for SetUp {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.step, self.source)
+    }
+}
+
+impl std::error::Error for SetUp {}
+
 /// The most bytes of a status file read.
 const STATUS_KEPT: u64 = 1024;
 
@@ -1111,6 +1165,35 @@ fn spawn_stderr_reader(mut err: ChildStderr) -> mpsc::Receiver<Vec<u8>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_step_of_the_judges_own_set_up_is_told_apart_from_other_errors() {
+        let denied = io::Error::from(io::ErrorKind::PermissionDenied);
+        let failed = SetUp::step("make the case's cgroup")(denied);
+        assert_eq!(
+            SetUp::of(&failed).map(ToString::to_string).as_deref(),
+            Some("make the case's cgroup: permission denied")
+        );
+        let answers = io::Error::new(io::ErrorKind::NotFound, "no program ./golf");
+        assert!(SetUp::of(&answers).is_none());
+    }
+
+    #[test]
+    fn a_status_file_says_a_step_only_when_the_helper_wrote_one() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let path = dir.path().join("status");
+        std::fs::write(&path, "").expect("write");
+        assert_eq!(setup_failure(&path), None);
+        std::fs::write(&path, "bind a path: ENOENT\n").expect("write");
+        assert_eq!(setup_failure(&path).as_deref(), Some("bind a path: ENOENT"));
+        std::fs::write(&path, "x".repeat(10_000)).expect("write");
+        assert_eq!(
+            setup_failure(&path).map(|s| s.len()),
+            Some(1024),
+            "a bounded prefix"
+        );
+        assert_eq!(setup_failure(&dir.path().join("none")), None);
+    }
 
     /// Feeds `events` to a fresh watch as if they came in that order; the phase and the
     /// number of kills sent.

@@ -91,9 +91,17 @@ fn a_case_the_judge_could_not_set_up_says_nothing_of_the_answer() {
         passed: false,
         ..case(&p, "aHHHH!\n0\n", "")
     };
-    let d = diagnose(&[case(&p, "aHHHH!\n0\n", "aHHHH!\n0\n"), not_run], 1, || true);
+    let d = diagnose(
+        &[case(&p, "aHHHH!\n0\n", "aHHHH!\n0\n"), not_run],
+        1,
+        || true,
+    );
     assert_eq!(d.status, Status::Correct);
-    assert!(d.groups.is_empty(), "no group of the answer's: {:?}", d.groups);
+    assert!(
+        d.groups.is_empty(),
+        "no group of the answer's: {:?}",
+        d.groups
+    );
     assert_eq!((d.passed, d.wrong, d.crashed), (1, 0, 0));
 }
 
