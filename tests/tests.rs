@@ -18,9 +18,15 @@ mod fence_cli;
 mod gen_cli;
 #[cfg(target_os = "linux")]
 mod jail_cli;
+#[cfg(target_os = "linux")]
+mod judge_errors_cli;
 mod kattis_cli;
 #[cfg(unix)]
 mod pipes_cli;
 mod play_tty;
 mod post_cli;
+#[cfg(unix)]
+mod report_paths_cli;
 mod ring_cli;
+#[cfg(target_os = "linux")]
+mod subordinate_uid_cli;

@@ -325,10 +325,13 @@ fn conclude(
 }
 
 /// `--html-dir` for one answer: the directory itself, or its `NAME` subdirectory when
-/// several answers run.
+/// several answers run (the name made a file name, so it stays inside).
 fn html_dir(conclusion: &Conclusion, many: bool, name: &str) -> Option<PathBuf> {
     let dir = conclusion.html_dir.as_ref()?;
-    Some(if many { dir.join(name) } else { dir.clone() })
+    Some(match many {
+        true => dir.join(answers::file_name(name)),
+        false => dir.clone(),
+    })
 }
 
 /// Ends the run once a signal has interrupted it during diagnosis or shrinking (an
@@ -440,7 +443,10 @@ fn finish(reporters: &mut Reporters, judged: &[Judged], seed: Option<u64>) -> su
         rows: &rows,
         seed,
     }))?;
-    if judged.iter().all(Judged::passed) {
+    let not_judged: usize = judged.iter().map(Judged::not_judged).sum();
+    if not_judged > 0 {
+        Err(super::Error::NotJudged(not_judged))
+    } else if judged.iter().all(Judged::passed) {
         Ok(())
     } else {
         Err(super::Error::Failed)

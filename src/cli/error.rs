@@ -15,6 +15,9 @@ pub enum Error {
     Failed,
     /// Bad input, bad usage, or a file or stream that failed; the message says which.
     Input(anyhow::Error),
+    /// The judge failed: it could not set up this many cases (IE), whatever the answers
+    /// did with the others. The report has been printed.
+    NotJudged(usize),
     /// A signal cut the run short, after the running candidates were stopped and the
     /// command cleaned up.
     Interrupted(i32),
@@ -28,14 +31,15 @@ const FAILED: u8 = 1;
 const BAD_INPUT: u8 = 2;
 
 impl Error {
-    /// The process's exit status for this ending: 1 failed, 2 bad input or usage, 128 + the
-    /// signal when interrupted, the answer's own status when relayed, and 0 for a closed
-    /// output pipe (the reader has all it wanted).
+    /// The process's exit status for this ending: 1 failed, 2 bad input or usage or cases
+    /// the judge could not set up, 128 + the signal when interrupted, the answer's own
+    /// status when relayed, and 0 for a closed output pipe (the reader has all it wanted).
     pub fn code(&self) -> u8 {
         match self {
             Error::Failed => FAILED,
             Error::Input(err) if is_broken_pipe(err) => 0,
             Error::Input(_) => BAD_INPUT,
+            Error::NotJudged(_) => BAD_INPUT,
             Error::Interrupted(sig) => 128u8.saturating_add(u8::try_from(*sig).unwrap_or(0)),
             Error::Relayed(code) => *code,
         }
@@ -45,6 +49,12 @@ impl Error {
     pub fn message(&self) -> Option<String> {
         match self {
             Error::Input(err) if !is_broken_pipe(err) => Some(format!("error: {err:#}")),
+            Error::NotJudged(n) => Some(format!(
+                "error: {} not judged: the sandbox could not set {} up (IE, twice; see the \
+                 report). The answers are not to blame",
+                beast_engine::words::count(*n as u64, "case"),
+                if *n == 1 { "it" } else { "them" }
+            )),
             _ => None,
         }
     }
@@ -79,6 +89,12 @@ mod tests {
         assert_eq!(Error::from(anyhow::anyhow!("bad")).code(), 2);
         assert_eq!(Error::Interrupted(2).code(), 130);
         assert_eq!(Error::Relayed(7).code(), 7);
+        let ie = Error::NotJudged(2);
+        assert_eq!(ie.code(), 2);
+        assert!(
+            ie.message()
+                .is_some_and(|m| m.starts_with("error: 2 cases not judged"))
+        );
         let pipe = io::Error::from(io::ErrorKind::BrokenPipe);
         let closed = Error::from(anyhow::Error::from(pipe).context("cannot write"));
         assert_eq!((closed.code(), closed.message()), (0, None));

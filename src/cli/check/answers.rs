@@ -57,6 +57,47 @@ enum Command {
     Line(String),
 }
 
+/// The longest name of an answer's report files (before `.txt`): well within the 255
+/// bytes every file system allows a name.
+pub const FILE_NAME_MAX: usize = 100;
+
+/// A character an answer's name may use: one that is never a path separator, a control
+/// character or a space on any system.
+fn file_name_char(c: char) -> bool {
+    c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.' | '+')
+}
+
+/// True when `name` can name an answer's report files as it is (an `--answers` name must):
+/// letters, digits, '-', '_', '+' and '.', not first, at most [`FILE_NAME_MAX`] of them.
+/// A file named from it stays in its directory: no separator, no `..`, no hidden file.
+pub fn is_file_name(name: &str) -> bool {
+    !name.is_empty()
+        && name.len() <= FILE_NAME_MAX
+        && name.chars().all(file_name_char)
+        && !name.starts_with('.')
+}
+
+/// The name of an answer's report files (`--report-dir`, `--html-dir`): `name` itself
+/// when [`is_file_name`] takes it (every `--answers` name), else `name` with each other
+/// character made '_', its leading '.' and '_' dropped and cut to [`FILE_NAME_MAX`]
+/// (`/usr/bin/python3 x.py` gives `usr_bin_python3_x.py`); `answer` when nothing is left.
+/// What it returns always passes [`is_file_name`].
+pub fn file_name(name: &str) -> String {
+    if is_file_name(name) {
+        return name.to_string();
+    }
+    let made: String = name
+        .chars()
+        .map(|c| if file_name_char(c) { c } else { '_' })
+        .skip_while(|&c| matches!(c, '.' | '_'))
+        .take(FILE_NAME_MAX)
+        .collect();
+    match made.is_empty() {
+        true => "answer".to_string(),
+        false => made,
+    }
+}
+
 /// Reads and checks the answers file at `path`.
 pub fn read(path: &Path) -> anyhow::Result<Vec<Answer>> {
     let text = std::fs::read_to_string(path)
@@ -87,15 +128,10 @@ pub fn parse(text: &str) -> Result<Vec<Answer>, String> {
     for entry in file.answer {
         let at = |span: std::ops::Range<usize>| place(text, span.start);
         let name = entry.name.get_ref();
-        if name.is_empty()
-            || !name
-                .chars()
-                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.' | '+'))
-            || name.starts_with('.')
-        {
+        if !is_file_name(name) {
             return Err(format!(
                 "{}: the name {name:?} must be letters, digits, '-', '_', '+' or '.' (not first), \
-                 as it names the answer's report file",
+                 at most {FILE_NAME_MAX} of them, as it names the answer's report file",
                 at(entry.name.span())
             ));
         }
@@ -152,6 +188,35 @@ mod tests {
         assert_eq!(a[0].source, Some(PathBuf::from("a.py")));
         assert_eq!(a[1].command, ["beast", "--exhaust", "stop"]);
         assert_eq!(a[1].input, InputMode::Stdin);
+    }
+
+    #[test]
+    fn a_report_file_name_never_leaves_its_directory() {
+        for (name, made) in [
+            ("golf", "golf"),
+            ("python3 x.py", "python3_x.py"),
+            ("/usr/bin/python3 x.py", "usr_bin_python3_x.py"),
+            ("../../etc/passwd", "etc_passwd"),
+            ("..", "answer"),
+            ("a\0b\nc\u{7f}", "a_b_c_"),
+            ("été", "t_"),
+        ] {
+            assert_eq!(file_name(name), made, "{name:?}");
+        }
+        let long = "x".repeat(5000);
+        assert_eq!(file_name(&long).len(), FILE_NAME_MAX);
+        for name in [
+            "",
+            ".",
+            "..",
+            "/",
+            "a/b",
+            &long,
+            "-\u{0}-",
+            "\u{202e}txt.exe",
+        ] {
+            assert!(is_file_name(&file_name(name)), "{name:?}");
+        }
     }
 
     #[test]

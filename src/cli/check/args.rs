@@ -20,10 +20,12 @@ use crate::cli::sandbox::Level;
 #[derive(clap::Args, Debug)]
 #[command(
     after_help = "Verdicts: AC accepted, WA wrong answer, PE only whitespace differs, \
-    TLE time limit, RTE non-zero exit or signal, OLE output limit, MLE memory limit.\n\
+    TLE time limit, RTE non-zero exit or signal, OLE output limit, MLE memory limit, \
+    IE internal error: the sandbox could not set the case up (tried twice; not the answer's \
+    failure).\n\
     Exit codes: 0 every case passed, 1 a case failed (also when stdout is closed early; \
     with --answers: an answer failed or cannot start), 2 usage error, the command cannot \
-    start, or shards that do not merge."
+    start, shards that do not merge, or an IE."
 )]
 pub struct Args {
     /// Also run NAME.in/NAME.out (or NAME.txt/NAME.out, with optional NAME.args) pairs from DIR.

@@ -37,6 +37,11 @@ impl Judged {
     pub fn passed(&self) -> bool {
         self.outcome.as_ref().is_ok_and(|(_, s, _)| s.failed == 0)
     }
+
+    /// The cases the judge could not set up (IE).
+    pub fn not_judged(&self) -> usize {
+        self.outcome.as_ref().map_or(0, |(_, s, _)| s.internal)
+    }
 }
 
 /// What is known when a run starts.

@@ -94,6 +94,12 @@ impl<E: Execute> Judge<E> {
                 },
             ),
             Ended::ArgumentTooLong => (Verdict::RuntimeError, Termination::ArgumentTooLong),
+            Ended::SetupFailed => (
+                Verdict::InternalError,
+                Termination::SetupFailed {
+                    what: run.setup_failure.clone().unwrap_or_default(),
+                },
+            ),
             Ended::Exited(0) => {
                 let v = verdict::compare(expected.as_bytes(), &run.stdout, self.strict);
                 return (v, None);
@@ -150,9 +156,13 @@ impl<E: Execute> Judge<E> {
         Ok(Done::Ran(Box::new((case, report))))
     }
 
-    /// Runs one case.
+    /// Runs one case; once more, from a fresh set-up, when the judge could not set it up
+    /// (IE): a passing hiccup of the machine is not reported.
     fn case(&self, case: &Case) -> anyhow::Result<CaseReport> {
-        let run = self.runner.run(&case.input)?;
+        let mut run = self.runner.run(&case.input)?;
+        if run.ended == Ended::SetupFailed && self.runner.interrupted().is_none() {
+            run = self.runner.run(&case.input)?;
+        }
         let (v, detail) = self.verdict(&run, &case.expected);
         let seed = match case.origin {
             Origin::Random { seed } => Some(seed),
@@ -260,7 +270,7 @@ pub fn run_all<E: Execute>(
             slots[i] = match result {
                 _ if cut => Slot::Skipped,
                 Ok(Done::Ran(done)) => {
-                    failed += usize::from(!done.1.passed);
+                    failed += usize::from(!done.1.passed && done.1.verdict.judged());
                     Slot::Done(done)
                 }
                 Ok(Done::Undecided(note)) => {
@@ -332,7 +342,8 @@ impl<E: Execute> Queue<'_, E> {
             } else {
                 judge.job(&job)
             };
-            let failed = matches!(&result, Ok(Done::Ran(done)) if !done.1.passed);
+            let failed =
+                matches!(&result, Ok(Done::Ran(done)) if !done.1.passed && done.1.verdict.judged());
             if (result.is_err() || (self.fail_fast && failed))
                 && !self.stopped[a].swap(true, Ordering::Relaxed)
             {
@@ -442,6 +453,7 @@ mod tests {
             stderr: Vec::new(),
             elapsed: Duration::from_millis(1),
             peak_memory: None,
+            setup_failure: None,
         }
     }
 
@@ -562,6 +574,49 @@ mod tests {
         );
         // An answer that exits 0 is judged by its output, and its report has no ending.
         assert_eq!(ending(Ended::Exited(0), "", None).1, None);
+    }
+
+    #[test]
+    fn a_case_the_judge_could_not_set_up_is_tried_once_more_then_is_an_ie() {
+        let (cases, expected) = samples();
+        let failed = || Run {
+            ended: Ended::SetupFailed,
+            setup_failure: Some("bind a path: ENOENT: No such file or directory".to_string()),
+            // What an answer's own exit could look like: it must not decide.
+            stderr: b"beast sandbox: cannot bind a path".to_vec(),
+            ..printed("")
+        };
+        let always = [judge(move |_: &[u8]| Ok(failed()), None)];
+        let (_, finished) = run(&always, vec![cases[0].clone()], 1, false);
+        let report = &finished[0].ran[0].1;
+        assert_eq!(report.verdict, Verdict::InternalError);
+        assert!(!report.passed);
+        assert_eq!(
+            report.detail.as_ref().map(ToString::to_string).as_deref(),
+            Some(
+                "internal error while setting up the jail: bind a path: ENOENT: No such file \
+                 or directory"
+            )
+        );
+        assert_eq!(
+            always[0].runner.runs.load(Ordering::SeqCst),
+            2,
+            "tried twice"
+        );
+        let tries = AtomicUsize::new(0);
+        let once = [judge(
+            |input: &[u8]| match tries.fetch_add(1, Ordering::SeqCst) {
+                0 => Ok(failed()),
+                _ => Ok(printed(&expected[input])),
+            },
+            None,
+        )];
+        let (_, finished) = run(&once, vec![cases[0].clone()], 1, false);
+        assert_eq!(
+            finished[0].ran[0].1.verdict,
+            Verdict::Accepted,
+            "a passing hiccup"
+        );
     }
 
     #[test]

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::Context;
 use beast_engine::judge::post::{self, Encoding, Passed};
-use beast_engine::judge::report::{CaseReport, Source};
+use beast_engine::judge::report::{CaseReport, Source, Summary};
 use beast_engine::judge::{cases, pack};
 
 /// The refusal of `--post` without a source file, before any case runs.
@@ -49,9 +49,13 @@ pub fn text(
     ))
 }
 
-/// Why a failing answer gets no post.
-pub fn refusal(failed: usize, total: usize) -> String {
-    post::no_post(failed, total)
+/// Why there is no post of an answer judged as `summary` says: a failed case, or a case
+/// the judge could not set up (IE).
+pub fn refusal(summary: &Summary) -> String {
+    match summary.failed {
+        0 => post::no_post_not_judged(summary.internal),
+        failed => post::no_post(failed, summary.passed + failed),
+    }
 }
 
 /// What passed, by kind: samples, rule examples, `--cases` files and random puzzles.

@@ -46,6 +46,9 @@ pub enum Ended {
     MemoryLimit,
     /// The puzzle is longer than the system allows a single argument (`--input arg`).
     ArgumentTooLong,
+    /// The sandbox helper could not set the case up: it said so in its status file (the
+    /// step and the reason are the run's [`Run::setup_failure`]). The answer never ran.
+    SetupFailed,
 }
 
 /// One finished run.
@@ -62,6 +65,8 @@ pub struct Run {
     pub elapsed: Duration,
     /// The most memory the case held at once, where its cgroup measured it.
     pub peak_memory: Option<u64>,
+    /// What the helper's status file said (`STEP: REASON`) when the set-up failed.
+    pub setup_failure: Option<String>,
 }
 
 /// What runs the answer on one puzzle, as the pool sees it: [`Runner`] starts real
@@ -450,6 +455,8 @@ struct CaseFiles {
     entry: Option<sandbox::cgroup::ThreadEntry>,
     lease: Option<Lease>,
     network: Option<std::fs::File>,
+    /// The helper's status file, in the workspace: empty unless the set-up failed.
+    status: Option<tempfile::NamedTempFile>,
 }
 
 impl Runner {
@@ -470,9 +477,17 @@ impl Runner {
         let taken = self.ahead.take();
         let mut prepared = match taken {
             Some(p) => p,
-            None => match self.prepare(input, false)? {
-                Some(p) => p,
-                None => return Ok(Run::not_started(Ended::ArgumentTooLong)),
+            None => match self.prepare(input, false) {
+                Ok(Some(p)) => p,
+                Ok(None) => return Ok(Run::not_started(Ended::ArgumentTooLong)),
+                // The judge's own part of the set-up failed: its error, not the answer's.
+                Err(e) if SetUp::of(&e).is_some() => {
+                    return Ok(Run {
+                        setup_failure: SetUp::of(&e).map(ToString::to_string),
+                        ..Run::not_started(Ended::SetupFailed)
+                    });
+                }
+                Err(e) => return Err(e),
             },
         };
         let Some(jail) = prepared.0.take() else {
@@ -511,6 +526,11 @@ impl Runner {
                 run.ended = Ended::MemoryLimit;
             }
         }
+        if let Some(what) = files.status.as_ref().and_then(|f| setup_failure(f.path())) {
+            // The helper's own channel, not the answer's exit status: the judge failed.
+            run.ended = Ended::SetupFailed;
+            run.setup_failure = Some(what);
+        }
         self.sandbox.give_back(files.lease.take());
         if let Some(ns) = files.network.take() {
             self.sandbox.host.give_network(ns);
@@ -544,6 +564,12 @@ impl Runner {
             Err(e) if platform::argument_too_long(&e) => {
                 self.sandbox.give_back(files.lease.take());
                 return Ok(None);
+            }
+            // Without a sandbox the answer's own program failed to start; with one, the
+            // judge's helper did.
+            Err(e) if self.sandbox.mechanism != Mechanism::None => {
+                self.sandbox.give_back(files.lease.take());
+                return Err(SetUp::step("start the sandbox helper")(e));
             }
             other => other?,
         };
@@ -604,14 +630,32 @@ impl Runner {
             ));
         }
         files.lease = self.sandbox.lease();
-        let (workdir, home) = self.private_dir(input, &mut files)?;
+        let (workdir, home) = self
+            .private_dir(input, &mut files)
+            .map_err(SetUp::step("make the private directory"))?;
         let input_path = workdir.join(INPUT_NAME).into_os_string();
         let args = self.feed(rest, input, |_| Ok(input_path.clone()), &mut files)?;
-        files.group = self.sandbox.case_group()?;
+        files.group = self
+            .sandbox
+            .case_group()
+            .map_err(SetUp::step("make the case's cgroup"))?;
         files.entry = files.group.as_ref().and_then(|g| g.thread_entry());
         if self.sandbox.direct_jail() {
-            files.network = Some(self.sandbox.host.take_network()?);
+            files.network = Some(
+                self.sandbox
+                    .host
+                    .take_network()
+                    .map_err(SetUp::step("make a network namespace"))?,
+            );
         }
+        // Where the helper tells a failed set-up: a file of the judge's, which no answer
+        // can reach (the workspace lists nothing to others; the jail does not show it).
+        files.status = Some(
+            tempfile::Builder::new()
+                .prefix("status-")
+                .tempfile_in(self.workspace.path())
+                .map_err(SetUp::step("make the status file"))?,
+        );
         let mut command = vec![program.clone()];
         command.extend(args);
         let spec = Spec {
@@ -712,6 +756,7 @@ impl Runner {
                 .filter(|_| jail)
                 .map(|f| f.path().to_path_buf()),
             await_go: false,
+            status: files.status.as_ref().map(|f| f.path().to_path_buf()),
             workdir,
             command,
         }
@@ -828,6 +873,7 @@ impl Runner {
             stderr,
             elapsed: watch.phase.elapsed().unwrap_or_else(|| start.elapsed()),
             peak_memory: None,
+            setup_failure: None,
         };
         (id, run)
     }
@@ -939,8 +985,52 @@ impl Run {
             stderr: Vec::new(),
             elapsed: Duration::ZERO,
             peak_memory: None,
+            setup_failure: None,
         }
     }
+}
+
+/// A step of the set-up that the judge itself does (its cgroup, directories, the helper's
+/// start) and that failed: carried inside an `io::Error` to [`Runner::run`], which makes
+/// it an IE like a failure the helper tells.
+#[derive(Debug)]
+struct SetUp {
+    step: &'static str,
+    source: io::Error,
+}
+
+impl SetUp {
+    /// Wraps an error of `step`.
+    fn step(step: &'static str) -> impl FnOnce(io::Error) -> io::Error {
+        move |source| io::Error::other(SetUp { step, source })
+    }
+
+    /// The failed step inside `e`, if it is one.
+    fn of(e: &io::Error) -> Option<&SetUp> {
+        e.get_ref().and_then(|inner| inner.downcast_ref::<SetUp>())
+    }
+}
+
+impl std::fmt::Display for SetUp {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.step, self.source)
+    }
+}
+
+impl std::error::Error for SetUp {}
+
+/// The most bytes of a status file read.
+const STATUS_KEPT: u64 = 1024;
+
+/// What the helper wrote in its status file at `path` (`STEP: REASON`), if anything: a
+/// bounded prefix, as text.
+fn setup_failure(path: &Path) -> Option<String> {
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)
+        .and_then(|f| f.take(STATUS_KEPT).read_to_end(&mut bytes))
+        .ok()?;
+    let text = String::from_utf8_lossy(&bytes).trim().to_string();
+    (!text.is_empty()).then_some(text)
 }
 
 /// True when a failed run's standard error says an allocation failed. Under `RLIMIT_AS`
@@ -1075,6 +1165,35 @@ fn spawn_stderr_reader(mut err: ChildStderr) -> mpsc::Receiver<Vec<u8>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_step_of_the_judges_own_set_up_is_told_apart_from_other_errors() {
+        let denied = io::Error::from(io::ErrorKind::PermissionDenied);
+        let failed = SetUp::step("make the case's cgroup")(denied);
+        assert_eq!(
+            SetUp::of(&failed).map(ToString::to_string).as_deref(),
+            Some("make the case's cgroup: permission denied")
+        );
+        let answers = io::Error::new(io::ErrorKind::NotFound, "no program ./golf");
+        assert!(SetUp::of(&answers).is_none());
+    }
+
+    #[test]
+    fn a_status_file_says_a_step_only_when_the_helper_wrote_one() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let path = dir.path().join("status");
+        std::fs::write(&path, "").expect("write");
+        assert_eq!(setup_failure(&path), None);
+        std::fs::write(&path, "bind a path: ENOENT\n").expect("write");
+        assert_eq!(setup_failure(&path).as_deref(), Some("bind a path: ENOENT"));
+        std::fs::write(&path, "x".repeat(10_000)).expect("write");
+        assert_eq!(
+            setup_failure(&path).map(|s| s.len()),
+            Some(1024),
+            "a bounded prefix"
+        );
+        assert_eq!(setup_failure(&dir.path().join("none")), None);
+    }
 
     /// Feeds `events` to a fresh watch as if they came in that order; the phase and the
     /// number of kills sent.

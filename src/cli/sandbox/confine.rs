@@ -99,14 +99,15 @@ pub fn limits(spec: &Spec) -> Result<(), Failure> {
     set(Resource::RLIMIT_CORE, 0).step("turn off core files")
 }
 
-/// Closes every descriptor but 0, 1 and 2: whatever the judge's caller left open (a
-/// secret file on fd 7, say) does not reach the answer.
-pub fn close_inherited_descriptors() -> Result<(), Failure> {
+/// Closes every descriptor but 0, 1, 2 and `kept` (the helper's own status file, which
+/// closes on `exec`): whatever the judge's caller left open (a secret file on fd 7, say)
+/// does not reach the answer.
+pub fn close_inherited_descriptors(kept: Option<i32>) -> Result<(), Failure> {
     let fds: Vec<i32> = std::fs::read_dir("/proc/self/fd")
         .step("list open descriptors")?
         .flatten()
         .filter_map(|e| e.file_name().to_str().and_then(|n| n.parse().ok()))
-        .filter(|&fd| fd > 2)
+        .filter(|&fd| fd > 2 && Some(fd) != kept)
         .collect();
     for fd in fds {
         // The directory listing's own descriptor is already closed: EBADF is fine.

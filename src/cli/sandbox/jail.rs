@@ -69,7 +69,7 @@ pub fn outer(spec: &Spec) -> Result<u8, Failure> {
     }
     confine::join_cgroups(spec)?;
     if !geteuid().is_root() {
-        own_user_namespace()?;
+        own_user_namespace(spec)?;
     }
     unshare(NAMESPACES | CloneFlags::CLONE_NEWCGROUP).step("make the namespaces")?;
     let exe = std::env::current_exe().step("find the judge's binary")?;
@@ -113,12 +113,20 @@ pub fn warden(spec: &Spec) -> Result<u8, Failure> {
     Ok(0)
 }
 
-/// A user namespace in which only the judge's own uid and gid are mapped (to themselves),
-/// with every capability kept ambient for `init`.
-fn own_user_namespace() -> Result<(), Failure> {
+/// A user namespace in which the judge's own uid and gid are mapped (to themselves), and
+/// the case's subordinate id when it has one (`--uid`: mapped by the system's set-uid
+/// mappers, see [`super::subordinate`]), with every capability kept ambient for `init`.
+fn own_user_namespace(spec: &Spec) -> Result<(), Failure> {
     let (uid, gid) = (geteuid().as_raw(), getegid().as_raw());
+    let mapper = match spec.uid {
+        Some(_) => Some(super::subordinate::Mapper::start(spec)?),
+        None => None,
+    };
     unshare(CloneFlags::CLONE_NEWUSER).step("make a user namespace")?;
-    map_own_ids(uid, gid)?;
+    match mapper {
+        Some(m) => m.finish()?,
+        None => map_own_ids(uid, gid)?,
+    }
     confine::keep_capabilities_across_exec()
 }
 
@@ -147,7 +155,8 @@ fn wait_for(pid: Pid, waited: &SigSet) -> Option<WaitStatus> {
 
 /// pid 1 of the jail: the minimal root, the case's uid, locked mounts, no privilege, then
 /// the answer. Returns only on failure, or when the judge lets go of a jail started ahead.
-pub fn init(spec: &Spec) -> Result<(), Failure> {
+/// `status` is the descriptor of the helper's status file, kept open until the `exec`.
+pub fn init(spec: &Spec, status: Option<i32>) -> Result<(), Failure> {
     prctl::set_pdeathsig(Signal::SIGKILL).step("set the parent-death signal")?;
     confine::join_cgroups(spec)?;
     if geteuid().is_root() {
@@ -174,7 +183,7 @@ pub fn init(spec: &Spec) -> Result<(), Failure> {
     lock_mounts()?;
     confine::drop_every_capability()?;
     confine::limits(spec)?;
-    confine::close_inherited_descriptors()?;
+    confine::close_inherited_descriptors(status)?;
     confine::reset_signal_handling()?;
     // Changing credentials clears the parent-death signal: set it once more, last.
     prctl::set_pdeathsig(Signal::SIGKILL).step("set the parent-death signal")?;
@@ -225,7 +234,9 @@ fn build_root(spec: &Spec, root: &Path, input: Option<&[u8]>) -> Result<(), Fail
     tmpfs(&tmp, quiet, &format!("size={},mode=1777", spec.tmp_size))?;
     let var = under(root, Path::new("/var"));
     std::fs::create_dir(&var).step("make /var")?;
-    std::os::unix::fs::symlink("/tmp", var.join("tmp")).step("make /var/tmp")?;
+    // Relative: until `pivot_root` an absolute link leads to the host's `/tmp`, and the
+    // place of a bound path under `/var/tmp` would be made there, on the host, as root.
+    std::os::unix::fs::symlink("../tmp", var.join("tmp")).step("make /var/tmp")?;
     home(spec, root, input)?;
     for path in &spec.ro {
         if spec.uid.is_some() && closed_to_others(path) {

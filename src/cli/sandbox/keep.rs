@@ -25,7 +25,9 @@ use super::step::{CANNOT_START, Failure, SETUP_FAILED, Step, go, relay, stop_sig
 const DEVICES: [&str; 3] = ["/dev/null", "/dev/zero", "/dev/full"];
 
 /// A subreaper that starts the answer, waits for it and kills every descendant.
-pub fn keep(spec: &Spec) -> Result<u8, Failure> {
+/// `status` is the descriptor of the helper's status file, kept open until the answer
+/// starts.
+pub fn keep(spec: &Spec, status: Option<i32>) -> Result<u8, Failure> {
     confine::join_cgroups(spec)?;
     prctl::set_child_subreaper(true).step("become a subreaper")?;
     // A helper started as a process group leader cannot call setsid; it has none then.
@@ -48,7 +50,7 @@ pub fn keep(spec: &Spec) -> Result<u8, Failure> {
         .filter(|p| p.exists())
         .collect();
     confine::landlock(&read, &write)?;
-    confine::close_inherited_descriptors()?;
+    confine::close_inherited_descriptors(status)?;
     // Changing the user clears the parent-death signal: set it now.
     prctl::set_pdeathsig(Signal::SIGTERM).step("set the parent-death signal")?;
     confine::reset_signal_handling()?;

@@ -21,6 +21,8 @@ pub mod layout;
 pub mod procs;
 pub mod spec;
 pub mod step;
+#[cfg(jail)]
+pub mod subordinate;
 
 use std::ffi::OsString;
 use std::fs::File;
@@ -109,8 +111,14 @@ pub struct Host {
     pub no_memory_cgroup: Option<String>,
     /// Why there is no pids cgroup, when there is none.
     pub no_pids_cgroup: Option<String>,
-    /// The user ids handed out, when the judge is root.
+    /// The user ids handed out: when the judge is root, or (the jail only) when
+    /// `/etc/subuid` gives the judge's user a range that `newuidmap` maps.
     pub uids: Option<UidPool>,
+    /// True when the judge runs as root.
+    pub root: bool,
+    /// Why a normal user's cases run as that user: no subordinate range, no `newuidmap`,
+    /// or a jail with one that did not work.
+    pub no_subordinate: Option<String>,
     /// Network namespaces (no interface up) for the jail under root, one per case running
     /// at once and reused by the next case: making one costs more than the rest of the
     /// jail, and a namespace no process is left in keeps nothing of its last case (an
@@ -150,7 +158,7 @@ impl Host {
         let (mechanism, no_jail) = match level {
             Level::None => (Mechanism::None, None),
             Level::Basic => (Mechanism::Basic, None),
-            Level::Auto | Level::Strict => match probe_jail(workspace) {
+            Level::Auto | Level::Strict => match probe_jail(workspace, None) {
                 Ok(()) => (Mechanism::Jail, None),
                 Err(why) if level == Level::Strict => {
                     return Err(Unavailable {
@@ -177,7 +185,21 @@ impl Host {
                 }
             }
         }
-        let uids = (contained && platform::is_root()).then(UidPool::new);
+        let root = platform::is_root();
+        let (uids, no_subordinate) = match (contained, root) {
+            (false, _) => (None, None),
+            (true, true) => (Some(UidPool::new(FIRST_UID, UIDS, true)), None),
+            #[cfg(jail)]
+            (true, false) if mechanism == Mechanism::Jail => {
+                match subordinate::ids()
+                    .and_then(|s| probe_jail(workspace, Some(s.first + s.count - 1)).map(|()| s))
+                {
+                    Ok(s) => (Some(UidPool::new(s.first, s.count, false)), None),
+                    Err(why) => (None, Some(why)),
+                }
+            }
+            (true, false) => (None, None),
+        };
         #[cfg(jail)]
         let warden = cgroups.as_ref().and_then(|c| start_warden(&c.bases()));
         #[cfg(not(jail))]
@@ -191,6 +213,8 @@ impl Host {
             no_memory_cgroup: no_memory,
             no_pids_cgroup: no_pids,
             uids,
+            root,
+            no_subordinate,
         })
     }
 }
@@ -251,6 +275,7 @@ fn start_warden(bases: &[PathBuf]) -> Option<u32> {
         root_dir: None,
         input_file: None,
         await_go: false,
+        status: None,
         workdir: PathBuf::from("/"),
         command: vec!["-".into()],
     };
@@ -267,9 +292,10 @@ fn start_warden(bases: &[PathBuf]) -> Option<u32> {
     Some(child.id())
 }
 
-/// Runs `/bin/true` in a jail once: the jail works here, or why not.
+/// Runs `/bin/true` in a jail once, as `subordinate` when it is given (a normal user's
+/// id from `/etc/subuid`): the jail works here, or why not.
 #[cfg(jail)]
-fn probe_jail(workspace: &Path) -> Result<(), String> {
+fn probe_jail(workspace: &Path, subordinate: Option<u32>) -> Result<(), String> {
     let exe = std::env::current_exe().map_err(|e| e.to_string())?;
     let root = workspace.join("probe-root");
     std::fs::create_dir_all(&root).map_err(|e| e.to_string())?;
@@ -284,7 +310,10 @@ fn probe_jail(workspace: &Path) -> Result<(), String> {
         nproc: None,
         cpu: 5,
         fsize: 1 << 20,
-        uid: platform::is_root().then_some(FIRST_UID + UIDS - 1),
+        uid: match platform::is_root() {
+            true => Some(FIRST_UID + UIDS - 1),
+            false => subordinate,
+        },
         cgroup: Vec::new(),
         ro: Vec::new(),
         mask: Vec::new(),
@@ -292,6 +321,8 @@ fn probe_jail(workspace: &Path) -> Result<(), String> {
         root_dir: Some(root),
         input_file: None,
         await_go: false,
+        // The probe's failure is read from its standard error.
+        status: None,
         workdir: PathBuf::from(JAILED_HOME),
         command: vec![program.into()],
     };
@@ -314,11 +345,18 @@ fn probe_jail(workspace: &Path) -> Result<(), String> {
     })
 }
 
-/// The user ids of one check, each held by a lock file so that no other judge of the
-/// machine hands it out while this one may use it.
+/// The user ids of one check: under root from [`FIRST_UID`], each held by a lock file so
+/// that no other judge of the machine hands it out while this one may use it; for a
+/// normal user from its subordinate range, without locks (the lock directory is root's),
+/// from a place of the range picked by this process's number.
 #[derive(Debug)]
 pub struct UidPool {
     free: Mutex<Vec<Lease>>,
+    first: u32,
+    count: u32,
+    locked: bool,
+    /// Ids handed out so far (unlocked pools).
+    made: Mutex<u32>,
 }
 
 /// One user id, held.
@@ -330,10 +368,20 @@ pub struct Lease {
 }
 
 impl UidPool {
-    fn new() -> UidPool {
+    /// The `count` ids from `first`, held by lock files when `locked`.
+    fn new(first: u32, count: u32, locked: bool) -> UidPool {
         UidPool {
             free: Mutex::new(Vec::new()),
+            first,
+            count: count.max(2),
+            locked,
+            made: Mutex::new(0),
         }
+    }
+
+    /// The first id of the pool, as the report names it.
+    pub fn first(&self) -> u32 {
+        self.first
     }
 
     /// A user id no other answer running now has.
@@ -341,22 +389,30 @@ impl UidPool {
         if let Some(lease) = self.free.lock().ok().and_then(|mut f| f.pop()) {
             return lease;
         }
-        let dir = Path::new(UID_LOCKS);
-        let _ = std::fs::create_dir_all(dir);
-        for n in 0..UIDS - 1 {
-            let Ok(file) = File::create(dir.join(format!("uid-{n}"))) else {
-                break;
-            };
-            if let Some(lock) = FileLock::try_new(file) {
-                return Lease {
-                    uid: FIRST_UID + n,
-                    _lock: Some(lock),
+        // The last id of the range is the probe's.
+        let usable = self.count - 1;
+        if self.locked {
+            let dir = Path::new(UID_LOCKS);
+            let _ = std::fs::create_dir_all(dir);
+            for n in 0..usable {
+                let Ok(file) = File::create(dir.join(format!("uid-{n}"))) else {
+                    break;
                 };
+                if let Some(lock) = FileLock::try_new(file) {
+                    return Lease {
+                        uid: self.first + n,
+                        _lock: Some(lock),
+                    };
+                }
             }
         }
-        // No lock can be had: an id from this process's own number, unlocked.
+        // No lock: an id from this process's own number on, one more a lease.
+        let made = self.made.lock().map_or(0, |mut m| {
+            *m += 1;
+            *m - 1
+        });
         Lease {
-            uid: FIRST_UID + std::process::id() % (UIDS - 1),
+            uid: self.first + (std::process::id().wrapping_add(made)) % usable,
             _lock: None,
         }
     }
@@ -453,7 +509,7 @@ impl Sandbox {
     /// the namespaces (under root: no user namespace is needed to make them, so no outer
     /// process either).
     pub fn direct_jail(&self) -> bool {
-        self.mechanism == Mechanism::Jail && self.host.uids.is_some()
+        self.mechanism == Mechanism::Jail && self.host.root
     }
 
     fn cgroups(&self) -> Option<&Cgroups> {
@@ -513,9 +569,18 @@ impl Sandbox {
         let host = &self.host;
         let contained = self.mechanism != Mechanism::None;
         if contained {
-            protections.push(match host.uids {
-                Some(_) => format!("own uid per case from {FIRST_UID}"),
-                None => "the judge's uid, never root".to_string(),
+            protections.push(match (&host.uids, host.root) {
+                (Some(pool), true) => format!("own uid per case from {}", pool.first()),
+                (Some(pool), false) => format!(
+                    "own subordinate uid per case from {} (/etc/subuid, newuidmap)",
+                    pool.first()
+                ),
+                (None, _) => match (&host.no_subordinate, self.mechanism) {
+                    (Some(why), Mechanism::Jail) => {
+                        format!("the judge's uid, never root (no subordinate uid: {why})")
+                    }
+                    _ => "the judge's uid, never root".to_string(),
+                },
             });
             protections.push("no capabilities".to_string());
             protections.push("seccomp".to_string());
@@ -556,7 +621,7 @@ impl Sandbox {
             memory_limit: memory_limit.map(str::to_string),
             processes: contained.then_some(self.nproc().unwrap_or(PROCESSES)),
             env_cleared: contained,
-            run_as_uid: host.uids.as_ref().filter(|_| contained).map(|_| FIRST_UID),
+            run_as_uid: host.uids.as_ref().filter(|_| contained).map(UidPool::first),
             line: summary_line(self.mechanism, &protections, &missing),
             protections,
             missing,

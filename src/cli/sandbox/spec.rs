@@ -2,7 +2,8 @@
 //! as the arguments of the hidden `beast __contain` helper ([`Spec::to_args`]) and the
 //! helper reads it back ([`Spec::parse`], the exact inverse, without clap: every case
 //! starts a helper, and building a parser costs it more than the rest of its start).
-//! Nothing else passes between them but the environment and the three standard streams.
+//! Nothing else passes between them but the environment, the three standard streams and
+//! the status file (`--status`), where a helper tells the judge of its own failure.
 
 use std::ffi::OsString;
 use std::path::PathBuf;
@@ -34,11 +35,15 @@ pub enum Role {
     /// One per check under root: when the judge is gone, however it went, kills every
     /// process left in the check's cgroups (`--cgroup`: their bases) and removes them.
     Warden,
+    /// Started by a normal user's outer process before it makes its user namespace: once
+    /// told on standard input, maps the case's subordinate id (`--uid`) into the namespace
+    /// of `--judge-pid` (here the outer process) with `newuidmap` and `newgidmap`.
+    Map,
 }
 
 impl Role {
     /// Every role, for [`Role::named`].
-    const ALL: [Role; 4] = [Role::Outer, Role::Init, Role::Keep, Role::Warden];
+    const ALL: [Role; 5] = [Role::Outer, Role::Init, Role::Keep, Role::Warden, Role::Map];
 
     fn name(self) -> &'static str {
         match self {
@@ -46,6 +51,7 @@ impl Role {
             Role::Init => "init",
             Role::Keep => "keep",
             Role::Warden => "warden",
+            Role::Map => "map",
         }
     }
 
@@ -91,6 +97,11 @@ pub struct Spec {
     /// Set up everything, then wait for one byte on standard input ([`GO`]) before starting
     /// the answer: a jail started ahead of its case (jail).
     pub await_go: bool,
+    /// The judge's file (outside every jail) where the helper writes `STEP: REASON` when a
+    /// step of the set-up fails before the answer starts: the judge's own failure (IE),
+    /// told apart from any exit status the answer could give. Empty when the answer
+    /// started.
+    pub status: Option<PathBuf>,
     /// The answer's working directory.
     pub workdir: PathBuf,
     /// The answer's command.
@@ -143,6 +154,9 @@ impl Spec {
         if let Some(p) = &self.input_file {
             flag("input-file", p.clone().into_os_string());
         }
+        if let Some(p) = &self.status {
+            flag("status", p.clone().into_os_string());
+        }
         flag("workdir", self.workdir.clone().into_os_string());
         if self.await_go {
             a.push("--await-go".into());
@@ -162,6 +176,7 @@ impl Spec {
         let (mut cpu, mut fsize, mut tmp_size) = (None, None, None);
         let (mut cgroup, mut ro, mut mask) = (Vec::new(), Vec::new(), Vec::new());
         let (mut root_dir, mut input_file, mut workdir) = (None, None, None);
+        let mut status = None;
         let mut await_go = false;
         while let Some(arg) = args.next() {
             let name = arg.to_str().unwrap_or("").to_string();
@@ -197,6 +212,7 @@ impl Spec {
                 "--mask" => mask.push(PathBuf::from(value)),
                 "--root-dir" => root_dir = Some(PathBuf::from(value)),
                 "--input-file" => input_file = Some(PathBuf::from(value)),
+                "--status" => status = Some(PathBuf::from(value)),
                 "--workdir" => workdir = Some(PathBuf::from(value)),
                 _ => return Err(format!("unknown argument {}", arg.to_string_lossy())),
             }
@@ -225,6 +241,7 @@ impl Spec {
             root_dir,
             input_file,
             await_go,
+            status,
             workdir: workdir.ok_or_else(|| missing("workdir"))?,
             command,
         })
@@ -255,6 +272,7 @@ mod tests {
             root_dir: Some("/tmp/beast-check-1/root".into()),
             input_file: None,
             await_go: true,
+            status: Some("/tmp/beast-check-1/status-x".into()),
             workdir: JAILED_HOME.into(),
             command: vec![
                 "python3".into(),
@@ -270,6 +288,7 @@ mod tests {
             cgroup: Vec::new(),
             root_dir: None,
             await_go: false,
+            status: None,
             ..spec.with_role(Role::Warden)
         };
         assert_eq!(Spec::parse(bare.to_args()), Ok(bare));

@@ -601,8 +601,9 @@ pub fn diagnose(
     threads: usize,
     keep_going: impl Fn() -> bool + Sync,
 ) -> Diagnosis {
+    // A case the judge could not set up (IE) says nothing of the answer: it is left out.
     let failing: Vec<usize> = (0..observed.len())
-        .filter(|&i| !observed[i].passed)
+        .filter(|&i| !observed[i].passed && observed[i].verdict.judged())
         .collect();
     let wrong: Vec<usize> = failing
         .iter()
@@ -834,7 +835,7 @@ pub fn diagnose(
         let how = format_difference(observed[pe[0]].expected, observed[pe[0]].got);
         groups.push(Group::of(Cause::Format { how }, pe, observed));
     }
-    if observed.iter().all(|o| o.passed) {
+    if observed.iter().all(|o| o.passed || !o.verdict.judged()) {
         d.status = Status::Correct;
         d.readings.clear();
     }

@@ -44,7 +44,10 @@ impl Row {
             passed: summary.passed,
             presentation: summary.presentation,
             total: summary.passed + summary.failed,
-            diagnosis: short_diagnosis(d),
+            diagnosis: match summary.internal {
+                0 => short_diagnosis(d),
+                n => format!("{}; {n} IE (not judged)", short_diagnosis(d)),
+            },
             bytes: summary.source.as_ref().map(|s| s.bytes),
             chars: summary.source.as_ref().map(|s| s.chars),
             slowest: summary.slowest.clone(),

@@ -257,6 +257,17 @@ pub fn no_post(failed: usize, total: usize) -> String {
     )
 }
 
+/// Why there is no post when every case judged passed but `internal` could not be set up
+/// (IE): the judge failed, not the answer, and the post would claim cases never run.
+pub fn no_post_not_judged(internal: usize) -> String {
+    format!(
+        "no post: {} not judged (IE: the judge could not set {} up; the answer is not to \
+         blame): check again",
+        counted(internal, "case"),
+        if internal == 1 { "it" } else { "them" }
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -193,6 +193,9 @@ pub struct SummaryRecord {
     pub pe: usize,
     /// Cases that failed.
     pub failed: usize,
+    /// Cases the judge could not set up (IE), neither passed nor failed; absent when none.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub ie: usize,
     /// Cases run.
     pub total: usize,
     /// The diagnosis.
@@ -221,7 +224,8 @@ impl SummaryRecord {
             passed: s.passed,
             pe: s.presentation,
             failed: s.failed,
-            total: s.passed + s.failed,
+            ie: s.internal,
+            total: s.passed + s.failed + s.internal,
             diagnosis: DiagnosisRecord::of(d),
             bytes: s.source.as_ref().map(|x| x.bytes),
             chars: s.source.as_ref().map(|x| x.chars),
@@ -243,6 +247,11 @@ impl SummaryRecord {
             ..self
         }
     }
+}
+
+/// For `skip_serializing_if`: a count of none is left out.
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 /// An answer's times, in milliseconds to the microsecond.

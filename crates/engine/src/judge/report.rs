@@ -292,6 +292,8 @@ pub struct Summary {
     pub presentation: usize,
     /// Cases that failed.
     pub failed: usize,
+    /// Cases the judge could not set up (IE): neither passed nor failed.
+    pub internal: usize,
     /// The candidate's total run time, in milliseconds.
     pub time_total_ms: f64,
     /// The slowest case and its time, in milliseconds.
@@ -333,6 +335,7 @@ impl Summary {
     /// Counts `reports`.
     pub fn of(reports: &[CaseReport]) -> Summary {
         let passed = reports.iter().filter(|r| r.passed).count();
+        let internal = reports.iter().filter(|r| !r.verdict.judged()).count();
         let slowest = reports
             .iter()
             .max_by(|a, b| a.time_ms.total_cmp(&b.time_ms))
@@ -347,7 +350,8 @@ impl Summary {
                 .iter()
                 .filter(|r| r.passed && r.verdict == Verdict::Presentation)
                 .count(),
-            failed: reports.len() - passed,
+            failed: reports.len() - passed - internal,
+            internal,
             time_total_ms: reports.iter().map(|r| r.time_ms).sum(),
             slowest,
             largest,
@@ -364,18 +368,23 @@ impl Summary {
         Some(format!("memory: peak {} ({})", mib(*bytes), visible(name)))
     }
 
-    /// The summary line, `N passed, N failed`, or `N passed (K PE), N failed`.
+    /// The summary line, `N passed, N failed`, or `N passed (K PE), N failed`, and `, K
+    /// not judged (IE)` when the judge failed on some.
     pub fn line(&self) -> String {
-        match self.presentation {
+        let mut line = match self.presentation {
             0 => format!("{} passed, {} failed", self.passed, self.failed),
             pe => format!("{} passed ({pe} PE), {} failed", self.passed, self.failed),
+        };
+        if self.internal > 0 {
+            let _ = write!(line, ", {} not judged (IE)", self.internal);
         }
+        line
     }
 
     /// The time line: `wall 3.9 s; answer 7.6 s over 240 cases (slowest random-1-3,
     /// 20.1 ms)`. The answer's time is summed over its runs, which overlap.
     pub fn time_line(&self) -> String {
-        let total = self.passed + self.failed;
+        let total = self.passed + self.failed + self.internal;
         let secs = |ms: f64| match ms < 1000.0 {
             true => format!("{ms:.0} ms"),
             false => format!("{:.1} s", ms / 1000.0),
@@ -505,6 +514,38 @@ pub fn text(r: &CaseReport) -> String {
     }
     if let Some(cmd) = &r.reproduce {
         let _ = writeln!(s, "    puzzle: {cmd}");
+    }
+    s
+}
+
+/// What the cases the judge could not set up say, each different failure once with
+/// the cases it stopped: `IE x2: internal error while setting up the jail: STEP:
+/// REASON` and `  cases: a, b`, then that the answer is not to blame. Empty when there
+/// is none.
+pub fn internal_text(reports: &[CaseReport]) -> String {
+    let mut seen: Vec<(String, Vec<&str>)> = Vec::new();
+    for r in reports.iter().filter(|r| !r.verdict.judged()) {
+        let words = r
+            .detail
+            .as_ref()
+            .map_or_else(String::new, ToString::to_string);
+        match seen.iter_mut().find(|(w, _)| *w == words) {
+            Some((_, names)) => names.push(&r.name),
+            None => seen.push((words, vec![&r.name])),
+        }
+    }
+    let mut s = String::new();
+    for (words, names) in &seen {
+        let _ = writeln!(s, "IE x{}: {}", names.len(), visible(words));
+        let shown: Vec<String> = names.iter().take(10).map(|n| visible(n)).collect();
+        let _ = write!(s, "  cases: {}", shown.join(", "));
+        if names.len() > 10 {
+            let _ = write!(s, ", and {} more", names.len() - 10);
+        }
+        s.push('\n');
+    }
+    if !seen.is_empty() {
+        s += "  the answer is not to blame: these cases were not judged (tried twice)\n\n";
     }
     s
 }
@@ -700,11 +741,12 @@ pub fn junit_suites(name: &str, suites: &[Suite]) -> String {
     let sums: Vec<Summary> = suites.iter().map(|x| Summary::of(x.reports)).collect();
     let tests: usize = suites.iter().map(|x| x.reports.len()).sum();
     let failures: usize = sums.iter().map(|x| x.failed).sum();
+    let errors: usize = sums.iter().map(|x| x.internal).sum();
     let total: f64 = sums.iter().map(|x| x.time_total_ms).sum::<f64>() / 1000.0;
     let mut s = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
     let _ = writeln!(
         s,
-        "<testsuites name=\"{}\" tests=\"{tests}\" failures=\"{failures}\" errors=\"0\" time=\"{total:.3}\">",
+        "<testsuites name=\"{}\" tests=\"{tests}\" failures=\"{failures}\" errors=\"{errors}\" time=\"{total:.3}\">",
         xml_escape(name)
     );
     for (x, sum) in suites.iter().zip(&sums) {
@@ -721,9 +763,10 @@ fn suite_xml(s: &mut String, x: &Suite, sum: &Summary) {
     let suite = xml_escape(x.name);
     let _ = writeln!(
         s,
-        "  <testsuite name=\"{suite}\" tests=\"{}\" failures=\"{}\" errors=\"0\" skipped=\"0\" time=\"{total:.3}\">",
+        "  <testsuite name=\"{suite}\" tests=\"{}\" failures=\"{}\" errors=\"{}\" skipped=\"0\" time=\"{total:.3}\">",
         reports.len(),
-        sum.failed
+        sum.failed,
+        sum.internal
     );
     let _ = writeln!(
         s,
@@ -739,6 +782,21 @@ fn suite_xml(s: &mut String, x: &Suite, sum: &Summary) {
         );
         if r.passed {
             *s += "/>\n";
+            continue;
+        }
+        if !r.verdict.judged() {
+            // The judge's failure, not the answer's: an error, as JUnit tells a test
+            // that could not run from one that failed.
+            let message = r
+                .detail
+                .as_ref()
+                .map_or_else(String::new, ToString::to_string);
+            let _ = writeln!(
+                s,
+                ">\n      <error type=\"IE\" message=\"{}\">{}</error>\n    </testcase>",
+                xml_escape(&message),
+                xml_escape(&text(r))
+            );
             continue;
         }
         let message = d
@@ -817,6 +875,36 @@ mod tests {
             reproduce: None,
             peak_memory: None,
         }
+    }
+
+    #[test]
+    fn a_case_the_judge_could_not_set_up_counts_against_nobody() {
+        let mut ie = report("jailless", Verdict::InternalError);
+        ie.detail = Some(Termination::SetupFailed {
+            what: "bind a path: ENOENT".to_string(),
+        });
+        let reports = [
+            report("a", Verdict::Accepted),
+            ie,
+            report("c", Verdict::WrongAnswer),
+        ];
+        let sum = Summary::of(&reports);
+        assert_eq!((sum.passed, sum.failed, sum.internal), (1, 1, 1));
+        assert_eq!(sum.line(), "1 passed, 1 failed, 1 not judged (IE)");
+        assert_eq!(
+            internal_text(&reports),
+            "IE x1: internal error while setting up the jail: bind a path: ENOENT\n  cases: \
+             jailless\n  the answer is not to blame: these cases were not judged (tried \
+             twice)\n\n"
+        );
+        assert_eq!(internal_text(&reports[..1]), "");
+        let xml = junit("s", &reports, &diagnosis(), "sandbox: none");
+        assert!(xml.contains(r#"failures="1" errors="1""#), "{xml}");
+        assert!(
+            xml.contains(r#"<error type="IE" message="internal error while setting up"#),
+            "{xml}"
+        );
+        assert_eq!(xml.matches("<failure").count(), 1, "{xml}");
     }
 
     fn diagnosis() -> DiagnosisReport {

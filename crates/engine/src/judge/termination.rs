@@ -8,7 +8,8 @@ use serde::{Serialize, Serializer};
 
 use crate::words::mib;
 
-/// How a run that gives no verdict from its output ended (TLE, RTE, OLE, MLE).
+/// How a run that gives no verdict from its output ended (TLE, RTE, OLE, MLE), or why it
+/// never started (IE).
 #[derive(Clone, Debug, PartialEq)]
 pub enum Termination {
     /// It printed more than the cap, in bytes, and was stopped.
@@ -48,6 +49,14 @@ pub enum Termination {
         name: Option<String>,
         /// The end of its standard error.
         stderr: String,
+    },
+    /// The judge could not set the case up: a step of its jail failed before the answer
+    /// started (IE). The helper told it on a channel of its own, never the answer's exit
+    /// status.
+    SetupFailed {
+        /// The step and the system's reason: `bind a path: ENOENT: No such file or
+        /// directory`.
+        what: String,
     },
     /// Read back from a shard's record, which keeps the words only.
     Recorded(String),
@@ -103,6 +112,9 @@ impl fmt::Display for Termination {
                     write!(f, " ({name})")?;
                 }
                 tail(f, stderr)
+            }
+            Termination::SetupFailed { what } => {
+                write!(f, "internal error while setting up the jail: {what}")
             }
             Termination::Recorded(words) => f.write_str(words),
         }
@@ -160,6 +172,13 @@ mod tests {
                     stderr: "MemoryError".to_string(),
                 },
                 "ran out of the 256 MiB memory limit; stderr ends:\nMemoryError",
+            ),
+            (
+                Termination::SetupFailed {
+                    what: "bind a path: ENOENT: No such file or directory".to_string(),
+                },
+                "internal error while setting up the jail: bind a path: ENOENT: No such \
+                 file or directory",
             ),
             (
                 Termination::Recorded("exit code 9".to_string()),

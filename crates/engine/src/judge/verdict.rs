@@ -1,5 +1,6 @@
 //! Verdicts and output comparison: AC, WA, PE from the candidate's output, TLE, RTE and OLE
-//! from how it ran, and the unified diff shown with a WA.
+//! from how it ran, IE when the judge could not set the case up, and the unified diff
+//! shown with a WA.
 
 use std::fmt;
 
@@ -29,10 +30,14 @@ pub enum Verdict {
     /// Memory limit exceeded.
     #[serde(rename = "MLE")]
     MemoryLimit,
+    /// Internal error: the judge could not set the case up (its jail), so the answer never
+    /// ran. It counts against nobody: neither passed nor failed (isolate's `XX`).
+    #[serde(rename = "IE")]
+    InternalError,
 }
 
 impl Verdict {
-    /// The two- or three-letter code: `AC`, `WA`, `PE`, `TLE`, `RTE`, `OLE`, `MLE`.
+    /// The two- or three-letter code: `AC`, `WA`, `PE`, `TLE`, `RTE`, `OLE`, `MLE`, `IE`.
     pub fn code(self) -> &'static str {
         match self {
             Verdict::Accepted => "AC",
@@ -42,6 +47,7 @@ impl Verdict {
             Verdict::RuntimeError => "RTE",
             Verdict::OutputLimit => "OLE",
             Verdict::MemoryLimit => "MLE",
+            Verdict::InternalError => "IE",
         }
     }
 
@@ -55,9 +61,16 @@ impl Verdict {
             Verdict::RuntimeError,
             Verdict::OutputLimit,
             Verdict::MemoryLimit,
+            Verdict::InternalError,
         ]
         .into_iter()
         .find(|v| v.code() == code)
+    }
+
+    /// True when the verdict is on the answer: every one but IE, which says the judge
+    /// failed and the answer never ran.
+    pub fn judged(self) -> bool {
+        self != Verdict::InternalError
     }
 
     /// True if the case counts as passed: AC always, PE unless `strict`.
@@ -322,6 +335,15 @@ fn thousands(n: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn ie_is_a_verdict_on_the_judge_neither_passed_nor_judged() {
+        let ie = Verdict::InternalError;
+        assert_eq!(Verdict::from_code(ie.code()), Some(ie));
+        assert_eq!(serde_json::to_string(&ie).unwrap(), "\"IE\"");
+        assert!(!ie.passed(false) && !ie.judged());
+        assert!(Verdict::RuntimeError.judged());
+    }
 
     #[test]
     fn identical_output_is_ac() {

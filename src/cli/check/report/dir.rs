@@ -1,5 +1,6 @@
 //! `--report-dir DIR`: each answer's text report in DIR/NAME.txt and its JSON report (case
-//! records and summary) in DIR/NAME.json.
+//! records and summary) in DIR/NAME.json, NAME the answer's name made a file name
+//! ([`answers::file_name`]): every file lands in DIR, whatever the command was.
 
 use std::path::PathBuf;
 
@@ -8,6 +9,7 @@ use beast_engine::judge::record::{CaseRecord, Record, SummaryRecord};
 
 use super::reporter::{Out, Reporter};
 use super::text::detail;
+use crate::cli::check::answers;
 use crate::cli::check::event::Event;
 
 /// The report-directory reporter.
@@ -39,7 +41,7 @@ impl Reporter for ReportDir {
                 json += &Record::Summary(record).to_line()?;
             }
             for (ext, contents) in [("txt", text), ("json", json)] {
-                let path = dir.join(format!("{}.{ext}", j.name));
+                let path = dir.join(format!("{}.{ext}", answers::file_name(&j.name)));
                 std::fs::write(&path, contents)
                     .with_context(|| format!("cannot write {}", path.display()))?;
             }

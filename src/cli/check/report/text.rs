@@ -6,7 +6,7 @@
 use std::path::PathBuf;
 
 use beast_engine::judge::leaderboard;
-use beast_engine::judge::report::{self, DiagnosisReport, Summary};
+use beast_engine::judge::report::{self, CaseReport, DiagnosisReport, Summary};
 
 use super::reporter::{Out, Reporter, interrupted_note};
 use crate::cli::check::event::{Event, Finish, Judged};
@@ -38,7 +38,8 @@ impl Text {
         let Ok((reports, summary, d)) = &j.outcome else {
             return Ok(());
         };
-        if let Some(p) = self.post.as_ref().filter(|_| summary.failed == 0) {
+        let all_passed = summary.failed == 0 && summary.internal == 0;
+        if let Some(p) = self.post.as_ref().filter(|_| all_passed) {
             let text = post::text(
                 &p.command,
                 j.source.as_ref(),
@@ -50,9 +51,9 @@ impl Text {
             out.print(&text);
             out.note(&format!("{}\n", summary.line()));
         } else {
-            out.print(&ending(summary, d));
+            out.print(&ending(reports, summary, d));
             if self.post.is_some() {
-                let why = post::refusal(summary.failed, summary.passed + summary.failed);
+                let why = post::refusal(summary);
                 out.note(&format!("{why}\n"));
             }
         }
@@ -139,15 +140,15 @@ pub fn sandbox_lines(names: &[&str], lines: &[&str]) -> String {
 /// time, score and summary line, or why it could not start.
 pub fn detail(j: &Judged) -> String {
     match &j.outcome {
-        Ok((_, summary, d)) => ending(summary, d),
+        Ok((reports, summary, d)) => ending(reports, summary, d),
         Err(reason) => format!("cannot start: {}\n", report::visible(reason)),
     }
 }
 
 /// The end of the text report: the groups, the diagnosis, the time and score lines, and
 /// the summary line.
-fn ending(summary: &Summary, d: &DiagnosisReport) -> String {
-    let mut s = String::new();
+fn ending(reports: &[CaseReport], summary: &Summary, d: &DiagnosisReport) -> String {
+    let mut s = report::internal_text(reports);
     for g in &d.groups {
         s += &report::group_text(g);
         s.push('\n');

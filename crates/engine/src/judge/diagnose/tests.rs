@@ -84,6 +84,28 @@ fn a_correct_run_is_correct() {
 }
 
 #[test]
+fn a_case_the_judge_could_not_set_up_says_nothing_of_the_answer() {
+    let p = Puzzle::parse(REAPER).expect("valid");
+    let not_run = Observed {
+        verdict: Verdict::InternalError,
+        passed: false,
+        ..case(&p, "aHHHH!\n0\n", "")
+    };
+    let d = diagnose(
+        &[case(&p, "aHHHH!\n0\n", "aHHHH!\n0\n"), not_run],
+        1,
+        || true,
+    );
+    assert_eq!(d.status, Status::Correct);
+    assert!(
+        d.groups.is_empty(),
+        "no group of the answer's: {:?}",
+        d.groups
+    );
+    assert_eq!((d.passed, d.wrong, d.crashed), (1, 0, 0));
+}
+
+#[test]
 fn one_wrong_answer_is_only_weak_evidence() {
     let p = Puzzle::parse(REAPER).expect("valid");
     let d = diagnose(&[case(&p, "aHHHH!\n0\n", "0\n")], 1, || true);
