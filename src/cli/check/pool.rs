@@ -138,12 +138,24 @@ impl<E: Execute> Judge<E> {
                     }
                 }
             }
+            Job::Twin(spec) => {
+                match spec.twin_within(&self.gen_opts, in_time(self.engine_time)) {
+                    // The seed draws the challenge's own form: the case has no twin.
+                    None => return Ok(Done::NotRun),
+                    Some(Ok(case)) => case,
+                    Some(Err(skipped)) => {
+                        let note = format!("note: skipped {}: {}", skipped.name, skipped.reason);
+                        return Ok(Done::Undecided(note));
+                    }
+                }
+            }
         };
         let mut case = case;
         let mut report = self.case(&case)?;
         if report.passed && !self.keep_texts {
-            // Kept for the diagnosis, which needs only the parsed puzzle of a passing case:
-            // its texts go, so a long run holds less.
+            // Kept for the diagnosis, which needs only the parsed puzzle of a passing case
+            // and the layout of its text (`case.layout`, taken when the case was made): its
+            // texts go, so a long run holds less.
             case.input = Vec::new();
             report.puzzle = String::new();
         }
@@ -179,8 +191,12 @@ impl<E: Execute> Judge<E> {
             detail,
             consistent,
             seed,
-            reproduce: seed.map(|s| format!("beast gen --seed {s}{}", self.gen_flags)),
+            reproduce: seed.map(|s| {
+                let twin = if case.robustness { " --robustness" } else { "" };
+                format!("beast gen --seed {s}{twin}{}", self.gen_flags)
+            }),
             peak_memory: run.peak_memory,
+            robustness: case.robustness,
         })
     }
 }

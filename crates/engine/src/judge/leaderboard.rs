@@ -276,6 +276,7 @@ mod tests {
                 evidence: 5,
             }],
             groups,
+            robustness: None,
         }
     }
 

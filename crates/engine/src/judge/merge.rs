@@ -15,6 +15,7 @@ use crate::beast::Puzzle;
 use crate::judge::cases::{Case, Origin, Shard, ShardError};
 use crate::judge::record::{AnswerHeader, CaseRecord, Header, Record};
 use crate::judge::report::{CaseReport, Source};
+use crate::judge::robustness::Layout;
 use crate::judge::termination::Termination;
 
 /// A 64-bit FNV-1a fingerprint of `parts` (each part delimited), in hex: stable across
@@ -424,7 +425,8 @@ fn records_of(
                         report.name, header.answers[answer].name
                     )));
                 }
-                counted[answer] += 1;
+                // The summary counts the challenge's cases; the robustness set is apart.
+                counted[answer] += usize::from(!report.robustness);
                 answers[answer].insert(index, (case, report));
                 continue;
             }
@@ -487,6 +489,8 @@ fn case_of(r: &CaseRecord) -> Result<(usize, Case, CaseReport), String> {
         .ok_or_else(|| format!("case {name} without its puzzle"))?;
     let puzzle = Puzzle::parse(&puzzle_text)
         .map_err(|e| format!("the puzzle of case {name} does not parse: {e}"))?;
+    // Taken from the text before a passing case's is dropped.
+    let layout = Layout::of(&puzzle, puzzle_text.as_bytes());
     let case = Case {
         name: name.clone(),
         puzzle,
@@ -500,6 +504,8 @@ fn case_of(r: &CaseRecord) -> Result<(usize, Case, CaseReport), String> {
             Some(seed) => Origin::Random { seed },
             None => Origin::File,
         },
+        layout,
+        robustness: r.robustness,
     };
     let report = CaseReport {
         name,
@@ -517,6 +523,7 @@ fn case_of(r: &CaseRecord) -> Result<(usize, Case, CaseReport), String> {
         peak_memory: r
             .peak_memory_mib
             .map(|m| (m * f64::from(1u32 << 20)) as u64),
+        robustness: r.robustness,
     };
     Ok((index, case, report))
 }
@@ -564,6 +571,7 @@ mod tests {
             r#gen: None,
             answer: None,
             index: Some(index),
+            robustness: false,
         })
     }
 
@@ -573,6 +581,7 @@ mod tests {
             sentence: "correct".to_string(),
             explained_by: Vec::new(),
             groups: Vec::new(),
+            robustness: None,
         };
         let s = Summary {
             passed: total,

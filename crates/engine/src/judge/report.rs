@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::beast::{Rules, variant};
 use crate::judge::diagnose::{Diagnosis, Explanation, Hypothesis, STRONG, Shape, Status};
+use crate::judge::robustness::RobustnessReport;
 use crate::judge::termination::Termination;
 use crate::judge::verdict::{Verdict, unified_diff};
 use crate::words::{count, mib};
@@ -39,6 +40,9 @@ pub struct CaseReport {
     pub reproduce: Option<String>,
     /// The most memory the case held at once, in bytes, where the sandbox measured it.
     pub peak_memory: Option<u64>,
+    /// True for a case of the robustness set (input the challenge does not promise): it is
+    /// reported apart and never counts as a failure.
+    pub robustness: bool,
 }
 
 /// A case shrunk to a smaller one that still shows its group's mistake.
@@ -135,6 +139,8 @@ pub struct DiagnosisReport {
     pub explained_by: Vec<ExplainedBy>,
     /// The failures, grouped.
     pub groups: Vec<GroupReport>,
+    /// The robustness section, when robustness cases ran (they are in no group).
+    pub robustness: Option<RobustnessReport>,
 }
 
 impl DiagnosisReport {
@@ -157,6 +163,7 @@ impl DiagnosisReport {
             sentence: sentence(d),
             explained_by,
             groups,
+            robustness: None,
         }
     }
 
@@ -816,6 +823,7 @@ mod tests {
             seed: None,
             reproduce: None,
             peak_memory: None,
+            robustness: false,
         }
     }
 
@@ -825,6 +833,7 @@ mod tests {
             sentence: "it looks like a mistake".to_string(),
             explained_by: Vec::new(),
             groups: Vec::new(),
+            robustness: None,
         }
     }
 

@@ -153,6 +153,9 @@ fn ending(summary: &Summary, d: &DiagnosisReport) -> String {
         s.push('\n');
     }
     s += &format!("diagnosis: {}\n", report::visible(&d.sentence));
+    if let Some(r) = &d.robustness {
+        s += &r.text();
+    }
     s += &format!("{}\n", summary.time_line());
     if let Some(line) = summary.memory_line() {
         s += &format!("{line}\n");
