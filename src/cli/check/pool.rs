@@ -638,6 +638,89 @@ mod tests {
         assert_eq!(judges[0].runner.runs.load(Ordering::SeqCst), 3);
     }
 
+    /// Issue 30: a passing case's text is dropped, but the layout taken from it stays, so
+    /// the diagnosis counts the passing cases with CRLF line ends truly.
+    #[test]
+    fn input_traits_are_counted_on_passing_cases_whose_text_was_dropped() {
+        let (builtin, _) = samples();
+        let mut loaded = cases::Loaded::default();
+        for c in &builtin {
+            let crlf = String::from_utf8_lossy(&c.input).replace('\n', "\r\n");
+            for (name, input) in [
+                (c.name.clone(), c.input.clone()),
+                (format!("{}-crlf", c.name), crlf.into_bytes()),
+            ] {
+                loaded
+                    .add(
+                        &name,
+                        &input,
+                        Some(c.expected.as_bytes()),
+                        None,
+                        Origin::File,
+                    )
+                    .expect("a valid case");
+            }
+        }
+        let expected: HashMap<Vec<u8>, String> = loaded
+            .cases
+            .iter()
+            .map(|c| (c.input.clone(), c.expected.clone()))
+            .collect();
+        // Crashes on every other CRLF input: the other half of them pass.
+        let crlf_inputs: Vec<&Vec<u8>> = loaded
+            .cases
+            .iter()
+            .map(|c| &c.input)
+            .filter(|i| i.contains(&b'\r'))
+            .collect();
+        let failing: Vec<Vec<u8>> = crlf_inputs
+            .iter()
+            .step_by(2)
+            .map(|i| (*i).clone())
+            .collect();
+        let judges = [judge(
+            |input: &[u8]| match failing.iter().any(|f| f == input) {
+                true => Ok(Run {
+                    ended: Ended::Exited(1),
+                    ..printed("")
+                }),
+                false => Ok(printed(&expected[input])),
+            },
+            None,
+        )];
+        let (_, finished) = run(&judges, loaded.cases.clone(), 2, false);
+        let ran = &finished[0].ran;
+        let passing_crlf = ran
+            .iter()
+            .filter(|(c, r)| r.passed && c.layout.crlf)
+            .inspect(|(c, _)| assert!(c.input.is_empty(), "{}: the text is dropped", c.name))
+            .count();
+        assert_eq!(passing_crlf, crlf_inputs.len() - failing.len());
+        assert!(passing_crlf > 0);
+        let observed: Vec<diagnose::Observed> = ran
+            .iter()
+            .map(|(c, r)| diagnose::Observed {
+                puzzle: &c.puzzle,
+                layout: c.layout,
+                expected: &r.expected,
+                got: r.got.as_bytes(),
+                verdict: r.verdict,
+                passed: r.passed,
+            })
+            .collect();
+        let d = diagnose::diagnose(&observed, 2, || true);
+        let suspect = d.groups[0].cause.suspect().expect("a clue");
+        assert_eq!(suspect.event.name(), "crlf");
+        assert_eq!(
+            (suspect.failing, suspect.of_failing),
+            (failing.len(), failing.len())
+        );
+        assert_eq!(
+            (suspect.passing, suspect.of_passing),
+            (passing_crlf, ran.len() - failing.len())
+        );
+    }
+
     #[test]
     fn the_end_of_stderr_is_kept() {
         let err: String = (1..=30).map(|i| format!("line {i}\n")).collect();
