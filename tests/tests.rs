@@ -24,3 +24,4 @@ mod pipes_cli;
 mod play_tty;
 mod post_cli;
 mod ring_cli;
+mod robustness_cli;

@@ -104,8 +104,10 @@ pub fn run(args: Args) -> super::error::Ended {
     // The robustness set (`--robustness`): written apart, in `DIR/robustness/`.
     let mut robust = Vec::new();
     if !args.no_builtin {
-        let (promised, beyond): (Vec<Case>, Vec<Case>) =
-            cases::builtin().cases.into_iter().partition(|c| !c.robustness);
+        let (promised, beyond): (Vec<Case>, Vec<Case>) = cases::builtin()
+            .cases
+            .into_iter()
+            .partition(|c| !c.robustness);
         all.extend(promised);
         robust.extend(beyond.into_iter().filter(|_| args.robustness));
     }
