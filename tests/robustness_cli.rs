@@ -265,6 +265,9 @@ fn an_answer_tuned_to_the_builtin_cases_is_told_so_with_both_rates() {
          to the examples. "
     );
     assert!(sentence.starts_with(&lead), "{sentence}");
+    // The diagnosis goes on after it, as a sentence of its own.
+    let rest = &sentence[lead.len()..];
+    assert!(rest.starts_with(char::is_uppercase), "{sentence}");
 }
 
 #[test]

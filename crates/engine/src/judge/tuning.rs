@@ -99,10 +99,18 @@ pub fn lead(rates: Rates) -> Option<String> {
     }
 }
 
-/// The diagnosis's sentence with the lead, if any, in front.
+/// The diagnosis's sentence with the lead, if any, in front (the sentence then starts with
+/// a capital).
 pub fn with_lead(rates: Rates, sentence: &str) -> String {
     match lead(rates) {
-        Some(lead) => format!("{lead}. {sentence}"),
+        Some(lead) => {
+            let mut rest = sentence.chars();
+            let first: String = rest
+                .next()
+                .map(|c| c.to_uppercase().collect())
+                .unwrap_or_default();
+            format!("{lead}. {first}{}", rest.as_str())
+        }
         None => sentence.to_string(),
     }
 }
@@ -191,7 +199,7 @@ mod tests {
         assert_eq!(
             with_lead(rates((0, 40), (240, 300)), "no wrong answer to explain."),
             "every built-in case passes, 240 of 300 random ones fail: the answer may be tuned \
-             to the examples. no wrong answer to explain."
+             to the examples. No wrong answer to explain."
         );
         assert_eq!(with_lead(Rates::default(), "x"), "x");
     }
