@@ -335,7 +335,14 @@ fn robustness_section(
     robust: &[(Case, CaseReport)],
     ran: &[(Case, CaseReport)],
 ) -> Option<robustness::RobustnessReport> {
-    let with_layout: Vec<_> = robust.iter().map(|(c, r)| (c.layout, r)).collect();
+    let with_layout: Vec<robustness::Ran> = robust
+        .iter()
+        .map(|(c, r)| robustness::Ran {
+            name: &r.name,
+            layout: c.layout,
+            passed: r.passed,
+        })
+        .collect();
     let by_name: std::collections::HashMap<&str, bool> = ran
         .iter()
         .map(|(c, r)| (c.name.as_str(), r.passed))

@@ -290,6 +290,30 @@ fn cases(n: usize) -> &'static str {
     if n == 1 { "case" } else { "cases" }
 }
 
+/// The most failing cases the robustness section names.
+pub const ROBUSTNESS_NAMED: usize = 8;
+
+/// The robustness section as the text report prints it: the sentence, then the failing
+/// cases (at most [`ROBUSTNESS_NAMED`]).
+pub fn robustness_text(r: &RobustnessReport) -> String {
+    let mut s = format!("{}\n", visible(&r.sentence));
+    if !r.failing.is_empty() {
+        let named: Vec<String> = r
+            .failing
+            .iter()
+            .take(ROBUSTNESS_NAMED)
+            .map(|n| visible(n))
+            .collect();
+        let more = r.failing.len() - named.len();
+        s += &format!("  cases: {}", named.join(", "));
+        if more > 0 {
+            s += &format!(" and {more} more");
+        }
+        s += "\n";
+    }
+    s
+}
+
 /// Passed and failed counts, the time taken and the golf score.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct Summary {

@@ -13,7 +13,6 @@
 //! in a layout, the names of the random cases' robustness twins, and the section's report.
 
 use crate::beast::{Puzzle, move_string};
-use crate::judge::report::{CaseReport, visible};
 
 /// A form of input beyond the challenge's promise.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -156,30 +155,15 @@ pub struct RobustnessReport {
     pub sentence: String,
 }
 
-/// The most failing cases the section names.
-pub const NAMED: usize = 8;
-
-impl RobustnessReport {
-    /// The section as the text report prints it: the sentence, then the failing cases
-    /// (at most [`NAMED`]).
-    pub fn text(&self) -> String {
-        let mut s = format!("{}\n", self.sentence);
-        if !self.failing.is_empty() {
-            let named: Vec<String> = self
-                .failing
-                .iter()
-                .take(NAMED)
-                .map(|n| visible(n))
-                .collect();
-            let more = self.failing.len() - named.len();
-            s += &format!("  cases: {}", named.join(", "));
-            if more > 0 {
-                s += &format!(" and {more} more");
-            }
-            s += "\n";
-        }
-        s
-    }
+/// One case of the robustness set, as the section sees it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Ran<'a> {
+    /// Its name.
+    pub name: &'a str,
+    /// Its text's layout.
+    pub layout: Layout,
+    /// True if it passed.
+    pub passed: bool,
 }
 
 /// The section for the robustness cases `ran` (each with its layout); `promised_passed`
@@ -187,41 +171,41 @@ impl RobustnessReport {
 /// failure is put down to the input's form only where the base passed or is not in the run.
 /// `None` when no robustness case ran.
 pub fn report(
-    ran: &[(Layout, &CaseReport)],
+    ran: &[Ran],
     promised_passed: &dyn Fn(&str) -> Option<bool>,
 ) -> Option<RobustnessReport> {
     if ran.is_empty() {
         return None;
     }
-    let failing: Vec<&(Layout, &CaseReport)> = ran.iter().filter(|(_, r)| !r.passed).collect();
-    let for_its_form = |r: &CaseReport| base_of(&r.name).and_then(promised_passed).unwrap_or(true);
+    let failing: Vec<&Ran> = ran.iter().filter(|r| !r.passed).collect();
+    let for_its_form = |r: &Ran| base_of(r.name).and_then(promised_passed).unwrap_or(true);
     let forms: Vec<FormFigures> = FORMS
         .into_iter()
-        .filter(|&f| ran.iter().any(|(l, _)| l.has(f)))
+        .filter(|&f| ran.iter().any(|r| r.layout.has(f)))
         .map(|form| {
             let with = |l: &Layout| l.has(form);
             let alone = |l: &Layout| l.forms().eq([form]);
             let failed = failing
                 .iter()
-                .filter(|(l, r)| with(l) && for_its_form(r))
+                .filter(|r| with(&r.layout) && for_its_form(r))
                 .count();
-            let alone_failed = failing.iter().any(|(l, r)| alone(l) && for_its_form(r));
-            let alone_ran = ran.iter().any(|(l, _)| alone(l));
+            let alone_failed = failing.iter().any(|r| alone(&r.layout) && for_its_form(r));
+            let alone_ran = ran.iter().any(|r| alone(&r.layout));
             FormFigures {
                 form,
-                cases: ran.iter().filter(|(l, _)| with(l)).count(),
+                cases: ran.iter().filter(|r| with(&r.layout)).count(),
                 failed,
                 blamed: failed > 0 && (alone_failed || !alone_ran),
             }
         })
         .collect();
-    let own_form_too = failing.iter().filter(|(_, r)| !for_its_form(r)).count();
+    let own_form_too = failing.iter().filter(|r| !for_its_form(r)).count();
     let sentence = sentence(ran.len(), failing.len(), &forms, own_form_too);
     Some(RobustnessReport {
         ran: ran.len(),
         failed: failing.len(),
         forms,
-        failing: failing.iter().map(|(_, r)| r.name.clone()).collect(),
+        failing: failing.iter().map(|r| r.name.to_string()).collect(),
         sentence,
     })
 }
@@ -289,7 +273,6 @@ fn sentence(ran: usize, failed: usize, forms: &[FormFigures], own_form_too: usiz
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::judge::verdict::Verdict;
 
     const PUZZLE: &str = "5 3\n#####\n#O~H#\n#####\nRWWLD\n";
 
@@ -297,25 +280,11 @@ mod tests {
         Puzzle::parse(PUZZLE).expect("valid")
     }
 
-    fn report_of(name: &str, passed: bool) -> CaseReport {
-        CaseReport {
-            name: name.to_string(),
-            verdict: if passed {
-                Verdict::Accepted
-            } else {
-                Verdict::WrongAnswer
-            },
+    fn ran(name: &str, layout: Layout, passed: bool) -> Ran<'_> {
+        Ran {
+            name,
+            layout,
             passed,
-            time_ms: 1.0,
-            puzzle: String::new(),
-            expected: "2\n".to_string(),
-            got: String::new(),
-            detail: None,
-            consistent: None,
-            seed: None,
-            reproduce: None,
-            peak_memory: None,
-            robustness: true,
         }
     }
 
@@ -369,23 +338,16 @@ mod tests {
             crlf: true,
             moves_split: true,
         };
-        let reports = [
-            report_of("random-1-1.robust", false),
-            report_of("random-1-2.robust", true),
-            report_of("random-1-3.robust", true),
-            report_of("random-1-4.robust", false),
-            report_of("random-1-5.robust", false),
-        ];
-        let ran = vec![
-            (split, &reports[0]),
-            (split, &reports[1]),
-            (crlf, &reports[2]),
-            (both, &reports[3]),
-            (split, &reports[4]),
+        let all = [
+            ran("random-1-1.robust", split, false),
+            ran("random-1-2.robust", split, true),
+            ran("random-1-3.robust", crlf, true),
+            ran("random-1-4.robust", both, false),
+            ran("random-1-5.robust", split, false),
         ];
         // random-1-5 fails in the challenge's form too.
         let base = |name: &str| Some(name != "random-1-5");
-        let r = report(&ran, &base).expect("a section");
+        let r = report(&all, &base).expect("a section");
         assert_eq!((r.ran, r.failed), (5, 3));
         assert_eq!(r.forms.len(), 2);
         assert_eq!((r.forms[0].form, r.forms[0].failed), (Form::Crlf, 1));
@@ -410,12 +372,11 @@ mod tests {
 
     #[test]
     fn a_set_that_passes_says_so_and_no_set_says_nothing() {
-        let ok = report_of("x", true);
         let crlf = Layout {
             crlf: true,
             moves_split: false,
         };
-        let r = report(&[(crlf, &ok)], &|_| None).expect("a section");
+        let r = report(&[ran("x", crlf, true)], &|_| None).expect("a section");
         assert_eq!(
             r.sentence,
             "robustness: all 1 case beyond the challenge's promise pass (CRLF line ends)."

@@ -154,7 +154,7 @@ fn ending(summary: &Summary, d: &DiagnosisReport) -> String {
     }
     s += &format!("diagnosis: {}\n", report::visible(&d.sentence));
     if let Some(r) = &d.robustness {
-        s += &r.text();
+        s += &report::robustness_text(r);
     }
     s += &format!("{}\n", summary.time_line());
     if let Some(line) = summary.memory_line() {
