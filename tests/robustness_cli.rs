@@ -326,3 +326,54 @@ fn a_pack_writes_its_robustness_set_apart_and_check_reads_only_the_pack() {
         .failure()
         .stderr(predicates::str::contains("use it with --format files"));
 }
+
+#[test]
+fn a_failing_robustness_case_does_not_stop_a_fail_fast_run() {
+    let dir = Dir::new();
+    let answer = one_moves_line(&dir);
+    let (code, text) = check(
+        &[
+            "--random",
+            "40",
+            "--seed",
+            "1",
+            "--robustness",
+            "--fail-fast",
+            "--no-builtin",
+        ],
+        &answer,
+    );
+    assert_eq!(code, Some(0), "{text}");
+    assert!(text.ends_with("40 passed, 0 failed\n"), "{text}");
+    assert!(
+        text.contains("  cases: random-1-6.robust, random-1-32.robust\n"),
+        "{text}"
+    );
+}
+
+#[test]
+fn the_list_names_only_the_twins_that_run() {
+    let out = beast()
+        .args([
+            "check",
+            "--list",
+            "--no-builtin",
+            "--random",
+            "40",
+            "--seed",
+            "1",
+        ])
+        .args(["--robustness", "--", "true"])
+        .output()
+        .expect("beast check --list runs");
+    let text = String::from_utf8(out.stdout).expect("UTF-8");
+    let recipe = Recipe::default();
+    let mut want = Vec::new();
+    for spec in cases::random_specs(1, 40) {
+        want.push(spec.name.clone());
+        if spec.twin_within(&recipe, || true).is_some() {
+            want.push(format!("{}.robust", spec.name));
+        }
+    }
+    assert_eq!(text.lines().collect::<Vec<_>>(), want);
+}

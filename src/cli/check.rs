@@ -60,7 +60,7 @@ fn run_answers(plan: &Plan, run: &plan::Run, started: Instant) -> super::error::
     let (output, answers, many) = (&plan.output, &run.answers, run.many);
     let all = load::jobs(&run.sources)?;
     if run.list {
-        print_list(&all);
+        print_list(&all, &run.judging.recipe);
         return Ok(());
     }
     if all.is_empty() {
@@ -367,10 +367,10 @@ fn stop_if_interrupted(groups: &Groups) -> super::error::Ended {
 }
 
 /// `--list`: the names of the cases that would run.
-fn print_list(all: &load::CaseList) {
+fn print_list(all: &load::CaseList, recipe: &beast_engine::judge::generate::Recipe) {
     let mut out = Out::plain();
     for i in 0..all.len() {
-        if let Some(job) = all.get(i) {
+        if let Some(job) = all.get(i).filter(|job| job.runs(recipe)) {
             out.print(&format!("{}\n", visible(&job.name())));
         }
     }

@@ -144,6 +144,15 @@ impl CaseList {
 }
 
 impl Job<'_> {
+    /// False for a robustness twin whose seed draws the challenge's own form: no case runs
+    /// for it (`--list` leaves it out).
+    pub fn runs(&self, recipe: &beast_engine::judge::generate::Recipe) -> bool {
+        match self {
+            Job::Twin(spec) => recipe.make(spec.seed).is_ok_and(|m| m.robust.is_some()),
+            _ => true,
+        }
+    }
+
     /// The case's name.
     pub fn name(&self) -> std::borrow::Cow<'_, str> {
         match self {

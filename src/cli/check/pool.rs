@@ -276,7 +276,7 @@ pub fn run_all<E: Execute>(
             slots[i] = match result {
                 _ if cut => Slot::Skipped,
                 Ok(Done::Ran(done)) => {
-                    failed += usize::from(!done.1.passed);
+                    failed += usize::from(done.1.failed());
                     Slot::Done(done)
                 }
                 Ok(Done::Undecided(note)) => {
@@ -348,7 +348,7 @@ impl<E: Execute> Queue<'_, E> {
             } else {
                 judge.job(&job)
             };
-            let failed = matches!(&result, Ok(Done::Ran(done)) if !done.1.passed);
+            let failed = matches!(&result, Ok(Done::Ran(done)) if done.1.failed());
             if (result.is_err() || (self.fail_fast && failed))
                 && !self.stopped[a].swap(true, Ordering::Relaxed)
             {

@@ -45,6 +45,14 @@ pub struct CaseReport {
     pub robustness: bool,
 }
 
+impl CaseReport {
+    /// True if the case counts as a failure: it did not pass and it is not of the
+    /// robustness set (which never counts).
+    pub fn failed(&self) -> bool {
+        !self.passed && !self.robustness
+    }
+}
+
 /// A case shrunk to a smaller one that still shows its group's mistake.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct Shrink {
