@@ -231,6 +231,11 @@ pub fn builtin() -> Loaded {
     loaded
 }
 
+/// True if `name` is a built-in example's (what a merge tells the built-in cases by).
+pub fn is_builtin(name: &str) -> bool {
+    EMBEDDED.iter().any(|e| e.name == name)
+}
+
 /// Why a case is skipped when the engine cannot judge it.
 fn unjudged(e: &GameError) -> String {
     match e {

@@ -502,6 +502,7 @@ fn case_of(r: &CaseRecord) -> Result<(usize, Case, CaseReport), String> {
         expected: r.expected.clone(),
         origin: match r.seed {
             Some(seed) => Origin::Random { seed },
+            None if crate::judge::cases::is_builtin(&r.name) => Origin::Builtin,
             None => Origin::File,
         },
         layout,
@@ -625,6 +626,26 @@ mod tests {
             ["random-7-0", "random-7-1", "random-7-2", "random-7-3"]
         );
         assert_eq!(m.answers[0].ran[1].0.origin, Origin::Random { seed: 41 });
+    }
+
+    /// Issue 30: a merged case keeps what a run on one machine knows of it: its text's
+    /// layout (taken before a passing case's text is dropped), its robustness flag, and
+    /// whether it is a built-in example (for the tuned-to-the-examples lead).
+    #[test]
+    fn a_merged_case_keeps_its_layout_its_robustness_flag_and_its_origin() {
+        let Record::Case(mut r) = case(0) else {
+            panic!("a case record")
+        };
+        r.puzzle = Some(PUZZLE.replace('\n', "\r\n"));
+        r.robustness = true;
+        r.seed = None;
+        r.name = "simple-crush".to_string();
+        let (_, c, report) = case_of(&r).expect("a case");
+        assert!(c.input.is_empty(), "a passing case's text is dropped");
+        assert!(c.layout.crlf && c.robustness && report.robustness);
+        assert_eq!(c.origin, Origin::Builtin);
+        r.name = "mine".to_string();
+        assert_eq!(case_of(&r).expect("a case").1.origin, Origin::File);
     }
 
     #[test]
