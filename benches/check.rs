@@ -74,7 +74,7 @@ fn diagnose_thousand(b: divan::Bencher, got: impl Fn(&Puzzle) -> String) {
                 let v = verdict::compare(expected.as_bytes(), got.as_bytes(), false);
                 Observed {
                     puzzle: p,
-                    input: b"",
+                    layout: Default::default(),
                     expected,
                     got: got.as_bytes(),
                     verdict: v,
@@ -145,7 +145,7 @@ fn diagnose_1000_cases_own_mistake_with_events(b: divan::Bencher) {
                 let v = verdict::compare(expected.as_bytes(), got.as_bytes(), false);
                 Observed {
                     puzzle: p,
-                    input: b"",
+                    layout: Default::default(),
                     expected,
                     got: got.as_bytes(),
                     verdict: v,

@@ -28,5 +28,6 @@ mod post_cli;
 #[cfg(unix)]
 mod report_paths_cli;
 mod ring_cli;
+mod robustness_cli;
 #[cfg(target_os = "linux")]
 mod subordinate_uid_cli;

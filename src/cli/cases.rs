@@ -14,6 +14,7 @@ use beast_engine::judge::diagnose;
 use beast_engine::judge::generate::{GenOptions, Recipe, Version};
 use beast_engine::judge::kattis;
 use beast_engine::judge::pack::{self, KattisGroup};
+use beast_engine::judge::robustness;
 
 use super::budget::in_time;
 use super::r#gen::GenArgs;
@@ -52,6 +53,7 @@ pub enum Select {
   beast cases --random 50 --seed 3 --out pack --readings   # plus 50 random ones
   beast cases --random 500 --seed 1 --select discriminating --out pack
   beast cases --no-builtin --random 10 --seed 1 --format markdown --max-size 200
+  beast cases --random 100 --seed 1 --robustness --out pack  # and pack/robustness/
   beast cases --random 100 --seed 1 --format kattis --out problem")]
 pub struct Args {
     /// The directory to write (created if missing); required by `files` and `kattis`.
@@ -74,6 +76,12 @@ pub struct Args {
     /// Also write `NAME.readings.json`: the answer under each of the 16 switch combinations.
     #[arg(long)]
     pub readings: bool,
+    /// Also write the robustness set into `DIR/robustness/`: input the challenge does not
+    /// promise (each random case's twin with CRLF line ends or the moves split over lines,
+    /// as its seed draws, named `NAME.robust`; built-in examples beyond the promise), the
+    /// cases `beast check --robustness` runs. `beast check --cases DIR` reads only DIR itself.
+    #[arg(long)]
+    pub robustness: bool,
     /// Which cases to keep.
     #[arg(long, value_enum, default_value = "all")]
     pub select: Select,
@@ -93,8 +101,15 @@ pub struct Args {
 pub fn run(args: Args) -> super::error::Ended {
     check_usage(&args)?;
     let mut all = Vec::new();
+    // The robustness set (`--robustness`): written apart, in `DIR/robustness/`.
+    let mut robust = Vec::new();
     if !args.no_builtin {
-        all.extend(cases::builtin().cases);
+        let (promised, beyond): (Vec<Case>, Vec<Case>) = cases::builtin()
+            .cases
+            .into_iter()
+            .partition(|c| !c.robustness);
+        all.extend(promised);
+        robust.extend(beyond.into_iter().filter(|_| args.robustness));
     }
     if let Some(n) = args.random {
         let opts = fitted(&args)?;
@@ -107,10 +122,19 @@ pub fn run(args: Args) -> super::error::Ended {
                 Ok(c) => all.push(c),
                 Err(s) => eprintln!("note: {} skipped: {}", s.name, s.reason),
             }
+            if !args.robustness {
+                continue;
+            }
+            match spec.twin_within(&opts, in_time(ENGINE_TIME)) {
+                Some(Ok(c)) => robust.push(c),
+                Some(Err(s)) => eprintln!("note: {} skipped: {}", s.name, s.reason),
+                None => {}
+            }
         }
     }
     if let Some(max) = args.max_size {
         all.retain(|c| c.input.len() <= max);
+        robust.retain(|c| c.input.len() <= max);
     }
     if all.is_empty() && args.format != Format::Kattis {
         return Err(super::error::usage(
@@ -121,6 +145,10 @@ pub fn run(args: Args) -> super::error::Ended {
         Select::All => all,
         Select::Discriminating => discriminating(all),
     };
+    // A twin goes with its case: a discriminating pack keeps the twins of the cases it keeps.
+    robust.retain(|c| {
+        robustness::base_of(&c.name).is_none_or(|base| kept.iter().any(|k| k.name == base))
+    });
     match args.format {
         Format::Markdown => {
             let order = pack::markdown_order(&kept, None);
@@ -131,11 +159,18 @@ pub fn run(args: Args) -> super::error::Ended {
         }
         Format::Files | Format::Kattis => {
             let dir = args.out.as_deref().unwrap_or(Path::new("."));
-            let files = if args.format == Format::Kattis {
+            let mut files = if args.format == Format::Kattis {
                 kattis_files(&kept)?
             } else {
                 pack_files(&kept, args.readings)
             };
+            let robust_files = pack_files(&robust, args.readings);
+            let robust_count = robust_files.len();
+            files.extend(
+                robust_files
+                    .into_iter()
+                    .map(|(path, bytes)| (Path::new(ROBUSTNESS_DIR).join(path), bytes)),
+            );
             write_all(dir, &files, args.force)?;
             eprintln!(
                 "wrote {} cases ({} files) to {}",
@@ -144,9 +179,17 @@ pub fn run(args: Args) -> super::error::Ended {
                 } else {
                     kept.len()
                 },
-                files.len(),
+                files.len() - robust_count,
                 dir.display()
             );
+            if args.robustness {
+                eprintln!(
+                    "wrote {} robustness cases ({robust_count} files) to {}: input the \
+                     challenge does not promise",
+                    robust.len(),
+                    dir.join(ROBUSTNESS_DIR).display()
+                );
+            }
         }
     }
     Ok(())
@@ -187,9 +230,16 @@ fn fitted(args: &Args) -> anyhow::Result<Recipe> {
     Ok(Recipe::fixed(&fit))
 }
 
+/// The subdirectory of a pack that holds its robustness set.
+const ROBUSTNESS_DIR: &str = "robustness";
+
 /// Refuses flag combinations that make no sense, before any work.
 fn check_usage(args: &Args) -> anyhow::Result<()> {
     match args.format {
+        Format::Markdown | Format::Kattis if args.robustness => anyhow::bail!(
+            "--robustness writes the pack's robustness/ directory: use it with --format files \
+             (a post or a Kattis package holds the challenge's own form only)"
+        ),
         Format::Markdown if args.out.is_some() => {
             anyhow::bail!("--format markdown prints to standard output: leave out --out")
         }

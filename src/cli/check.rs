@@ -34,7 +34,7 @@ use beast_engine::judge::record::{self, SandboxRecord};
 use beast_engine::judge::report::{
     CaseReport, DiagnosisReport, GroupReport, Shown, Source, Summary, visible,
 };
-use beast_engine::judge::{leaderboard, merge};
+use beast_engine::judge::{leaderboard, merge, robustness, tuning};
 
 use self::answers::Answer;
 pub use self::args::Args;
@@ -60,7 +60,7 @@ fn run_answers(plan: &Plan, run: &plan::Run, started: Instant) -> super::error::
     let (output, answers, many) = (&plan.output, &run.answers, run.many);
     let all = load::jobs(&run.sources)?;
     if run.list {
-        print_list(&all);
+        print_list(&all, &run.judging.recipe);
         return Ok(());
     }
     if all.is_empty() {
@@ -308,6 +308,8 @@ fn conclude(
     html_dir: Option<&Path>,
     budget: Duration,
 ) -> Result<(Vec<CaseReport>, Summary, DiagnosisReport), super::Error> {
+    // The robustness set is judged apart: in no group, count or exit code (issue 30).
+    let (ran, robust): (Vec<_>, Vec<_>) = ran.into_iter().partition(|(c, _)| !c.robustness);
     let diagnosis = diagnose_run(&ran, judge, jobs, budget);
     let groups = diagnose::group(&observed(&ran), &diagnosis);
     let mut shown = show_groups(judge, &groups, &ran, conclusion, jobs)?;
@@ -317,11 +319,35 @@ fn conclude(
     if let Some(dir) = html_dir {
         report::html::write_compare_pages(dir, &mut shown)?;
     }
-    let diagnosis = DiagnosisReport::new(&diagnosis, shown);
+    let mut diagnosis = DiagnosisReport::new(&diagnosis, shown);
+    let rates = tuning::Rates::of(ran.iter().map(|(c, r)| (&c.origin, r.passed)));
+    diagnosis.sentence = tuning::with_lead(rates, &diagnosis.sentence);
+    diagnosis.robustness = robustness_section(&robust, &ran);
     let reports: Vec<CaseReport> = ran.into_iter().map(|(_, r)| r).collect();
     let mut summary = Summary::of(&reports);
     summary.source = source;
     Ok((reports, summary, diagnosis))
+}
+
+/// The robustness section of the cases `robust`; a twin's failure is put down to its form
+/// where its case in `ran` passed.
+fn robustness_section(
+    robust: &[(Case, CaseReport)],
+    ran: &[(Case, CaseReport)],
+) -> Option<robustness::RobustnessReport> {
+    let with_layout: Vec<robustness::Ran> = robust
+        .iter()
+        .map(|(c, r)| robustness::Ran {
+            name: &r.name,
+            layout: c.layout,
+            passed: r.passed,
+        })
+        .collect();
+    let by_name: std::collections::HashMap<&str, bool> = ran
+        .iter()
+        .map(|(c, r)| (c.name.as_str(), r.passed))
+        .collect();
+    robustness::report(&with_layout, &|name: &str| by_name.get(name).copied())
 }
 
 /// `--html-dir` for one answer: the directory itself, or its `NAME` subdirectory when
@@ -344,11 +370,11 @@ fn stop_if_interrupted(groups: &Groups) -> super::error::Ended {
 }
 
 /// `--list`: the names of the cases that would run.
-fn print_list(all: &load::CaseList) {
+fn print_list(all: &load::CaseList, recipe: &beast_engine::judge::generate::Recipe) {
     let mut out = Out::plain();
     for i in 0..all.len() {
-        if let Some(job) = all.get(i) {
-            out.print(&format!("{}\n", visible(job.name())));
+        if let Some(job) = all.get(i).filter(|job| job.runs(recipe)) {
+            out.print(&format!("{}\n", visible(&job.name())));
         }
     }
 }
@@ -458,7 +484,7 @@ fn observed(ran: &[(Case, CaseReport)]) -> Vec<Observed<'_>> {
     ran.iter()
         .map(|(case, r)| Observed {
             puzzle: &case.puzzle,
-            input: &case.input,
+            layout: case.layout,
             expected: &r.expected,
             got: r.got.as_bytes(),
             verdict: r.verdict,

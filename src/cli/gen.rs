@@ -10,10 +10,10 @@ use beast_engine::judge::generate::{Recipe, Version};
 #[derive(clap::Args, Debug, Clone, Copy)]
 pub struct GenArgs {
     /// The generator version. 2 (the default) draws the size (3x3 to 64x32), the beasts,
-    /// the walls and the moves from the seed unless fixed below, and writes some puzzles
-    /// with CRLF line ends, the moves split over lines or short rows; 1 makes every puzzle
-    /// 16x10 with 3 beasts, 25% walls and 30 moves (unless fixed), LF, the moves on one
-    /// line. The same seed gives different puzzles under each.
+    /// the walls and the moves from the seed unless fixed below; 1 makes every puzzle 16x10
+    /// with 3 beasts, 25% walls and 30 moves (unless fixed). Both write the challenge's own
+    /// form: LF line ends, full-width rows, the moves on one line. The same seed gives
+    /// different puzzles under each.
     #[arg(
         long,
         value_name = "N",
@@ -86,6 +86,11 @@ pub struct Args {
     pub seed: Option<u64>,
     #[command(flatten)]
     pub gen_args: GenArgs,
+    /// Print the puzzle's robustness twin, as `beast check --robustness` runs it: the same
+    /// puzzle with CRLF line ends or the moves split over lines, as the seed draws (generator
+    /// 2). Input the challenge does not promise.
+    #[arg(long)]
+    pub robustness: bool,
 }
 
 /// Runs `beast gen`.
@@ -100,8 +105,19 @@ pub fn run(args: Args) -> super::error::Ended {
         }
     };
     let made = opts.make(seed)?;
+    let text = match (args.robustness, made.robust) {
+        (false, _) => made.text,
+        (true, Some(robust)) => robust,
+        (true, None) => {
+            eprintln!(
+                "note: seed {seed} draws the challenge's own form, so its puzzle has no \
+                 robustness twin; printed as it is"
+            );
+            made.text
+        }
+    };
     let mut out = io::stdout().lock();
-    write!(out, "{}", made.text)
+    write!(out, "{text}")
         .and_then(|()| out.flush())
         .context("cannot write the puzzle to standard output")?;
     Ok(())

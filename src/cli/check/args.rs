@@ -41,6 +41,11 @@ pub struct Args {
     /// Leave out the built-in samples and rule examples.
     #[arg(long)]
     pub no_builtin: bool,
+    /// Also run the robustness set: input the challenge does not promise (each random case's
+    /// twin with CRLF line ends or the moves split over lines, as its seed draws; built-in
+    /// examples beyond the promise). Reported in a section of its own; never a failure.
+    #[arg(long)]
+    pub robustness: bool,
     /// Run only shard K of N: every Nth case of the list, from the Kth.
     #[arg(long, value_name = "K/N")]
     pub shard: Option<Shard>,

@@ -7,6 +7,7 @@ use std::time::Duration;
 use anyhow::Context;
 use beast_engine::judge::cases::{self, Case, Loaded, Origin, RandomSpec, RandomSpecs, Shard};
 use beast_engine::judge::merge;
+use beast_engine::judge::robustness;
 
 use crate::cli::budget::in_time;
 use crate::cli::platform;
@@ -16,6 +17,9 @@ use crate::cli::platform;
 pub struct Sources {
     /// The built-in samples and rule examples (not `--no-builtin`).
     pub builtin: bool,
+    /// `--robustness`: the robustness set too (random cases' twins, built-in examples
+    /// beyond the challenge's promise).
+    pub robustness: bool,
     /// `--cases` directories.
     pub dirs: Vec<PathBuf>,
     /// `--random N` with its seed.
@@ -47,6 +51,9 @@ pub enum Job<'a> {
     Ready(&'a Case),
     /// A random case, generated when it runs.
     Random(RandomSpec),
+    /// A random case's robustness twin (`--robustness`), generated when it runs; nothing
+    /// runs when its seed draws the challenge's own form.
+    Twin(RandomSpec),
 }
 
 /// The cases of a run, in order: the loaded ones, then the random ones, which are made
@@ -54,6 +61,8 @@ pub enum Job<'a> {
 pub struct CaseList {
     ready: Vec<Case>,
     random: Option<RandomSpecs>,
+    /// Each random case is followed by its robustness twin (`--robustness`).
+    twins: bool,
     /// With `--only` or `--shard`: the positions picked, in order, each with its ordinal
     /// among the cases `--only` keeps (its index in the unsharded list).
     picked: Option<Vec<(usize, usize)>>,
@@ -71,6 +80,7 @@ impl CaseList {
         CaseList {
             ready,
             random: None,
+            twins: false,
             picked: None,
             whole,
             fingerprint: String::new(),
@@ -81,7 +91,7 @@ impl CaseList {
     pub fn len(&self) -> usize {
         match &self.picked {
             Some(p) => p.len(),
-            None => self.ready.len() + self.random.map_or(0, |r| r.len()),
+            None => self.ready.len() + self.random.map_or(0, |r| r.len() * self.per_random()),
         }
     }
 
@@ -112,24 +122,43 @@ impl CaseList {
         self.whole
     }
 
+    /// The jobs of one random case: itself, and its twin with `--robustness`.
+    fn per_random(&self) -> usize {
+        1 + usize::from(self.twins)
+    }
+
     /// The case at position `at` of the whole list.
     fn at(&self, at: usize) -> Option<Job<'_>> {
         match self.ready.get(at) {
             Some(case) => Some(Job::Ready(case)),
-            None => self
-                .random
-                .and_then(|r| r.get(at - self.ready.len()))
-                .map(Job::Random),
+            None => {
+                let k = at - self.ready.len();
+                let spec = self.random?.get(k / self.per_random())?;
+                Some(match k % self.per_random() {
+                    0 => Job::Random(spec),
+                    _ => Job::Twin(spec),
+                })
+            }
         }
     }
 }
 
 impl Job<'_> {
-    /// The case's name.
-    pub fn name(&self) -> &str {
+    /// False for a robustness twin whose seed draws the challenge's own form: no case runs
+    /// for it (`--list` leaves it out).
+    pub fn runs(&self, recipe: &beast_engine::judge::generate::Recipe) -> bool {
         match self {
-            Job::Ready(c) => &c.name,
-            Job::Random(s) => &s.name,
+            Job::Twin(spec) => recipe.make(spec.seed).is_ok_and(|m| m.robust.is_some()),
+            _ => true,
+        }
+    }
+
+    /// The case's name.
+    pub fn name(&self) -> std::borrow::Cow<'_, str> {
+        match self {
+            Job::Ready(c) => c.name.clone().into(),
+            Job::Random(s) => s.name.as_str().into(),
+            Job::Twin(s) => robustness::twin_name(&s.name).into(),
         }
     }
 }
@@ -139,7 +168,12 @@ pub fn jobs(sources: &Sources) -> anyhow::Result<CaseList> {
     let mut ready: Vec<Case> = Vec::new();
     if sources.builtin {
         let b = cases::builtin();
-        ready.extend(b.cases);
+        // Built-in examples beyond the challenge's promise run only with --robustness.
+        ready.extend(
+            b.cases
+                .into_iter()
+                .filter(|c| sources.robustness || !c.robustness),
+        );
         if sources.verbose {
             for s in &b.skipped {
                 eprintln!("note: skipped built-in {}: {}", s.name, s.reason);
@@ -171,6 +205,7 @@ pub fn jobs(sources: &Sources) -> anyhow::Result<CaseList> {
     let mut list = CaseList {
         ready,
         random: sources.random.map(|r| cases::random_specs(r.seed, r.count)),
+        twins: sources.robustness,
         picked: None,
         whole: 0,
         fingerprint,
@@ -181,7 +216,7 @@ pub fn jobs(sources: &Sources) -> anyhow::Result<CaseList> {
         let mut picked = Vec::new();
         for at in 0..list.len() {
             let Some(job) = list.at(at) else { break };
-            if !sources.only.is_empty() && !sources.only.iter().any(|p| glob(p, job.name())) {
+            if !sources.only.is_empty() && !sources.only.iter().any(|p| glob(p, &job.name())) {
                 continue;
             }
             if sources.shard.is_none_or(|s| s.contains(kept)) {
@@ -200,10 +235,15 @@ pub fn jobs(sources: &Sources) -> anyhow::Result<CaseList> {
 /// that merge must have the same.
 fn fingerprint(ready: &[Case], sources: &Sources) -> String {
     let random = format!(
-        "random {:?} seed {:?} gen{}",
+        "random {:?} seed {:?} gen{}{}",
         sources.random.map(|r| r.count),
         sources.random.map(|r| r.seed),
-        sources.gen_flags
+        sources.gen_flags,
+        if sources.robustness {
+            " robustness"
+        } else {
+            ""
+        }
     );
     let only = sources.only.join("\0");
     let parts = ready

@@ -279,6 +279,7 @@ fn run(args: Args, shard_records: bool) -> Result<Run, Error> {
         },
         sources: Sources {
             builtin: !args.no_builtin,
+            robustness: args.robustness,
             dirs: args.cases,
             random,
             gen_flags,

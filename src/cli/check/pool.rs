@@ -144,12 +144,24 @@ impl<E: Execute> Judge<E> {
                     }
                 }
             }
+            Job::Twin(spec) => {
+                match spec.twin_within(&self.gen_opts, in_time(self.engine_time)) {
+                    // The seed draws the challenge's own form: the case has no twin.
+                    None => return Ok(Done::NotRun),
+                    Some(Ok(case)) => case,
+                    Some(Err(skipped)) => {
+                        let note = format!("note: skipped {}: {}", skipped.name, skipped.reason);
+                        return Ok(Done::Undecided(note));
+                    }
+                }
+            }
         };
         let mut case = case;
         let mut report = self.case(&case)?;
         if report.passed && !self.keep_texts {
-            // Kept for the diagnosis, which needs only the parsed puzzle of a passing case:
-            // its texts go, so a long run holds less.
+            // Kept for the diagnosis, which needs only the parsed puzzle of a passing case
+            // and the layout of its text (`case.layout`, taken when the case was made): its
+            // texts go, so a long run holds less.
             case.input = Vec::new();
             report.puzzle = String::new();
         }
@@ -189,8 +201,12 @@ impl<E: Execute> Judge<E> {
             detail,
             consistent,
             seed,
-            reproduce: seed.map(|s| format!("beast gen --seed {s}{}", self.gen_flags)),
+            reproduce: seed.map(|s| {
+                let twin = if case.robustness { " --robustness" } else { "" };
+                format!("beast gen --seed {s}{twin}{}", self.gen_flags)
+            }),
             peak_memory: run.peak_memory,
+            robustness: case.robustness,
         })
     }
 }
@@ -270,7 +286,7 @@ pub fn run_all<E: Execute>(
             slots[i] = match result {
                 _ if cut => Slot::Skipped,
                 Ok(Done::Ran(done)) => {
-                    failed += usize::from(!done.1.passed && done.1.verdict.judged());
+                    failed += usize::from(done.1.failed());
                     Slot::Done(done)
                 }
                 Ok(Done::Undecided(note)) => {
@@ -342,8 +358,7 @@ impl<E: Execute> Queue<'_, E> {
             } else {
                 judge.job(&job)
             };
-            let failed =
-                matches!(&result, Ok(Done::Ran(done)) if !done.1.passed && done.1.verdict.judged());
+            let failed = matches!(&result, Ok(Done::Ran(done)) if done.1.failed());
             if (result.is_err() || (self.fail_fast && failed))
                 && !self.stopped[a].swap(true, Ordering::Relaxed)
             {
@@ -675,6 +690,89 @@ mod tests {
         assert_eq!(reported, vec![(0, 0, true), (0, 1, true)]);
         assert_eq!(finished[0].ran.len(), 2);
         assert_eq!(judges[0].runner.runs.load(Ordering::SeqCst), 3);
+    }
+
+    /// Issue 30: a passing case's text is dropped, but the layout taken from it stays, so
+    /// the diagnosis counts the passing cases with CRLF line ends truly.
+    #[test]
+    fn input_traits_are_counted_on_passing_cases_whose_text_was_dropped() {
+        let (builtin, _) = samples();
+        let mut loaded = cases::Loaded::default();
+        for c in &builtin {
+            let crlf = String::from_utf8_lossy(&c.input).replace('\n', "\r\n");
+            for (name, input) in [
+                (c.name.clone(), c.input.clone()),
+                (format!("{}-crlf", c.name), crlf.into_bytes()),
+            ] {
+                loaded
+                    .add(
+                        &name,
+                        &input,
+                        Some(c.expected.as_bytes()),
+                        None,
+                        Origin::File,
+                    )
+                    .expect("a valid case");
+            }
+        }
+        let expected: HashMap<Vec<u8>, String> = loaded
+            .cases
+            .iter()
+            .map(|c| (c.input.clone(), c.expected.clone()))
+            .collect();
+        // Crashes on every other CRLF input: the other half of them pass.
+        let crlf_inputs: Vec<&Vec<u8>> = loaded
+            .cases
+            .iter()
+            .map(|c| &c.input)
+            .filter(|i| i.contains(&b'\r'))
+            .collect();
+        let failing: Vec<Vec<u8>> = crlf_inputs
+            .iter()
+            .step_by(2)
+            .map(|i| (*i).clone())
+            .collect();
+        let judges = [judge(
+            |input: &[u8]| match failing.iter().any(|f| f == input) {
+                true => Ok(Run {
+                    ended: Ended::Exited(1),
+                    ..printed("")
+                }),
+                false => Ok(printed(&expected[input])),
+            },
+            None,
+        )];
+        let (_, finished) = run(&judges, loaded.cases.clone(), 2, false);
+        let ran = &finished[0].ran;
+        let passing_crlf = ran
+            .iter()
+            .filter(|(c, r)| r.passed && c.layout.crlf)
+            .inspect(|(c, _)| assert!(c.input.is_empty(), "{}: the text is dropped", c.name))
+            .count();
+        assert_eq!(passing_crlf, crlf_inputs.len() - failing.len());
+        assert!(passing_crlf > 0);
+        let observed: Vec<diagnose::Observed> = ran
+            .iter()
+            .map(|(c, r)| diagnose::Observed {
+                puzzle: &c.puzzle,
+                layout: c.layout,
+                expected: &r.expected,
+                got: r.got.as_bytes(),
+                verdict: r.verdict,
+                passed: r.passed,
+            })
+            .collect();
+        let d = diagnose::diagnose(&observed, 2, || true);
+        let suspect = d.groups[0].cause.suspect().expect("a clue");
+        assert_eq!(suspect.event.name(), "crlf");
+        assert_eq!(
+            (suspect.failing, suspect.of_failing),
+            (failing.len(), failing.len())
+        );
+        assert_eq!(
+            (suspect.passing, suspect.of_passing),
+            (passing_crlf, ran.len() - failing.len())
+        );
     }
 
     #[test]

@@ -17,6 +17,7 @@ use thiserror::Error;
 
 use crate::beast::{GameError, Puzzle, Rules, play_out_until};
 use crate::judge::generate::{GenError, Recipe};
+use crate::judge::robustness::{self, Layout};
 use crate::judge::verdict;
 
 /// One embedded example: a `NAME.txt`/`NAME.out` pair from `examples/beast/`.
@@ -61,6 +62,12 @@ pub struct Case {
     pub expected: String,
     /// Where it came from.
     pub origin: Origin,
+    /// How its text is laid out (CRLF, moves split), taken from `input` when the case is
+    /// made, so it stays true once a passing case's text is dropped.
+    pub layout: Layout,
+    /// True for a case of the robustness set: input the challenge does not promise, run
+    /// only with `--robustness`, reported apart and never a failure.
+    pub robustness: bool,
 }
 
 /// A case that was not loaded, and why.
@@ -193,12 +200,18 @@ impl Loaded {
                 }
             }
         };
+        let layout = Layout::of(&puzzle, input);
+        // A built-in example beyond the promise is in the robustness set; a case file is
+        // judged as its author gave it.
+        let robustness = origin == Origin::Builtin && !layout.promised();
         self.cases.push(Case {
             name: name.to_string(),
             puzzle,
             input: input.to_vec(),
             expected,
             origin,
+            layout,
+            robustness,
         });
         Ok(())
     }
@@ -216,6 +229,11 @@ pub fn builtin() -> Loaded {
         }
     }
     loaded
+}
+
+/// True if `name` is a built-in example's (what a merge tells the built-in cases by).
+pub fn is_builtin(name: &str) -> bool {
+    EMBEDDED.iter().any(|e| e.name == name)
 }
 
 /// Why a case is skipped when the engine cannot judge it.
@@ -258,11 +276,47 @@ impl RandomSpec {
             .map_err(|e| skip(unjudged(&e)))?;
         Ok(Case {
             name: self.name.clone(),
+            layout: Layout::default(),
             input: made.text.into_bytes(),
             puzzle: made.puzzle,
             expected: outcome.answer(),
             origin: Origin::Random { seed: self.seed },
+            robustness: false,
         })
+    }
+
+    /// The case's robustness twin (`NAME.robust`): the same puzzle in the layout beyond the
+    /// challenge's promise its seed draws (CRLF, the moves split over lines), which
+    /// `--robustness` runs; `None` when the seed draws the challenge's own form (about three
+    /// seeds in five), or under generator 1.
+    pub fn twin_within(
+        &self,
+        opts: &Recipe,
+        keep_going: impl FnMut() -> bool,
+    ) -> Option<Result<Case, Skipped>> {
+        let name = robustness::twin_name(&self.name);
+        let skip = |reason: String| Skipped {
+            name: name.clone(),
+            reason,
+        };
+        let made = match opts.make(self.seed) {
+            Ok(made) => made,
+            Err(e) => return Some(Err(skip(e.to_string()))),
+        };
+        let text = made.robust?;
+        Some(
+            play_out_until(&made.puzzle, Rules::OURS, keep_going)
+                .map_err(|e| skip(unjudged(&e)))
+                .map(|outcome| Case {
+                    name: name.clone(),
+                    layout: Layout::of(&made.puzzle, text.as_bytes()),
+                    input: text.into_bytes(),
+                    puzzle: made.puzzle,
+                    expected: outcome.answer(),
+                    origin: Origin::Random { seed: self.seed },
+                    robustness: true,
+                }),
+        )
     }
 }
 
@@ -539,6 +593,71 @@ mod tests {
         let made = opts.make(seed).expect("generated");
         assert_eq!(a[2].puzzle, made.puzzle);
         assert_eq!(a[2].input, made.text.into_bytes());
+    }
+
+    #[test]
+    fn the_builtin_examples_are_in_the_challenges_own_form() {
+        for c in builtin().cases {
+            assert!(c.layout.promised() && !c.robustness, "{}", c.name);
+        }
+    }
+
+    #[test]
+    fn a_builtin_example_beyond_the_promise_is_a_robustness_case_and_a_file_is_not() {
+        let crlf = b"5 3\r\n#####\r\n#O~H#\r\n#####\r\nR\r\n";
+        let split = b"5 3\n#####\n#O~H#\n#####\nR\nW\n";
+        let mut l = Loaded::default();
+        for (name, input) in [("crlf", &crlf[..]), ("split", &split[..])] {
+            l.add(name, input, Some(b"2\n"), None, Origin::Builtin)
+                .expect("valid");
+            l.add(name, input, Some(b"2\n"), None, Origin::File)
+                .expect("valid");
+        }
+        let flags: Vec<(bool, bool, bool)> = l
+            .cases
+            .iter()
+            .map(|c| (c.layout.crlf, c.layout.moves_split, c.robustness))
+            .collect();
+        assert_eq!(
+            flags,
+            [
+                (true, false, true),
+                (true, false, false),
+                (false, true, true),
+                (false, true, false)
+            ]
+        );
+    }
+
+    #[test]
+    fn random_cases_are_promised_and_their_twins_have_each_form() {
+        let opts = Recipe::default();
+        let (mut crlf, mut split, mut twins) = (0, 0, 0);
+        for spec in random_specs(5, 200) {
+            let case = spec.case(&opts).expect("generated");
+            assert!(case.layout.promised() && !case.robustness, "{}", case.name);
+            let Some(twin) = spec.twin_within(&opts, || true) else {
+                continue;
+            };
+            let twin = twin.expect("judged");
+            twins += 1;
+            assert_eq!(twin.name, format!("{}.robust", spec.name));
+            assert!(twin.robustness && !twin.layout.promised());
+            assert_eq!(
+                (&twin.puzzle, &twin.expected),
+                (&case.puzzle, &case.expected)
+            );
+            crlf += usize::from(twin.layout.crlf);
+            split += usize::from(twin.layout.moves_split);
+        }
+        assert!(
+            crlf >= 15 && split >= 15,
+            "{crlf} CRLF, {split} split of {twins}"
+        );
+        assert!(
+            twins < 150,
+            "{twins} twins of 200: most seeds draw the promised form"
+        );
     }
 
     /// The old eager list: the first `n` numbers of the stream, in order.

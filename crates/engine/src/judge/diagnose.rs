@@ -20,6 +20,7 @@
 use crate::beast::events::{self, Event, Events};
 use crate::beast::variant::{self, SWITCHES};
 use crate::beast::{Ending, Puzzle, Rules, play_out_until};
+use crate::judge::robustness::Layout;
 use crate::judge::verdict::Verdict;
 
 /// What the answer did on one case, as the diagnosis sees it.
@@ -27,8 +28,9 @@ use crate::judge::verdict::Verdict;
 pub struct Observed<'a> {
     /// The puzzle.
     pub puzzle: &'a Puzzle,
-    /// The exact text the answer was given.
-    pub input: &'a [u8],
+    /// How the text the answer was given is laid out, taken from it when the case was made
+    /// (a passing case's text is dropped before the diagnosis).
+    pub layout: Layout,
     /// The expected output under our readings.
     pub expected: &'a str,
     /// What the answer printed.
@@ -419,16 +421,11 @@ impl InputTrait {
         }
     }
 
-    /// True if the case given `input` for `puzzle` has it.
-    fn of(self, puzzle: &Puzzle, input: &[u8]) -> bool {
+    /// True if the case of `puzzle`, its text laid out as `layout`, has it.
+    fn of(self, puzzle: &Puzzle, layout: Layout) -> bool {
         match self {
-            InputTrait::Crlf => input.contains(&b'\r'),
-            InputTrait::SplitMoves => {
-                let rows = puzzle.map().rows();
-                let text = String::from_utf8_lossy(input);
-                let lines = text.lines().skip(rows + 1);
-                lines.filter(|l| !l.trim().is_empty()).count() > 1
-            }
+            InputTrait::Crlf => layout.crlf,
+            InputTrait::SplitMoves => layout.moves_split,
             InputTrait::Wide => puzzle.map().cols() > 40,
             InputTrait::Tall => puzzle.map().rows() > 25,
             InputTrait::NoMoves => puzzle.moves().is_empty(),
@@ -980,7 +977,7 @@ impl Spectrum {
                 TRAITS
                     .iter()
                     .enumerate()
-                    .filter(|(_, t)| t.of(o.puzzle, o.input))
+                    .filter(|(_, t)| t.of(o.puzzle, o.layout))
                     .fold(0u8, |bits, (k, _)| bits | 1 << k)
             })
             .collect();

@@ -21,11 +21,14 @@
 //! Version 2 ([`Recipe`], the default of `beast gen` and `beast check --random` since
 //! 0.1.0's issue 23) draws what the user did not fix from the seed, so a run of random cases
 //! has no blind spot: sizes from 3x3 to 64x32 (one map in eight at least 60x30), the beasts,
-//! the walls and the moves; and the text varies as RULES.md allows: CRLF line ends (one
-//! puzzle in six), the moves split over lines (one in four). (RULES.md also accepts a short
-//! row, padded with spaces; but the padding then reaches the right border, which must be
-//! `#`, so no valid puzzle has one and the generator makes none.) The same seed gives a
-//! different puzzle under each version; each is stable on its own, pinned by its own test.
+//! the walls and the moves. Its text is in the challenge's own form (LF line ends, full-width
+//! rows, the moves on one line), the form `beast check` judges. The seed also draws a
+//! layout beyond that promise, as RULES.md accepts it: CRLF line ends (one puzzle in six),
+//! the moves split over lines (one in four); that text is [`Generated::robust`], the
+//! robustness twin `beast check --robustness` runs (see [`crate::judge::robustness`]).
+//! Until issue 30 it was the default text; the draws are unchanged, so every seed gives the
+//! same puzzle as before. The same seed gives a different puzzle under each version; each is
+//! stable on its own, pinned by its own test.
 
 use rand_chacha::ChaCha8Rng;
 use rand_core::{Rng, SeedableRng};
@@ -33,6 +36,7 @@ use thiserror::Error;
 
 use crate::beast::{Action, Cell, Game, Move, Puzzle, Rules, Status};
 use crate::grid::{Dir, Grid, Pos};
+use crate::judge::robustness;
 
 /// The largest map side `generate` accepts.
 pub const MAX_SIDE: usize = 1000;
@@ -127,8 +131,8 @@ impl GenOptions {
 pub enum Version {
     /// Every puzzle of the options' size, in the canonical text.
     V1,
-    /// Sizes, beasts, walls and moves drawn from the seed unless fixed; CRLF and moves over
-    /// several lines in some.
+    /// Sizes, beasts, walls and moves drawn from the seed unless fixed; the challenge's own
+    /// text, with a robustness twin (CRLF, moves over several lines) for some seeds.
     #[default]
     V2,
 }
@@ -149,7 +153,7 @@ impl Version {
                 "generator 1: every puzzle of one size (16x10 by default), LF line ends, the moves on one line"
             }
             Version::V2 => {
-                "generator 2: sizes from 3x3 to 64x32 (one in eight at least 60x30), CRLF line ends in one in six, the moves split over lines in one in four"
+                "generator 2: sizes from 3x3 to 64x32 (one in eight at least 60x30), LF line ends, the moves on one line; with --robustness, twins with CRLF line ends (one in six) or the moves split over lines (one in four)"
             }
         }
     }
@@ -176,8 +180,11 @@ pub struct Recipe {
 pub struct Generated {
     /// The puzzle.
     pub puzzle: Puzzle,
-    /// Its text: canonical under version 1, with the version 2 layout otherwise.
+    /// Its text, in the challenge's own form (LF, the moves on one line).
     pub text: String,
+    /// Under version 2, its text in the layout beyond the promise its seed draws (CRLF, the
+    /// moves split over lines), when that differs from `text`: its robustness twin.
+    pub robust: Option<String>,
 }
 
 impl Recipe {
@@ -221,7 +228,11 @@ impl Recipe {
             };
             let puzzle = generate(seed, &opts)?;
             let text = puzzle.to_string();
-            return Ok(Generated { puzzle, text });
+            return Ok(Generated {
+                puzzle,
+                text,
+                robust: None,
+            });
         }
         // Version 2: the draws, in this order, then the puzzle's own seed.
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
@@ -251,35 +262,15 @@ impl Recipe {
             moves: self.moves.unwrap_or(moves),
         };
         let puzzle = generate(own_seed, &opts)?;
-        let text = layout(&puzzle, crlf, split.then_some(width));
-        Ok(Generated { puzzle, text })
+        let text = robustness::text(&puzzle, false, None);
+        let robust = Some(robustness::text(&puzzle, crlf, split.then_some(width)))
+            .filter(|robust| *robust != text);
+        Ok(Generated {
+            puzzle,
+            text,
+            robust,
+        })
     }
-}
-
-/// The text of `puzzle` with CRLF line ends and the moves split every `split` moves, as
-/// asked.
-fn layout(puzzle: &Puzzle, crlf: bool, split: Option<usize>) -> String {
-    let end = if crlf { "\r\n" } else { "\n" };
-    let mut text = format!("{} {}{end}", puzzle.map().cols(), puzzle.map().rows());
-    for r in 0..puzzle.map().rows() {
-        let row: String = puzzle.map().row(r).iter().map(|c| c.symbol()).collect();
-        text += &row;
-        text += end;
-    }
-    let moves = crate::beast::move_string(puzzle.moves());
-    match split {
-        Some(width) if !moves.is_empty() => {
-            for chunk in moves.as_bytes().chunks(width) {
-                text += &String::from_utf8_lossy(chunk);
-                text += end;
-            }
-        }
-        _ => {
-            text += &moves;
-            text += end;
-        }
-    }
-    text
 }
 
 /// A number below `n` (which is not 0) from the stream.
@@ -445,7 +436,8 @@ fn survives_next_turn(game: &Game) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::beast::play_out;
+    use crate::beast::{move_string, play_out};
+    use crate::judge::robustness::Layout;
 
     fn count(p: &Puzzle, cell: Cell) -> usize {
         p.map().cells().iter().filter(|&&c| c == cell).count()
@@ -498,7 +490,7 @@ mod tests {
     }
 
     #[test]
-    fn version_two_varies_size_and_layout_and_reads_back_to_its_puzzle() {
+    fn version_two_varies_size_and_its_twins_layout_and_both_read_back_to_the_puzzle() {
         let recipe = Recipe::default();
         let (mut wide, mut tiny, mut crlf, mut split) = (0, 0, 0, 0);
         for seed in 0..400 {
@@ -507,8 +499,13 @@ mod tests {
             let (c, r) = (g.puzzle.map().cols(), g.puzzle.map().rows());
             wide += usize::from(c >= 60 && r >= 30);
             tiny += usize::from(c <= 8 && r <= 6);
-            crlf += usize::from(g.text.contains('\r'));
-            split += usize::from(g.text.lines().count() > r + 2);
+            if let Some(robust) = &g.robust {
+                assert_eq!(Puzzle::parse(robust).as_ref(), Ok(&g.puzzle), "{robust}");
+                let layout = Layout::of(&g.puzzle, robust.as_bytes());
+                assert!(!layout.promised(), "{robust:?}");
+                crlf += usize::from(layout.crlf);
+                split += usize::from(layout.moves_split);
+            }
         }
         for (what, n) in [
             ("wide", wide),
@@ -519,6 +516,42 @@ mod tests {
             assert!(n >= 20, "{what}: {n} of 400");
         }
         assert_eq!(recipe.make(7), recipe.make(7));
+    }
+
+    /// The challenge's promise: LF line ends, every row as wide as the size line says, the
+    /// moves on one line; whatever the seed draws.
+    #[test]
+    fn version_two_puzzles_are_in_the_challenges_own_form() {
+        let recipe = Recipe::default();
+        for seed in 0..2000 {
+            let g = recipe.make(seed).expect("valid");
+            assert!(!g.text.contains('\r'), "seed {seed}: CRLF");
+            let lines: Vec<&str> = g.text.split_terminator('\n').collect();
+            let (cols, rows) = (g.puzzle.map().cols(), g.puzzle.map().rows());
+            assert_eq!(
+                lines.len(),
+                rows + 2,
+                "seed {seed}: one line of moves\n{}",
+                g.text
+            );
+            assert_eq!(lines[0], format!("{cols} {rows}"));
+            for row in &lines[1..=rows] {
+                assert_eq!(row.len(), cols, "seed {seed}: a short row {row:?}");
+            }
+            assert_eq!(lines[rows + 1], move_string(g.puzzle.moves()));
+            assert!(Layout::of(&g.puzzle, g.text.as_bytes()).promised());
+        }
+    }
+
+    /// The draws are the same as before issue 30, so a seed's puzzle is too: only its
+    /// text moved to the promised form, and its old layout to the twin.
+    #[test]
+    fn version_two_seeds_keep_their_puzzles_and_their_old_layout_is_the_twin() {
+        // `beast gen --seed 39` printed the twin before issue 30 (moves split every 11).
+        let g = Recipe::default().make(39).expect("valid");
+        let twin = g.robust.as_deref().expect("a twin");
+        assert_eq!(twin, V2_SPLIT_TWIN, "generated:\n{twin}");
+        assert_eq!(g.text, V2_SPLIT_TEXT, "generated:\n{}", g.text);
     }
 
     #[test]
@@ -543,6 +576,13 @@ mod tests {
     }
 
     const SEED_ONE: &str = include_str!("generate_seed1.txt");
+
+    /// Seed 39 under generator 2, as `beast gen --seed 39` printed it before issue 30 (the
+    /// moves split over two lines), and as it prints it now.
+    const V2_SPLIT_TWIN: &str =
+        "6 6\n######\n#  ~O#\n#~ ~~#\n#~   #\n#  H #\n######\nUURUWRDWWWR\nDW\n";
+    const V2_SPLIT_TEXT: &str =
+        "6 6\n######\n#  ~O#\n#~ ~~#\n#~   #\n#  H #\n######\nUURUWRDWWWRDW\n";
 
     /// Seed 1 under generator 2 (its text has neither CRLF nor split moves).
     const V2_SEED_ONE: &str =

@@ -59,8 +59,9 @@ pub fn separated_readings(
 }
 
 /// A case's input as a Kattis package holds it: with standard line breaks. The judge
-/// accepts CRLF, and generator 2 writes some (an answer must read them), but Kattis's
-/// `verifyproblem` warns on any test file that has them; the puzzle is the same.
+/// accepts CRLF (a case file may have them; generator 2's robustness twins do, but a
+/// package holds none of those), and Kattis's `verifyproblem` warns on any test file that
+/// has them; the puzzle is the same.
 pub fn standard_line_breaks(input: &[u8]) -> Vec<u8> {
     let mut out = Vec::with_capacity(input.len());
     let mut bytes = input.iter().peekable();

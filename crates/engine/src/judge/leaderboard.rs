@@ -279,6 +279,7 @@ mod tests {
                 evidence: 5,
             }],
             groups,
+            robustness: None,
         }
     }
 

@@ -15,6 +15,7 @@ use crate::beast::Puzzle;
 use crate::judge::cases::{Case, Origin, Shard, ShardError};
 use crate::judge::record::{AnswerHeader, CaseRecord, Header, Record};
 use crate::judge::report::{CaseReport, Source};
+use crate::judge::robustness::Layout;
 use crate::judge::termination::Termination;
 
 /// A 64-bit FNV-1a fingerprint of `parts` (each part delimited), in hex: stable across
@@ -424,7 +425,8 @@ fn records_of(
                         report.name, header.answers[answer].name
                     )));
                 }
-                counted[answer] += 1;
+                // The summary counts the challenge's cases; the robustness set is apart.
+                counted[answer] += usize::from(!report.robustness);
                 answers[answer].insert(index, (case, report));
                 continue;
             }
@@ -487,6 +489,8 @@ fn case_of(r: &CaseRecord) -> Result<(usize, Case, CaseReport), String> {
         .ok_or_else(|| format!("case {name} without its puzzle"))?;
     let puzzle = Puzzle::parse(&puzzle_text)
         .map_err(|e| format!("the puzzle of case {name} does not parse: {e}"))?;
+    // Taken from the text before a passing case's is dropped.
+    let layout = Layout::of(&puzzle, puzzle_text.as_bytes());
     let case = Case {
         name: name.clone(),
         puzzle,
@@ -498,8 +502,11 @@ fn case_of(r: &CaseRecord) -> Result<(usize, Case, CaseReport), String> {
         expected: r.expected.clone(),
         origin: match r.seed {
             Some(seed) => Origin::Random { seed },
+            None if crate::judge::cases::is_builtin(&r.name) => Origin::Builtin,
             None => Origin::File,
         },
+        layout,
+        robustness: r.robustness,
     };
     let report = CaseReport {
         name,
@@ -517,6 +524,7 @@ fn case_of(r: &CaseRecord) -> Result<(usize, Case, CaseReport), String> {
         peak_memory: r
             .peak_memory_mib
             .map(|m| (m * f64::from(1u32 << 20)) as u64),
+        robustness: r.robustness,
     };
     Ok((index, case, report))
 }
@@ -564,6 +572,7 @@ mod tests {
             r#gen: None,
             answer: None,
             index: Some(index),
+            robustness: false,
         })
     }
 
@@ -573,6 +582,7 @@ mod tests {
             sentence: "correct".to_string(),
             explained_by: Vec::new(),
             groups: Vec::new(),
+            robustness: None,
         };
         let s = Summary {
             passed: total,
@@ -616,6 +626,26 @@ mod tests {
             ["random-7-0", "random-7-1", "random-7-2", "random-7-3"]
         );
         assert_eq!(m.answers[0].ran[1].0.origin, Origin::Random { seed: 41 });
+    }
+
+    /// Issue 30: a merged case keeps what a run on one machine knows of it: its text's
+    /// layout (taken before a passing case's text is dropped), its robustness flag, and
+    /// whether it is a built-in example (for the tuned-to-the-examples lead).
+    #[test]
+    fn a_merged_case_keeps_its_layout_its_robustness_flag_and_its_origin() {
+        let Record::Case(mut r) = case(0) else {
+            panic!("a case record")
+        };
+        r.puzzle = Some(PUZZLE.replace('\n', "\r\n"));
+        r.robustness = true;
+        r.seed = None;
+        r.name = "simple-crush".to_string();
+        let (_, c, report) = case_of(&r).expect("a case");
+        assert!(c.input.is_empty(), "a passing case's text is dropped");
+        assert!(c.layout.crlf && c.robustness && report.robustness);
+        assert_eq!(c.origin, Origin::Builtin);
+        r.name = "mine".to_string();
+        assert_eq!(case_of(&r).expect("a case").1.origin, Origin::File);
     }
 
     #[test]

@@ -14,6 +14,8 @@ pub mod pack;
 pub mod post;
 pub mod record;
 pub mod report;
+pub mod robustness;
 pub mod shrink;
 pub mod termination;
+pub mod tuning;
 pub mod verdict;

@@ -287,6 +287,8 @@ mod tests {
             input: input.as_bytes().to_vec(),
             expected,
             origin: crate::judge::cases::Origin::Builtin,
+            layout: Default::default(),
+            robustness: false,
         }
     }
 

@@ -140,6 +140,15 @@ pub struct CaseRecord {
     /// In a shard: the case's position in the whole (unsharded) list.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub index: Option<usize>,
+    /// True for a case of the robustness set (input the challenge does not promise): it
+    /// never counts as a failure, and `--merge` keeps it apart. Left out when false.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub robustness: bool,
+}
+
+/// For serde: leaves a false flag out of a record.
+fn is_false(flag: &bool) -> bool {
+    !flag
 }
 
 impl CaseRecord {
@@ -159,6 +168,7 @@ impl CaseRecord {
             r#gen: r.reproduce.clone().filter(|_| !r.passed),
             answer: None,
             index: None,
+            robustness: r.robustness,
         }
     }
 
@@ -276,6 +286,9 @@ pub struct DiagnosisRecord {
     pub explained_by: Vec<ExplainedBy>,
     /// The failures, grouped.
     pub groups: Vec<GroupRecord>,
+    /// The robustness section, when robustness cases ran (`--robustness`); never failures.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub robustness: Option<RobustnessRecord>,
 }
 
 impl DiagnosisRecord {
@@ -286,8 +299,27 @@ impl DiagnosisRecord {
             sentence: d.sentence.clone(),
             explained_by: d.explained_by.clone(),
             groups: d.groups.iter().map(GroupRecord::of).collect(),
+            robustness: d.robustness.as_ref().map(|r| RobustnessRecord {
+                sentence: r.sentence.clone(),
+                ran: r.ran,
+                failed: r.failed,
+                failing: r.failing.clone(),
+            }),
         }
     }
+}
+
+/// The robustness section of a summary: input the challenge does not promise.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RobustnessRecord {
+    /// The section's sentence, `robustness: ...`.
+    pub sentence: String,
+    /// Robustness cases run.
+    pub ran: usize,
+    /// Of those, the ones that failed.
+    pub failed: usize,
+    /// Their names.
+    pub failing: Vec<String>,
 }
 
 /// One group of failures.
@@ -499,6 +531,7 @@ mod tests {
             seed: Some(7),
             reproduce: Some("beast gen --seed 7".to_string()),
             peak_memory: None,
+            robustness: false,
         }
     }
 
@@ -539,6 +572,7 @@ mod tests {
             sentence: "it looks like a mistake".to_string(),
             explained_by: Vec::new(),
             groups: Vec::new(),
+            robustness: None,
         };
         let s = SummaryRecord::of(&Summary::default(), &d, SandboxRecord::default());
         let v = value(&Record::Summary(s));

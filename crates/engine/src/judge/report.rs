@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::beast::{Rules, variant};
 use crate::judge::diagnose::{Diagnosis, Explanation, Hypothesis, STRONG, Shape, Status};
+use crate::judge::robustness::RobustnessReport;
 use crate::judge::termination::Termination;
 use crate::judge::verdict::{Verdict, unified_diff};
 use crate::words::{count, mib};
@@ -39,6 +40,18 @@ pub struct CaseReport {
     pub reproduce: Option<String>,
     /// The most memory the case held at once, in bytes, where the sandbox measured it.
     pub peak_memory: Option<u64>,
+    /// True for a case of the robustness set (input the challenge does not promise): it is
+    /// reported apart and never counts as a failure.
+    pub robustness: bool,
+}
+
+impl CaseReport {
+    /// True if the case counts as a failure: it did not pass, it is not of the
+    /// robustness set (which never counts), and the judge could set it up (an IE counts
+    /// against nobody).
+    pub fn failed(&self) -> bool {
+        !self.passed && !self.robustness && self.verdict.judged()
+    }
 }
 
 /// A case shrunk to a smaller one that still shows its group's mistake.
@@ -135,6 +148,8 @@ pub struct DiagnosisReport {
     pub explained_by: Vec<ExplainedBy>,
     /// The failures, grouped.
     pub groups: Vec<GroupReport>,
+    /// The robustness section, when robustness cases ran (they are in no group).
+    pub robustness: Option<RobustnessReport>,
 }
 
 impl DiagnosisReport {
@@ -157,6 +172,7 @@ impl DiagnosisReport {
             sentence: sentence(d),
             explained_by,
             groups,
+            robustness: None,
         }
     }
 
@@ -281,6 +297,30 @@ fn sentence(d: &Diagnosis) -> String {
 
 fn cases(n: usize) -> &'static str {
     if n == 1 { "case" } else { "cases" }
+}
+
+/// The most failing cases the robustness section names.
+pub const ROBUSTNESS_NAMED: usize = 8;
+
+/// The robustness section as the text report prints it: the sentence, then the failing
+/// cases (at most [`ROBUSTNESS_NAMED`]).
+pub fn robustness_text(r: &RobustnessReport) -> String {
+    let mut s = format!("{}\n", visible(&r.sentence));
+    if !r.failing.is_empty() {
+        let named: Vec<String> = r
+            .failing
+            .iter()
+            .take(ROBUSTNESS_NAMED)
+            .map(|n| visible(n))
+            .collect();
+        let more = r.failing.len() - named.len();
+        s += &format!("  cases: {}", named.join(", "));
+        if more > 0 {
+            s += &format!(" and {more} more");
+        }
+        s += "\n";
+    }
+    s
 }
 
 /// Passed and failed counts, the time taken and the golf score.
@@ -874,6 +914,7 @@ mod tests {
             seed: None,
             reproduce: None,
             peak_memory: None,
+            robustness: false,
         }
     }
 
@@ -913,6 +954,7 @@ mod tests {
             sentence: "it looks like a mistake".to_string(),
             explained_by: Vec::new(),
             groups: Vec::new(),
+            robustness: None,
         }
     }
 

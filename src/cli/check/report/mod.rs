@@ -121,6 +121,7 @@ mod tests {
             seed: None,
             reproduce: None,
             peak_memory: None,
+            robustness: false,
         }
     }
 

@@ -154,6 +154,9 @@ fn ending(reports: &[CaseReport], summary: &Summary, d: &DiagnosisReport) -> Str
         s.push('\n');
     }
     s += &format!("diagnosis: {}\n", report::visible(&d.sentence));
+    if let Some(r) = &d.robustness {
+        s += &report::robustness_text(r);
+    }
     s += &format!("{}\n", summary.time_line());
     if let Some(line) = summary.memory_line() {
         s += &format!("{line}\n");

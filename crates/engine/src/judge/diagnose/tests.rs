@@ -13,7 +13,7 @@ fn case<'a>(puzzle: &'a Puzzle, expected: &'a str, got: &'a str) -> Observed<'a>
     let verdict = compare(expected.as_bytes(), got.as_bytes(), false);
     Observed {
         puzzle,
-        input: b"",
+        layout: Layout::default(),
         expected,
         got: got.as_bytes(),
         verdict,
@@ -296,7 +296,7 @@ fn a_crash_on_crlf_is_located_at_the_input_trait() {
             let crlf = input.contains('\r');
             Observed {
                 puzzle: p,
-                input: input.as_bytes(),
+                layout: Layout::of(p, input.as_bytes()),
                 expected: e,
                 got: if crlf { b"" } else { e.as_bytes() },
                 verdict: if crlf {
