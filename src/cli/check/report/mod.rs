@@ -22,13 +22,15 @@ pub use reporter::{Out, Reporter};
 pub struct Reporters {
     out: Out,
     list: Vec<Box<dyn Reporter>>,
+    /// `-q`: no note is printed.
+    quiet: bool,
 }
 
 impl Reporters {
     /// The reporters `output` asks for; `many` when several answers run, `bar` when stderr
-    /// is a terminal.
-    pub fn new(output: &Output, many: bool, bar: bool) -> Reporters {
-        let bar = bar.then(progress::bar);
+    /// is a terminal (and `-q` is not given), coloured when `color`.
+    pub fn new(output: &Output, many: bool, bar: bool, color: bool) -> Reporters {
+        let bar = (bar && !output.quiet).then(|| progress::bar(color));
         Reporters::writing_to(output, many, bar.clone(), Out::with(bar))
     }
 
@@ -58,7 +60,11 @@ impl Reporters {
                 many,
             )));
         }
-        Reporters { out, list }
+        Reporters {
+            out,
+            list,
+            quiet: output.quiet,
+        }
     }
 
     /// Where a line from another thread goes (the interrupt handler's): around the bar.
@@ -67,9 +73,9 @@ impl Reporters {
     }
 
     /// Hands `event` to every reporter in turn; the first error stops it. A note is
-    /// printed here, whatever the format.
+    /// printed here, whatever the format (but for `-q`).
     pub fn emit(&mut self, event: Event<'_>) -> anyhow::Result<()> {
-        if let Event::Note(text) = &event {
+        if let (Event::Note(text), false) = (&event, self.quiet) {
             self.out.note(&format!("{text}\n"));
         }
         for r in &mut self.list {
@@ -97,6 +103,7 @@ mod tests {
             report_dir: None,
             shard: None,
             post: None,
+            quiet: false,
         }
     }
 
@@ -183,6 +190,7 @@ mod tests {
                 command: Vec::new(),
                 language: None,
                 encoding: beast_engine::judge::post::Encoding::Utf8,
+                count_all: false,
             }),
             ..output(Format::Text)
         };

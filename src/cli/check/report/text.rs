@@ -16,6 +16,7 @@ use crate::cli::check::post;
 /// The text reporter.
 pub struct Text {
     verbose: bool,
+    quiet: bool,
     post: Option<Post>,
     report_dir: Option<PathBuf>,
     many: bool,
@@ -26,6 +27,7 @@ impl Text {
     pub fn new(output: &Output, many: bool) -> Text {
         Text {
             verbose: output.verbose,
+            quiet: output.quiet,
             post: output.post.clone(),
             report_dir: output.report_dir.clone(),
             many,
@@ -45,7 +47,7 @@ impl Text {
                 reports,
                 seed,
                 p.language.as_deref(),
-                p.encoding,
+                (p.encoding, p.count_all),
             )?;
             out.print(&text);
             out.note(&format!("{}\n", summary.line()));
@@ -88,6 +90,11 @@ impl Text {
 impl Reporter for Text {
     fn on(&mut self, event: &Event<'_>, out: &mut Out) -> anyhow::Result<()> {
         match event {
+            Event::RunStarted(_) | Event::RunFinished(_) if self.quiet => {
+                if let Event::RunFinished(finish) = event {
+                    out.print(&quiet_ending(finish, self.many));
+                }
+            }
             Event::RunStarted(start) => {
                 let lines = sandbox_lines(&start.answers, &start.sandbox_lines);
                 match self.post {
@@ -133,6 +140,18 @@ pub fn sandbox_lines(names: &[&str], lines: &[&str]) -> String {
             format!("sandbox ({}): {rest}\n", report::visible(name))
         })
         .collect()
+}
+
+/// All `-q` prints: the summary line of one answer, or the leaderboard of several.
+fn quiet_ending(finish: &Finish<'_>, many: bool) -> String {
+    if many {
+        return leaderboard::text(finish.rows);
+    }
+    match finish.judged.first().map(|j| &j.outcome) {
+        Some(Ok((_, summary, _))) => format!("{}\n", summary.line()),
+        Some(Err(reason)) => format!("cannot start: {}\n", report::visible(reason)),
+        None => String::new(),
+    }
 }
 
 /// One answer's report under the leaderboard or in `--report-dir`: its groups, diagnosis,
