@@ -11,7 +11,7 @@ use beast_engine::judge::generate::{Recipe, Version};
 pub struct GenArgs {
     /// The generator version. 2 (the default) draws the size (3x3 to 64x32), the beasts,
     /// the walls and the moves from the seed unless fixed below, and writes some puzzles
-    /// with CRLF line ends, the moves split over lines or short rows; 1 makes every puzzle
+    /// with CRLF line ends or the moves split over lines; 1 makes every puzzle
     /// 16x10 with 3 beasts, 25% walls and 30 moves (unless fixed), LF, the moves on one
     /// line. The same seed gives different puzzles under each.
     #[arg(
