@@ -56,6 +56,7 @@ fn an_unknown_option_of_a_subcommand_is_an_error_with_clap_suggestion() {
             "{typo:?}: {err}"
         );
         assert!(!err.contains("does not exist"), "{typo:?}: {err}");
+        assert!(!err.contains("as a value"), "after `--` is the answer's: {err}");
         assert_eq!(out, "", "{typo:?}");
     }
 }

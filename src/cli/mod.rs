@@ -163,8 +163,23 @@ fn parse() -> Cli {
     }
     let matches = command
         .try_get_matches_from_mut(&args)
-        .unwrap_or_else(|e| e.exit());
+        .unwrap_or_else(|e| without_value_tip(e).exit());
     Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.format(&mut command).exit())
+}
+
+/// `err` without clap's tip to pass an unknown option "as a value" after `--`: after `--`
+/// comes the answer's command, and beast takes no value there.
+fn without_value_tip(mut err: clap::Error) -> clap::Error {
+    let as_value = match err.get(ContextKind::Suggested) {
+        Some(ContextValue::StyledStrs(tips)) => tips
+            .iter()
+            .any(|t| t.to_string().contains("as a value")),
+        _ => false,
+    };
+    if err.kind() == ErrorKind::UnknownArgument && as_value {
+        err.remove(ContextKind::Suggested);
+    }
+    err
 }
 
 /// `args` with a subcommand named after leading `--color` options moved before them
