@@ -56,7 +56,10 @@ fn an_unknown_option_of_a_subcommand_is_an_error_with_clap_suggestion() {
             "{typo:?}: {err}"
         );
         assert!(!err.contains("does not exist"), "{typo:?}: {err}");
-        assert!(!err.contains("as a value"), "after `--` is the answer's: {err}");
+        assert!(
+            !err.contains("as a value"),
+            "after `--` is the answer's: {err}"
+        );
         assert_eq!(out, "", "{typo:?}");
     }
 }
@@ -407,6 +410,12 @@ fn the_post_names_the_shebang_lines_flags_and_shows_the_code_counted() {
     assert!(
         all.starts_with("# sh, 27 bytes\n\n    #!/bin/sh -e\n"),
         "{all}"
+    );
+    let through_env = check_script("#!/usr/bin/env -S sh -e\nexec \"$BEAST\"\n", &["--post"]);
+    let header = through_env.lines().next().unwrap_or_default();
+    assert!(
+        header.starts_with("# sh") && header.ends_with(" `-e`, 13 bytes"),
+        "the language of the program env runs: {through_env}"
     );
 }
 

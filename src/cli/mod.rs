@@ -171,9 +171,9 @@ fn parse() -> Cli {
 /// comes the answer's command, and beast takes no value there.
 fn without_value_tip(mut err: clap::Error) -> clap::Error {
     let as_value = match err.get(ContextKind::Suggested) {
-        Some(ContextValue::StyledStrs(tips)) => tips
-            .iter()
-            .any(|t| t.to_string().contains("as a value")),
+        Some(ContextValue::StyledStrs(tips)) => {
+            tips.iter().any(|t| t.to_string().contains("as a value"))
+        }
         _ => false,
     };
     if err.kind() == ErrorKind::UnknownArgument && as_value {

@@ -107,25 +107,18 @@ fn same_file(a: &Path, b: &Path) -> bool {
     }
 }
 
-/// The interpreter of a script's `#!` line (`#!/usr/bin/env python3` gives `python3`).
+/// The interpreter of a script's `#!` line (`#!/usr/bin/env python3` and `#!/usr/bin/env
+/// -S python3 -u` give `python3`), as the engine reads the line.
 fn shebang(script: &Path) -> anyhow::Result<String> {
     let text = std::fs::read(script)
         .with_context(|| format!("cannot read the source {}", script.display()))?;
-    let first = text.split(|&b| b == b'\n').next().unwrap_or_default();
-    let line = String::from_utf8_lossy(first);
-    let words: Vec<&str> = line
-        .strip_prefix("#!")
-        .map(|rest| rest.split_whitespace().collect())
-        .unwrap_or_default();
-    let program = match words.as_slice() {
-        [env, name, ..] if env.ends_with("/env") => name,
-        [program, ..] => program,
-        [] => anyhow::bail!(
+    match post::shebang(&text) {
+        Some(line) => Ok(line.program),
+        None => anyhow::bail!(
             "{} has no #! line to tell its language: name it with --language",
             script.display()
         ),
-    };
-    Ok((*program).to_string())
+    }
 }
 
 /// The first line `program --version` prints (on stdout, or stderr if not), or an empty
