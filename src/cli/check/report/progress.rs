@@ -8,7 +8,7 @@ use crate::cli::check::event::Event;
 
 /// The bar's template: the cases done of all, their rate, the time left at that rate,
 /// the time taken, and the message (failures, the diagnosis).
-const TEMPLATE: &str = "{bar:40.cyan/blue} {pos}/{len} {per_sec} eta {eta} [{elapsed}] {msg}";
+const TEMPLATE: &str = "{bar:40.cyan/blue} {pos}/{len} {per_sec:1} eta {eta} [{elapsed}] {msg}";
 
 /// The bar, with no length until the run starts; its colours only when `color`.
 pub fn bar(color: bool) -> ProgressBar {
