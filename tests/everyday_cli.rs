@@ -227,6 +227,40 @@ fn color_always_paints_even_into_a_pipe_never_and_no_color_do_not() {
 }
 
 #[test]
+fn check_paints_its_summary_line_only_as_color_says() {
+    let cases = one_case();
+    let dir = cases.path().to_str().expect("UTF-8 path");
+    let check = |color: &str| {
+        let out = beast()
+            .env_remove("NO_COLOR")
+            .env_remove("BEAST_COLOR")
+            .args([
+                "check",
+                "--color",
+                color,
+                "--sandbox",
+                "none",
+                "--no-builtin",
+            ])
+            .args(["--cases", dir, "--", BEAST])
+            .output()
+            .expect("beast runs");
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let always = check("always");
+    assert!(
+        always.contains("\x1b[") && always.contains("1 passed, 0 failed"),
+        "{always:?}"
+    );
+    let never = check("never");
+    assert!(
+        !never.contains('\x1b') && never.ends_with("\n1 passed, 0 failed\n"),
+        "{never:?}"
+    );
+    assert!(!check("auto").contains('\x1b'), "auto, piped");
+}
+
+#[test]
 fn color_is_taken_on_every_command_before_or_after_its_name() {
     for args in [
         &["--color", "never", "gen", "--seed", "1"][..],
@@ -658,4 +692,35 @@ fn the_readmes_completion_and_man_install_lines_work_in_a_fresh_home() {
     }
     let zshrc = std::fs::read_to_string(home.path().join(".zshrc")).expect(".zshrc");
     assert!(zshrc.contains("fpath=(~/.zfunc $fpath)"), "{zshrc}");
+}
+
+#[cfg(unix)]
+#[test]
+fn force_removes_no_file_through_a_symbolic_link() {
+    use std::os::unix::fs::symlink;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let elsewhere = dir.path().join("elsewhere");
+    std::fs::create_dir_all(elsewhere.join("secret")).expect("made");
+    let kept = elsewhere.join("secret/x.in");
+    std::fs::write(&kept, "keep").expect("written");
+    let target = dir.path().join("target.in");
+    std::fs::write(&target, "keep").expect("written");
+    let out = dir.path().join("problem");
+    std::fs::create_dir(&out).expect("made");
+    symlink(&elsewhere, out.join("data")).expect("a link");
+    std::fs::write(out.join(".beast-cases-kattis"), "data/secret/x.in\n").expect("written");
+    let (code, err) = pack(&out, "1", &["--format", "kattis", "--force"]);
+    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(std::fs::read_to_string(&kept).ok().as_deref(), Some("keep"));
+    let files = dir.path().join("pack");
+    std::fs::create_dir(&files).expect("made");
+    symlink(&target, files.join("a.in")).expect("a link");
+    std::fs::write(files.join(".beast-cases-files"), "a.in\n").expect("written");
+    let (code, err) = pack(&files, "1", &["--force"]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(err.contains("removed 1 file of"), "the link itself: {err}");
+    assert_eq!(
+        std::fs::read_to_string(&target).ok().as_deref(),
+        Some("keep")
+    );
 }

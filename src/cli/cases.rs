@@ -140,7 +140,8 @@ pub fn run(args: Args) -> super::error::Ended {
             };
             if let Some(removed) = write_all(dir, &files, args.force, kind)? {
                 eprintln!(
-                    "removed {removed} files of the previous pack in {} (listed in its {})",
+                    "removed {} of the previous pack in {} (listed in its {})",
+                    beast_engine::words::count(removed as u64, "file"),
                     dir.display(),
                     kind.manifest()
                 );

@@ -75,8 +75,7 @@ fn run_answers(
              the notes above); a check that runs nothing cannot pass",
         ));
     }
-    let stderr = io::stderr();
-    let mut reporters = Reporters::new(output, many, stderr.is_terminal(), color.on(&stderr));
+    let mut reporters = Reporters::new(output, many, io::stderr().is_terminal(), color);
     if let (Some(seed), true) = (run.seed(), run.seed_drawn) {
         reporters.emit(Event::Note(&format!("random cases from --seed {seed}")))?;
     }
@@ -251,7 +250,7 @@ fn merged(plan: &Plan, files: &[PathBuf]) -> super::error::Ended {
         .collect::<anyhow::Result<Vec<merge::ShardFile>>>()?;
     let m = merge::merge(&files)?;
     let many = m.header.leaderboard;
-    let mut reporters = Reporters::new(output, many, false, false);
+    let mut reporters = Reporters::new(output, many, false, ColorChoice::Never);
     let names: Vec<String> = m.answers.iter().map(|a| a.name.clone()).collect();
     let start = Start {
         answers: names.iter().map(String::as_str).collect(),

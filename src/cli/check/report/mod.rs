@@ -14,8 +14,11 @@ mod progress;
 mod reporter;
 pub mod text;
 
+use std::io;
+
 use super::event::Event;
 use super::plan::{Format, Output};
+use crate::cli::paint::ColorChoice;
 pub use reporter::{Out, Reporter};
 
 /// Every reporter of a check, and where they write.
@@ -28,18 +31,22 @@ pub struct Reporters {
 
 impl Reporters {
     /// The reporters `output` asks for; `many` when several answers run, `bar` when stderr
-    /// is a terminal (and `-q` is not given), coloured when `color`.
-    pub fn new(output: &Output, many: bool, bar: bool, color: bool) -> Reporters {
-        let bar = (bar && !output.quiet).then(|| progress::bar(color));
-        Reporters::writing_to(output, many, bar.clone(), Out::with(bar))
+    /// is a terminal (and `-q` is not given); the bar and the text report's summary line
+    /// coloured as `color` allows on their streams.
+    pub fn new(output: &Output, many: bool, bar: bool, color: ColorChoice) -> Reporters {
+        let bar = (bar && !output.quiet).then(|| progress::bar(color.on(&io::stderr())));
+        let paint = color.on(&io::stdout());
+        Reporters::writing_to(output, many, bar.clone(), Out::with(bar), paint)
     }
 
-    /// The reporters of `output`, writing to `out`.
+    /// The reporters of `output`, writing to `out`; the text's summary line coloured when
+    /// `paint`.
     fn writing_to(
         output: &Output,
         many: bool,
         bar: Option<indicatif::ProgressBar>,
         out: Out,
+        paint: bool,
     ) -> Reporters {
         let mut list: Vec<Box<dyn Reporter>> = Vec::new();
         if let Some(bar) = &bar {
@@ -49,7 +56,7 @@ impl Reporters {
             list.push(Box::new(dir::ReportDir::new(dir.clone())));
         }
         list.push(match output.format {
-            Format::Text => Box::new(text::Text::new(output, many)),
+            Format::Text => Box::new(text::Text::new(output, many, paint)),
             Format::Json => Box::new(json::Json::new(output.shard_records(), many)),
             Format::Markdown => Box::new(markdown::Markdown),
         });
@@ -108,7 +115,7 @@ mod tests {
     }
 
     fn reporters(output: &Output, many: bool) -> Reporters {
-        Reporters::writing_to(output, many, None, Out::keeping())
+        Reporters::writing_to(output, many, None, Out::keeping(), false)
     }
 
     fn failed_case() -> CaseReport {
@@ -144,7 +151,8 @@ mod tests {
     fn a_json_case_record_is_one_typed_line_and_a_shards_carries_its_place() {
         let report = failed_case();
         let case = |shard: bool| {
-            let mut r = Reporters::writing_to(&output(Format::Json), false, None, Out::keeping());
+            let mut r =
+                Reporters::writing_to(&output(Format::Json), false, None, Out::keeping(), false);
             if shard {
                 r.list = vec![Box::new(json::Json::new(true, false))];
             }

@@ -7,6 +7,7 @@ use std::path::PathBuf;
 
 use beast_engine::judge::leaderboard;
 use beast_engine::judge::report::{self, DiagnosisReport, Summary};
+use beast_engine::play::{Color, Line};
 
 use super::reporter::{Out, Reporter, interrupted_note};
 use crate::cli::check::event::{Event, Finish, Judged};
@@ -17,17 +18,21 @@ use crate::cli::check::post;
 pub struct Text {
     verbose: bool,
     quiet: bool,
+    /// Colour the summary line (`--color`).
+    paint: bool,
     post: Option<Post>,
     report_dir: Option<PathBuf>,
     many: bool,
 }
 
 impl Text {
-    /// The text report of `output`; `many` when several answers run.
-    pub fn new(output: &Output, many: bool) -> Text {
+    /// The text report of `output`; `many` when several answers run; its summary line
+    /// coloured when `paint`.
+    pub fn new(output: &Output, many: bool, paint: bool) -> Text {
         Text {
             verbose: output.verbose,
             quiet: output.quiet,
+            paint,
             post: output.post.clone(),
             report_dir: output.report_dir.clone(),
             many,
@@ -52,7 +57,7 @@ impl Text {
             out.print(&text);
             out.note(&format!("{}\n", summary.line()));
         } else {
-            out.print(&ending(summary, d));
+            out.print(&ending(summary, d, self.paint));
             if self.post.is_some() {
                 let why = post::refusal(summary.failed, summary.passed + summary.failed);
                 out.note(&format!("{why}\n"));
@@ -92,7 +97,7 @@ impl Reporter for Text {
         match event {
             Event::RunStarted(_) | Event::RunFinished(_) if self.quiet => {
                 if let Event::RunFinished(finish) = event {
-                    out.print(&quiet_ending(finish, self.many));
+                    out.print(&quiet_ending(finish, self.many, self.paint));
                 }
             }
             Event::RunStarted(start) => {
@@ -143,12 +148,12 @@ pub fn sandbox_lines(names: &[&str], lines: &[&str]) -> String {
 }
 
 /// All `-q` prints: the summary line of one answer, or the leaderboard of several.
-fn quiet_ending(finish: &Finish<'_>, many: bool) -> String {
+fn quiet_ending(finish: &Finish<'_>, many: bool, paint: bool) -> String {
     if many {
         return leaderboard::text(finish.rows);
     }
     match finish.judged.first().map(|j| &j.outcome) {
-        Some(Ok((_, summary, _))) => format!("{}\n", summary.line()),
+        Some(Ok((_, summary, _))) => format!("{}\n", summary_line(summary, paint)),
         Some(Err(reason)) => format!("cannot start: {}\n", report::visible(reason)),
         None => String::new(),
     }
@@ -158,14 +163,14 @@ fn quiet_ending(finish: &Finish<'_>, many: bool) -> String {
 /// time, score and summary line, or why it could not start.
 pub fn detail(j: &Judged) -> String {
     match &j.outcome {
-        Ok((_, summary, d)) => ending(summary, d),
+        Ok((_, summary, d)) => ending(summary, d, false),
         Err(reason) => format!("cannot start: {}\n", report::visible(reason)),
     }
 }
 
 /// The end of the text report: the groups, the diagnosis, the time and score lines, and
 /// the summary line.
-fn ending(summary: &Summary, d: &DiagnosisReport) -> String {
+fn ending(summary: &Summary, d: &DiagnosisReport, paint: bool) -> String {
     let mut s = String::new();
     for g in &d.groups {
         s += &report::group_text(g);
@@ -179,6 +184,15 @@ fn ending(summary: &Summary, d: &DiagnosisReport) -> String {
     if let Some(line) = summary.score_line() {
         s += &format!("{line}\n");
     }
-    s += &format!("{}\n", summary.line());
+    s += &format!("{}\n", summary_line(summary, paint));
     s
+}
+
+/// The summary line, green when every case passed and red otherwise, when `paint`.
+fn summary_line(summary: &Summary, paint: bool) -> String {
+    let color = match summary.failed {
+        0 => Color::Green,
+        _ => Color::Red,
+    };
+    crate::cli::paint::paint(&Line::default().with(summary.line(), color), paint)
 }
