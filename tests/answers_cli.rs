@@ -43,10 +43,10 @@ impl Challenge {
         self.dir.path().join("answers.toml")
     }
 
+    /// The golf count of the answer's script (no final newline).
     fn bytes(&self, name: &str) -> u64 {
-        std::fs::metadata(self.dir.path().join(format!("{name}.sh")))
-            .expect("the script")
-            .len()
+        let code = std::fs::read(self.dir.path().join(format!("{name}.sh"))).expect("the script");
+        beast_engine::judge::post::count(&code, false).bytes as u64
     }
 }
 

@@ -49,7 +49,7 @@ fn post_names_the_interpreter_counts_bytes_and_says_what_passed() {
     let version = env!("CARGO_PKG_VERSION");
     let (header, rest) = post.split_once('\n').expect("a header line");
     assert!(header.starts_with("# Bash "), "{post}");
-    assert!(header.ends_with(", 19 bytes"), "{post}");
+    assert!(header.ends_with(", 18 bytes"), "no final newline: {post}");
     assert_eq!(
         rest,
         format!(
@@ -89,11 +89,11 @@ fn backticks_go_in_pre_and_latin1_counts_a_byte_a_character() {
     let body = format!("<pre><code>é=&#96;x&#96;</code></pre>\n\n{tail}");
     assert_eq!(
         String::from_utf8_lossy(&run("utf-8")),
-        format!("# Golf 1, 7 bytes\n\n{body}")
+        format!("# Golf 1, 6 bytes\n\n{body}")
     );
     assert_eq!(
         String::from_utf8_lossy(&run("latin-1")),
-        format!("# Golf 1, 6 bytes\n\n{body}")
+        format!("# Golf 1, 5 bytes\n\n{body}")
     );
 }
 

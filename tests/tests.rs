@@ -13,6 +13,7 @@ mod check_cli;
 #[cfg(target_os = "linux")]
 mod contain_cli;
 mod diagnosis_cli;
+mod everyday_cli;
 mod examples;
 mod fence_cli;
 mod gen_cli;

@@ -60,7 +60,7 @@ impl From<StyleArg> for Style {
 }
 
 /// Runs the default command.
-pub fn run(args: Args) -> super::error::Ended {
+pub fn run(args: Args, color: paint::ColorChoice) -> super::error::Ended {
     if args.file.is_none() && io::stdin().is_terminal() {
         return Err(super::error::usage(
             "give a puzzle file, or pipe one in: `beast puzzle.txt`, `beast < puzzle.txt`.\n\
@@ -92,7 +92,7 @@ pub fn run(args: Args) -> super::error::Ended {
         return Ok(());
     }
     let outcome = if args.trace {
-        trace(&puzzle, rules, args.style.into())?
+        trace(&puzzle, rules, args.style.into(), color.on(&io::stderr()))?
     } else {
         beast::play_out_owned(puzzle, rules)?
     };
@@ -112,8 +112,7 @@ pub fn run(args: Args) -> super::error::Ended {
 }
 
 /// Judges with the board drawn to stderr after every turn.
-fn trace(puzzle: &Puzzle, rules: Rules, style: Style) -> anyhow::Result<Outcome> {
-    let color = paint::use_color(&io::stderr());
+fn trace(puzzle: &Puzzle, rules: Rules, style: Style, color: bool) -> anyhow::Result<Outcome> {
     let mut err = io::stderr().lock();
     let draw =
         |err: &mut io::StderrLock, map: &beast_engine::grid::Grid<beast::Cell>| -> io::Result<()> {

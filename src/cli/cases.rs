@@ -13,7 +13,7 @@ use beast_engine::judge::cases::{self, Case};
 use beast_engine::judge::diagnose;
 use beast_engine::judge::generate::{GenOptions, Recipe, Version};
 use beast_engine::judge::kattis;
-use beast_engine::judge::pack::{self, KattisGroup};
+use beast_engine::judge::pack::{self, KattisGroup, PackKind};
 use beast_engine::judge::robustness;
 
 use super::budget::in_time;
@@ -92,7 +92,9 @@ pub struct Args {
     /// the random puzzles small enough to fit (a smaller map and fewer moves, said on stderr).
     #[arg(long, value_name = "BYTES")]
     pub max_size: Option<usize>,
-    /// Overwrite files that exist already.
+    /// Replace the pack in `--out DIR`: remove the files the previous pack of this format
+    /// wrote (its manifest, `.beast-cases-files` or `.beast-cases-kattis`, lists them;
+    /// nothing else is touched), and overwrite files that exist already.
     #[arg(long)]
     pub force: bool,
 }
@@ -159,10 +161,10 @@ pub fn run(args: Args) -> super::error::Ended {
         }
         Format::Files | Format::Kattis => {
             let dir = args.out.as_deref().unwrap_or(Path::new("."));
-            let mut files = if args.format == Format::Kattis {
-                kattis_files(&kept)?
+            let (mut files, kind) = if args.format == Format::Kattis {
+                (kattis_files(&kept)?, PackKind::Kattis)
             } else {
-                pack_files(&kept, args.readings)
+                (pack_files(&kept, args.readings), PackKind::Files)
             };
             let robust_files = pack_files(&robust, args.readings);
             let robust_count = robust_files.len();
@@ -171,7 +173,14 @@ pub fn run(args: Args) -> super::error::Ended {
                     .into_iter()
                     .map(|(path, bytes)| (Path::new(ROBUSTNESS_DIR).join(path), bytes)),
             );
-            write_all(dir, &files, args.force)?;
+            if let Some(removed) = write_all(dir, &files, args.force, kind)? {
+                eprintln!(
+                    "removed {} of the previous pack in {} (listed in its {})",
+                    beast_engine::words::count(removed as u64, "file"),
+                    dir.display(),
+                    kind.manifest()
+                );
+            }
             eprintln!(
                 "wrote {} cases ({} files) to {}",
                 if args.format == Format::Kattis {
@@ -411,15 +420,39 @@ fn kattis_count(kept: &[Case]) -> usize {
             .count()
 }
 
-/// Writes `files` under `dir`; without `force`, refuses before writing anything when one
-/// exists already, naming the first.
-fn write_all(dir: &Path, files: &[(PathBuf, Vec<u8>)], force: bool) -> anyhow::Result<()> {
+/// Writes `files` under `dir`, with the manifest of a pack of `kind` listing them. Without
+/// `force`, refuses before writing anything when one of them, or the manifest of an
+/// earlier pack, exists already. With `force`, first removes the files the earlier pack's
+/// manifest lists that the new pack does not write, and returns how many (`None` when
+/// there was no manifest).
+fn write_all(
+    dir: &Path,
+    files: &[(PathBuf, Vec<u8>)],
+    force: bool,
+    kind: PackKind,
+) -> anyhow::Result<Option<usize>> {
+    let manifest = dir.join(kind.manifest());
+    if !force && manifest.exists() {
+        anyhow::bail!(
+            "{} holds a pack already ({} lists its files): add --force to replace it",
+            dir.display(),
+            manifest.display()
+        );
+    }
     if !force && let Some((path, _)) = files.iter().find(|(p, _)| dir.join(p).exists()) {
         anyhow::bail!(
             "{} exists already: add --force to overwrite",
             dir.join(path).display()
         );
     }
+    let paths: Vec<String> = files.iter().map(|(p, _)| slashed(p)).collect();
+    let removed = match std::fs::read_to_string(&manifest) {
+        Ok(text) => Some(remove_previous(dir, &kind.manifest_paths(&text), &paths)?),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => None,
+        Err(e) => {
+            return Err(e).with_context(|| format!("cannot read {}", manifest.display()));
+        }
+    };
     for (path, bytes) in files {
         let path = dir.join(path);
         if let Some(parent) = path.parent() {
@@ -428,5 +461,37 @@ fn write_all(dir: &Path, files: &[(PathBuf, Vec<u8>)], force: bool) -> anyhow::R
         }
         std::fs::write(&path, bytes).with_context(|| format!("cannot write {}", path.display()))?;
     }
-    Ok(())
+    std::fs::write(&manifest, kind.manifest_text(&paths))
+        .with_context(|| format!("cannot write {}", manifest.display()))?;
+    Ok(removed)
+}
+
+/// `path` with `/` between its parts, as a manifest lists it.
+fn slashed(path: &Path) -> String {
+    path.components()
+        .map(|c| c.as_os_str().to_string_lossy())
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
+/// Removes the files of `listed` (an earlier pack's, under `dir`) that `kept` does not
+/// name, and returns how many were removed. A file already gone is passed over, as is one
+/// reached through a symbolic link to a directory: only the pack's own files go.
+fn remove_previous(dir: &Path, listed: &[String], kept: &[String]) -> anyhow::Result<usize> {
+    let mut removed = 0;
+    for name in listed.iter().filter(|n| !kept.contains(n)) {
+        let parts: Vec<&str> = name.split('/').collect();
+        let through_link = (1..parts.len()).any(|n| {
+            let parent: PathBuf = parts[..n].iter().collect();
+            std::fs::symlink_metadata(dir.join(parent)).is_ok_and(|m| !m.is_dir())
+        });
+        let path = dir.join(name);
+        let is_file = std::fs::symlink_metadata(&path).is_ok_and(|m| !m.is_dir());
+        if through_link || !is_file {
+            continue;
+        }
+        std::fs::remove_file(&path).with_context(|| format!("cannot remove {}", path.display()))?;
+        removed += 1;
+    }
+    Ok(removed)
 }

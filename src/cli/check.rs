@@ -43,20 +43,26 @@ use self::plan::{Conclusion, Output, Plan, ShrinkWhich, Work};
 use self::pool::{Judge, Tick};
 use self::report::{Out, Reporters};
 use self::runner::{Groups, Runner, Workspace};
+use super::paint::ColorChoice;
 use super::sandbox::{self, Host, Sandbox};
 
-/// Runs `beast check`.
-pub fn run(args: Args) -> super::error::Ended {
+/// Runs `beast check`; the progress bar is coloured as `color` allows.
+pub fn run(args: Args, color: ColorChoice) -> super::error::Ended {
     let started = Instant::now();
     let plan = Plan::new(args)?;
     match &plan.work {
         Work::Merge(files) => merged(&plan, files),
-        Work::Run(run) => run_answers(&plan, run, started),
+        Work::Run(run) => run_answers(&plan, run, started, color),
     }
 }
 
 /// Runs every answer of `run` on its cases and reports.
-fn run_answers(plan: &Plan, run: &plan::Run, started: Instant) -> super::error::Ended {
+fn run_answers(
+    plan: &Plan,
+    run: &plan::Run,
+    started: Instant,
+    color: ColorChoice,
+) -> super::error::Ended {
     let (output, answers, many) = (&plan.output, &run.answers, run.many);
     let all = load::jobs(&run.sources)?;
     if run.list {
@@ -69,7 +75,7 @@ fn run_answers(plan: &Plan, run: &plan::Run, started: Instant) -> super::error::
              the notes above); a check that runs nothing cannot pass",
         ));
     }
-    let mut reporters = Reporters::new(output, many, io::stderr().is_terminal());
+    let mut reporters = Reporters::new(output, many, io::stderr().is_terminal(), color);
     if let (Some(seed), true) = (run.seed(), run.seed_drawn) {
         reporters.emit(Event::Note(&format!("random cases from --seed {seed}")))?;
     }
@@ -141,7 +147,7 @@ impl Setup {
         let sources = run
             .answers
             .iter()
-            .map(source)
+            .map(|a| source(a, run.count_all))
             .collect::<anyhow::Result<Vec<Option<Source>>>>()?;
         let sandboxes = judges.iter().map(|j| j.runner.sandbox.summary()).collect();
         Ok(Setup {
@@ -244,7 +250,7 @@ fn merged(plan: &Plan, files: &[PathBuf]) -> super::error::Ended {
         .collect::<anyhow::Result<Vec<merge::ShardFile>>>()?;
     let m = merge::merge(&files)?;
     let many = m.header.leaderboard;
-    let mut reporters = Reporters::new(output, many, false);
+    let mut reporters = Reporters::new(output, many, false, ColorChoice::Never);
     let names: Vec<String> = m.answers.iter().map(|a| a.name.clone()).collect();
     let start = Start {
         answers: names.iter().map(String::as_str).collect(),
@@ -607,8 +613,8 @@ fn group_report(group: &Group, shown: Shown, ran: &[(Case, CaseReport)]) -> Grou
 }
 
 /// The golf score's source: `--source FILE` (or the answer's `source`), or the script the
-/// command names.
-fn source(answer: &Answer) -> anyhow::Result<Option<Source>> {
+/// command names; counted as golfers count unless `count_all`.
+fn source(answer: &Answer, count_all: bool) -> anyhow::Result<Option<Source>> {
     let path = match &answer.source {
         Some(p) if p.as_os_str() == "none" => return Ok(None),
         Some(p) => p.clone(),
@@ -619,7 +625,11 @@ fn source(answer: &Answer) -> anyhow::Result<Option<Source>> {
     };
     let bytes = std::fs::read(&path)
         .with_context(|| format!("cannot read the source {}", path.display()))?;
-    Ok(Some(Source::measure(path.display().to_string(), &bytes)))
+    Ok(Some(Source::measure(
+        path.display().to_string(),
+        &bytes,
+        count_all,
+    )))
 }
 
 /// The script a command runs: the first word that names an existing file that is not a

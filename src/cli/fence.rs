@@ -51,8 +51,8 @@ pub struct Args {
     play: bool,
 }
 
-/// Runs `beast fence`.
-pub fn run(args: Args) -> super::error::Ended {
+/// Runs `beast fence`; the screen is coloured as `color` allows.
+pub fn run(args: Args, color: super::paint::ColorChoice) -> super::error::Ended {
     let seed = args.seed.unwrap_or_else(super::seed::fresh_seed);
     let moves = read_moves(&args)?;
     let (field, refused) = play_moves(Field::start(seed, args.size), &moves);
@@ -60,7 +60,7 @@ pub fn run(args: Args) -> super::error::Ended {
     // A refused move stops the run before any play: it is reported below with exit code 1.
     if args.play && refused.is_none() {
         let mut screen = FenceScreen::new(field);
-        super::tui::play_paced(&mut screen, Some(FARMER_PACE))?;
+        super::tui::play_paced(&mut screen, Some(FARMER_PACE), color.allowed())?;
         let f = screen.field();
         let yours: Vec<String> = screen
             .your_moves()

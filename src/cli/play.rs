@@ -39,8 +39,8 @@ pub struct Args {
     pub rules: RuleArgs,
 }
 
-/// Runs `beast play`.
-pub fn run(args: Args) -> super::error::Ended {
+/// Runs `beast play`; the screen is coloured as `color` allows.
+pub fn run(args: Args, color: super::paint::ColorChoice) -> super::error::Ended {
     let puzzle = match (&args.file, args.seed) {
         (Some(path), _) => Puzzle::parse_bytes(&super::source::read_source(Some(path), "")?)?,
         // The map `beast gen --seed SEED` prints.
@@ -54,7 +54,7 @@ pub fn run(args: Args) -> super::error::Ended {
     } else {
         None
     };
-    super::tui::play_paced(&mut screen, pace)?;
+    super::tui::play_paced(&mut screen, pace, color.allowed())?;
     let mut out = io::stdout().lock();
     writeln!(out, "{}", screen.moves())?;
     Ok(())

@@ -76,8 +76,8 @@ impl clap::ValueEnum for ScenarioArg {
     }
 }
 
-/// Runs `beast ring`.
-pub fn run(args: Args) -> super::error::Ended {
+/// Runs `beast ring`; the screen is coloured as `color` allows.
+pub fn run(args: Args, color: super::paint::ColorChoice) -> super::error::Ended {
     let mut out = io::stdout().lock();
     if args.html {
         out.write_all(PAGE_HTML.as_bytes())?;
@@ -104,7 +104,7 @@ pub fn run(args: Args) -> super::error::Ended {
     if args.play {
         drop(out);
         let mut screen = RingScreen::with_game(game, last);
-        super::tui::play(&mut screen)?;
+        super::tui::play(&mut screen, color.allowed())?;
         return Ok(());
     }
     if args.json {

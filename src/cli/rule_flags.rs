@@ -41,7 +41,8 @@ impl clap::Args for RuleArgs {
                 .long(VARIANT)
                 .value_name("NAME")
                 .help(
-                    "Judge under a known misreading of the rules (repeatable;                      `beast variants` lists them)",
+                    "Judge under a known misreading of the rules (repeatable; `beast variants` \
+                     lists them)",
                 )
                 .action(ArgAction::Append)
                 .value_parser(PossibleValuesParser::new(

@@ -14,17 +14,20 @@ use crossterm::terminal::{self, ClearType};
 use crossterm::{cursor, execute, queue};
 
 /// Runs `screen` in the terminal until it asks to quit.
-pub fn play(screen: &mut dyn Screen) -> anyhow::Result<()> {
-    play_paced(screen, None)
+pub fn play(screen: &mut dyn Screen, color: bool) -> anyhow::Result<()> {
+    play_paced(screen, None, color)
 }
 
 /// Runs `screen`, calling [`Screen::tick`] every `pace` while no key comes; keys work
-/// throughout.
-pub fn play_paced(screen: &mut dyn Screen, pace: Option<Duration>) -> anyhow::Result<()> {
+/// throughout. The screen is coloured when `color`.
+pub fn play_paced(
+    screen: &mut dyn Screen,
+    pace: Option<Duration>,
+    color: bool,
+) -> anyhow::Result<()> {
     if !io::stdin().is_terminal() || !io::stdout().is_terminal() {
         bail!("interactive play needs a terminal: standard input and output must both be a tty");
     }
-    let color = super::paint::color_allowed();
     let _restore = Terminal::enter()?;
     let mut out = BufWriter::new(io::stdout());
     let mut shown: Vec<Line> = Vec::new();

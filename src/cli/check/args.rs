@@ -19,6 +19,9 @@ use crate::cli::sandbox::Level;
 /// Arguments of `beast check`.
 #[derive(clap::Args, Debug)]
 #[command(
+    override_usage = "beast check [OPTIONS] -- <CMD>...\n       \
+                      beast check [OPTIONS] --answers <FILE>\n       \
+                      beast check [OPTIONS] --merge <FILE>...",
     after_help = "Verdicts: AC accepted, WA wrong answer, PE only whitespace differs, \
     TLE time limit, RTE non-zero exit or signal, OLE output limit, MLE memory limit, \
     IE internal error: the sandbox could not set the case up (tried twice; not the answer's \
@@ -54,7 +57,8 @@ pub struct Args {
     #[arg(long, value_enum, default_value_t = InputArg::Stdin)]
     pub input: InputArg,
     /// Time limit per run, in seconds (fractions allowed).
-    #[arg(long, value_name = "SECONDS", default_value = "5", value_parser = crate::cli::values::seconds)]
+    #[arg(long, value_name = "SECONDS", default_value = "5", env = "BEAST_TIMEOUT",
+          value_parser = crate::cli::values::seconds)]
     pub timeout: Duration,
     /// Output limit per run, in bytes (suffixes K and M allowed).
     #[arg(long, value_name = "BYTES", default_value = "1M", value_parser = crate::cli::values::bytes)]
@@ -92,7 +96,8 @@ pub struct Args {
     #[arg(long, value_name = "FILE")]
     pub source: Option<PathBuf>,
     /// Cases run at once [default: the number of cores].
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024))]
+    #[arg(long, value_name = "N", env = "BEAST_JOBS",
+          value_parser = clap::value_parser!(u32).range(1..=1024))]
     pub jobs: Option<u32>,
     /// Report format on stdout.
     #[arg(long, value_enum, default_value_t = FormatArg::Text)]
@@ -106,7 +111,7 @@ pub struct Args {
     /// How strongly the candidate is contained: auto (the strongest this machine allows),
     /// strict (the jail with cgroups, or exit 2), basic (no namespaces), none (trusted,
     /// full speed).
-    #[arg(long, value_enum, default_value_t = SandboxArg::Auto)]
+    #[arg(long, value_enum, default_value_t = SandboxArg::Auto, env = "BEAST_SANDBOX")]
     pub sandbox: SandboxArg,
     /// Memory limit per case in MiB (0: none): the case's cgroup (resident memory, tmpfs
     /// and shared memory included), or its address space where no cgroup can be made;
@@ -129,7 +134,7 @@ pub struct Args {
     pub gen_args: GenArgs,
     /// Judge every answer listed in FILE over the same cases, in one pool of jobs, and rank
     /// them in a leaderboard (a TOML file of `[[answer]]` tables with a name, a command and
-    /// optionally `input` and `source`; see examples/answers.toml).
+    /// optionally `input` and `source`; see examples/challenge/answers.toml).
     #[arg(long, value_name = "FILE", conflicts_with_all = ["command", "source"])]
     pub answers: Option<PathBuf>,
     /// With --answers: write each answer's report to DIR/NAME.txt and DIR/NAME.json instead
@@ -159,14 +164,50 @@ pub struct Args {
     /// where ISO 8859-1 encodes the code (`latin-1`).
     #[arg(long, value_enum, default_value_t = EncodingArg::Utf8, requires = "post")]
     pub encoding: EncodingArg,
-    /// The candidate command and its arguments (put them after `--`).
-    #[arg(
-        required_unless_present_any = ["answers", "merge"],
-        trailing_var_arg = true,
-        allow_hyphen_values = true,
-        value_name = "CMD"
-    )]
+    /// Print only the summary line (and errors): no sandbox line, notes, progress bar,
+    /// groups or diagnosis.
+    #[arg(short, long, conflicts_with_all = ["verbose", "post", "format", "list"])]
+    pub quiet: bool,
+    /// Count every byte of the source in the score and the post, the `#!` line and the
+    /// final newline too.
+    #[arg(long)]
+    pub count_all: bool,
+    /// Words before `--` that are not beast's options: refused, since the answer's
+    /// command goes after `--` (see [`misplaced_command`]).
+    #[arg(hide = true, value_name = "WORD")]
+    pub misplaced: Vec<OsString>,
+    /// The candidate command and its arguments, after `--`: every word there is the
+    /// answer's, and none before it.
+    #[arg(last = true, value_name = "CMD")]
     pub command: Vec<OsString>,
+}
+
+/// The refusal of a command that is not after `--` (`beast check python3 a.py`), or of no
+/// command at all, before anything runs; `None` when the command is where it belongs.
+pub fn misplaced_command(args: &Args) -> Option<String> {
+    let shown = |words: &[OsString]| {
+        words
+            .iter()
+            .map(|w| w.to_string_lossy())
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    if !args.misplaced.is_empty() {
+        let mut line = shown(&args.misplaced);
+        if !args.command.is_empty() {
+            line = format!("{line} {}", shown(&args.command));
+        }
+        return Some(format!(
+            "put the answer's command after `--`: beast check [OPTIONS] -- {line}\n\
+             (beast's options go before `--`, and every word after it is the answer's)"
+        ));
+    }
+    let other_work = args.answers.is_some() || !args.merge.is_empty();
+    (args.command.is_empty() && !other_work).then(|| {
+        "no answer to check: put its command after `--` (beast check [OPTIONS] -- python3 \
+         a.py), or give --answers FILE or --merge FILE..."
+            .to_string()
+    })
 }
 
 /// `--shrink`.

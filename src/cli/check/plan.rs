@@ -58,6 +58,8 @@ pub struct Run {
     pub containment: Containment,
     /// `--fail-fast`.
     pub fail_fast: bool,
+    /// `--count-all`: the score counts every byte of the source.
+    pub count_all: bool,
 }
 
 impl Run {
@@ -149,6 +151,8 @@ pub struct Output {
     pub shard: Option<Shard>,
     /// `--post`: the answer post instead of the report.
     pub post: Option<Post>,
+    /// `-q`: the summary line (and errors) only.
+    pub quiet: bool,
 }
 
 impl Output {
@@ -188,6 +192,8 @@ pub struct Post {
     pub language: Option<String>,
     /// `--encoding`.
     pub encoding: Encoding,
+    /// `--count-all`: every byte counts, the `#!` line and the final newline too.
+    pub count_all: bool,
 }
 
 impl Plan {
@@ -195,6 +201,9 @@ impl Plan {
     /// file does not read, the command's program or script is missing, or the generation
     /// flags are invalid.
     pub fn new(args: Args) -> Result<Plan, Error> {
+        if let Some(why) = super::args::misplaced_command(&args) {
+            return Err(error::usage(why));
+        }
         let jobs = args.jobs.map_or_else(
             || thread::available_parallelism().map_or(1, |n| n.get()),
             |j| j as usize,
@@ -218,7 +227,9 @@ impl Plan {
                 command: args.command.clone(),
                 language: args.language.clone(),
                 encoding: args.encoding.into(),
+                count_all: args.count_all,
             }),
+            quiet: args.quiet,
         };
         let work = match args.merge.is_empty() {
             false => Work::Merge(args.merge),
@@ -289,6 +300,7 @@ fn run(args: Args, shard_records: bool) -> Result<Run, Error> {
             verbose: args.verbose,
         },
         fail_fast: args.fail_fast,
+        count_all: args.count_all,
     })
 }
 

@@ -21,27 +21,34 @@ pub const NO_SOURCE: &str = "--post needs the answer's code: name it with --sour
 const VERSION_TIME: Duration = Duration::from_secs(5);
 
 /// The post of the answer run by `command`, whose code is `source`, that passed every one
-/// of `reports` (random ones from `seed`); `language` overrides the interpreter's.
+/// of `reports` (random ones from `seed`); `language` overrides the interpreter's. The
+/// code is counted and shown as golfers count it (without its `#!` line, whose flags the
+/// header names, and one final newline), or whole with `count_all`.
 pub fn text(
     command: &[OsString],
     source: Option<&Source>,
     reports: &[CaseReport],
     seed: Option<u64>,
     language: Option<&str>,
-    encoding: Encoding,
+    (encoding, count_all): (Encoding, bool),
 ) -> anyhow::Result<String> {
     let source = source.context(NO_SOURCE)?;
     let path = Path::new(&source.file);
     let bytes = std::fs::read(path)
         .with_context(|| format!("cannot read the source {}", path.display()))?;
-    let (code, count) = post::measure(&bytes, encoding)
+    let (counted, left_out) = post::golfed(&bytes, count_all);
+    let (code, count) = post::measure(counted, encoding)
         .with_context(|| format!("cannot post {}", path.display()))?;
     let language = match language {
         Some(l) => l.to_string(),
         None => interpreter_language(command, path)?,
     };
+    let flags = match left_out.shebang {
+        true => post::shebang(&bytes).map(|s| s.flags).unwrap_or_default(),
+        false => Vec::new(),
+    };
     Ok(post::post(
-        &language,
+        &post::with_flags(&language, &flags),
         count,
         &code,
         &passed(reports, seed),
@@ -104,25 +111,18 @@ fn same_file(a: &Path, b: &Path) -> bool {
     }
 }
 
-/// The interpreter of a script's `#!` line (`#!/usr/bin/env python3` gives `python3`).
+/// The interpreter of a script's `#!` line (`#!/usr/bin/env python3` and `#!/usr/bin/env
+/// -S python3 -u` give `python3`), as the engine reads the line.
 fn shebang(script: &Path) -> anyhow::Result<String> {
     let text = std::fs::read(script)
         .with_context(|| format!("cannot read the source {}", script.display()))?;
-    let first = text.split(|&b| b == b'\n').next().unwrap_or_default();
-    let line = String::from_utf8_lossy(first);
-    let words: Vec<&str> = line
-        .strip_prefix("#!")
-        .map(|rest| rest.split_whitespace().collect())
-        .unwrap_or_default();
-    let program = match words.as_slice() {
-        [env, name, ..] if env.ends_with("/env") => name,
-        [program, ..] => program,
-        [] => anyhow::bail!(
+    match post::shebang(&text) {
+        Some(line) => Ok(line.program),
+        None => anyhow::bail!(
             "{} has no #! line to tell its language: name it with --language",
             script.display()
         ),
-    };
-    Ok((*program).to_string())
+    }
 }
 
 /// The first line `program --version` prints (on stdout, or stderr if not), or an empty

@@ -1,7 +1,8 @@
 //! Test-case packs for challenge authors (`beast cases`): which cases separate which readings
 //! from ours, the greedy set cover that keeps a small discriminating set, each case's answer
 //! under the 16 switch combinations, and the texts of a pack: a Markdown "Test cases" block
-//! and a Kattis problem package.
+//! and a Kattis problem package; and the manifest a pack leaves in its directory, so that
+//! `--force` replaces the previous pack (its files, and nothing else) instead of piling up.
 //!
 //! Everything here is pure: the binary writes the files.
 
@@ -232,6 +233,91 @@ impl KattisGroup {
     }
 }
 
+/// The kind of pack `beast cases` writes into a directory, each with its own manifest and
+/// the file names it owns.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PackKind {
+    /// `NAME.in`, `NAME.out` and `NAME.readings.json` (`--format files`).
+    Files,
+    /// A Kattis problem package (`--format kattis`).
+    Kattis,
+}
+
+impl PackKind {
+    /// The manifest's name in the pack's directory: the list of the files the pack wrote.
+    pub fn manifest(self) -> &'static str {
+        match self {
+            PackKind::Files => ".beast-cases-files",
+            PackKind::Kattis => ".beast-cases-kattis",
+        }
+    }
+
+    /// The `--format` value of this kind.
+    fn format(self) -> &'static str {
+        match self {
+            PackKind::Files => "files",
+            PackKind::Kattis => "kattis",
+        }
+    }
+
+    /// True if `path` (relative, `/` between its parts) is a name a pack of this kind
+    /// writes: a plain pack's `NAME.in`, `NAME.out`, `NAME.readings.json` at the top or in `robustness/`; a
+    /// Kattis package's `problem.yaml`, `problem_statement/*.tex`,
+    /// `input_validators/*.py`, `submissions/{accepted,wrong_answer}/*.py` and
+    /// `data/{sample,secret}/*.{in,ans}`. A part that is empty, starts with a dot or holds
+    /// a backslash never is: no manifest can name a file outside the pack.
+    pub fn owns(self, path: &str) -> bool {
+        let parts: Vec<&str> = path.split('/').collect();
+        let plain = |part: &str| !part.is_empty() && !part.starts_with('.') && !part.contains('\\');
+        if !parts.iter().all(|p| plain(p)) {
+            return false;
+        }
+        let named = |file: &str, exts: &[&str]| {
+            exts.iter()
+                .any(|e| file.strip_suffix(e).is_some_and(|stem| !stem.is_empty()))
+        };
+        match (self, parts.as_slice()) {
+            (PackKind::Files, [file] | ["robustness", file]) => {
+                named(file, &[".in", ".out", ".readings.json"])
+            }
+            (PackKind::Kattis, ["problem.yaml"]) => true,
+            (PackKind::Kattis, ["problem_statement", file]) => named(file, &[".tex"]),
+            (PackKind::Kattis, ["input_validators", file]) => named(file, &[".py"]),
+            (PackKind::Kattis, ["submissions", "accepted" | "wrong_answer", file]) => {
+                named(file, &[".py"])
+            }
+            (PackKind::Kattis, ["data", "sample" | "secret", file]) => {
+                named(file, &[".in", ".ans"])
+            }
+            _ => false,
+        }
+    }
+
+    /// The manifest of a pack of `paths`: a comment line, then one path a line.
+    pub fn manifest_text(self, paths: &[String]) -> String {
+        let mut s = format!(
+            "# The files `beast cases --format {}` wrote here; with --force it removes them \
+             before it writes a new pack.\n",
+            self.format()
+        );
+        for p in paths {
+            s += p;
+            s.push('\n');
+        }
+        s
+    }
+
+    /// The files a manifest names that a pack of this kind owns ([`PackKind::owns`]);
+    /// comment lines, blank lines and any other name are passed over.
+    pub fn manifest_paths(self, text: &str) -> Vec<String> {
+        text.lines()
+            .map(|l| l.strip_suffix('\r').unwrap_or(l))
+            .filter(|l| !l.starts_with('#') && self.owns(l))
+            .map(str::to_string)
+            .collect()
+    }
+}
+
 /// The length in bytes of the text of every puzzle generated with `opts`: the size line,
 /// the rows with their newlines, and the moves on one line.
 pub fn generated_len(opts: &GenOptions) -> usize {
@@ -270,6 +356,57 @@ pub fn fitting(opts: &GenOptions, max: usize) -> Option<GenOptions> {
     }
     fit.moves -= over;
     Some(fit)
+}
+
+#[cfg(test)]
+mod manifest_tests {
+    use super::PackKind;
+
+    #[test]
+    fn a_pack_owns_only_the_names_it_writes() {
+        for p in ["random-1-2.in", "wikipedia.out", "a.readings.json"] {
+            assert!(PackKind::Files.owns(p), "{p}");
+        }
+        for p in [
+            "notes.txt",
+            ".in",
+            "sub/a.in",
+            "../a.in",
+            "/etc/a.in",
+            "a\\..\\b.in",
+            "problem.yaml",
+        ] {
+            assert!(!PackKind::Files.owns(p), "{p}");
+        }
+        for p in [
+            "problem.yaml",
+            "data/secret/random-1-2.ans",
+            "data/sample/wikipedia.in",
+            "submissions/wrong_answer/ties-reversed.py",
+            "problem_statement/problem.en.tex",
+        ] {
+            assert!(PackKind::Kattis.owns(p), "{p}");
+        }
+        for p in [
+            "data/secret/../../x.in",
+            "data/secret/.hidden.in",
+            "data/extra/a.in",
+            "README.md",
+            "a.in",
+        ] {
+            assert!(!PackKind::Kattis.owns(p), "{p}");
+        }
+    }
+
+    #[test]
+    fn a_manifest_reads_back_its_paths_and_drops_what_the_pack_does_not_own() {
+        let paths = vec!["a.in".to_string(), "a.out".to_string()];
+        let text = PackKind::Files.manifest_text(&paths);
+        assert!(text.starts_with("# The files `beast cases --format files`"));
+        assert_eq!(PackKind::Files.manifest_paths(&text), paths);
+        let hostile = "a.in\r\n../../etc/passwd\nnotes.txt\n\n/abs.in\n";
+        assert_eq!(PackKind::Files.manifest_paths(hostile), vec!["a.in"]);
+    }
 }
 
 #[cfg(test)]

@@ -1,8 +1,147 @@
 //! The Code Golf answer post of a checked answer (`beast check --post`): the header
 //! `# Python 3.11, 91 bytes`, the code as a Markdown block, and a line saying what it passed.
 //! Every word of the post is made here; the binary finds the language and reads the code.
+//! So is the golf count (`beast score`, the score line): the bytes Code Golf posts count,
+//! without the `#!` line and one final newline, and what was left out, in words.
+
+use serde::{Deserialize, Serialize};
 
 use crate::words;
+
+/// What the golf count left out of a file: Code Golf posts count neither the `#!` line
+/// (its interpreter flags go in the header instead) nor the final newline an editor adds.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LeftOut {
+    /// The first line, a `#!` line, with its line end.
+    pub shebang: bool,
+    /// One final newline (`\n`, or `\r\n`).
+    pub final_newline: bool,
+}
+
+impl LeftOut {
+    /// `not counted: the #! line, the final newline`, or `None` when every byte counted.
+    pub fn words(self) -> Option<String> {
+        let parts: Vec<&str> = [
+            (self.shebang, "the #! line"),
+            (self.final_newline, "the final newline"),
+        ]
+        .into_iter()
+        .filter_map(|(left, name)| left.then_some(name))
+        .collect();
+        (!parts.is_empty()).then(|| format!("not counted: {}", parts.join(", ")))
+    }
+}
+
+/// The part of `code` the golf count counts, and what it left out: the first line when it
+/// starts with `#!`, then one final newline. With `all`, every byte.
+pub fn golfed(code: &[u8], all: bool) -> (&[u8], LeftOut) {
+    let mut left = LeftOut::default();
+    if all {
+        return (code, left);
+    }
+    let mut rest = code;
+    if rest.starts_with(b"#!") {
+        left.shebang = true;
+        rest = rest
+            .iter()
+            .position(|&b| b == b'\n')
+            .map_or(&[][..], |end| &rest[end + 1..]);
+    }
+    if let Some(body) = rest.strip_suffix(b"\n") {
+        left.final_newline = true;
+        rest = body.strip_suffix(b"\r").unwrap_or(body);
+    }
+    (rest, left)
+}
+
+/// The golf count of a source file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Count {
+    /// The counted bytes, as the file holds them.
+    pub bytes: usize,
+    /// The counted characters (UTF-8; a byte that is not UTF-8 counts as one).
+    pub chars: usize,
+    /// The counted bytes in ISO 8859-1, where it encodes every character (and the file
+    /// is not Latin-1 already, with as many bytes).
+    pub latin1: Option<usize>,
+    /// What the count left out.
+    pub left_out: LeftOut,
+}
+
+/// The golf count of `code`: see [`golfed`].
+pub fn count(code: &[u8], all: bool) -> Count {
+    let (part, left_out) = golfed(code, all);
+    let chars = String::from_utf8_lossy(part).chars().count();
+    let latin1 = match measure(part, Encoding::Latin1) {
+        Ok((_, n)) if n != part.len() => Some(n),
+        _ => None,
+    };
+    Count {
+        bytes: part.len(),
+        chars,
+        latin1,
+        left_out,
+    }
+}
+
+/// The line `beast score` prints for `file`: `a.py: 91 bytes, 89 chars (89 bytes in
+/// Latin-1); not counted: the #! line, the final newline`.
+pub fn score_line(file: &str, count: &Count) -> String {
+    let mut s = format!(
+        "{file}: {}, {}",
+        words::count(count.bytes as u64, "byte"),
+        words::count(count.chars as u64, "char")
+    );
+    if let Some(n) = count.latin1 {
+        s += &format!(" ({} in Latin-1)", words::count(n as u64, "byte"));
+    }
+    if let Some(left) = count.left_out.words() {
+        s += &format!("; {left}");
+    }
+    s
+}
+
+/// A script's `#!` line, read: the interpreter it names and the flags it passes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Shebang {
+    /// The interpreter: `python3` of `#!/usr/bin/env python3`, `/usr/bin/perl` of
+    /// `#!/usr/bin/perl -n`.
+    pub program: String,
+    /// The words after it: `-n` of `#!/usr/bin/perl -n`.
+    pub flags: Vec<String>,
+}
+
+/// The `#!` line of `code`, if its first line is one that names a program. Through
+/// `env`, its options (`-S`) and variable settings (`NAME=value`) are passed over.
+pub fn shebang(code: &[u8]) -> Option<Shebang> {
+    let line = code.strip_prefix(b"#!")?;
+    let line = line.split(|&b| b == b'\n').next().unwrap_or_default();
+    let line = String::from_utf8_lossy(line);
+    let mut words = line.split_whitespace().peekable();
+    let first = words.next()?;
+    let program = match first == "env" || first.ends_with("/env") {
+        true => loop {
+            let word = words.next()?;
+            if !(word.starts_with('-') || word.contains('=')) {
+                break word;
+            }
+        },
+        false => first,
+    };
+    Some(Shebang {
+        program: program.to_string(),
+        flags: words.map(str::to_string).collect(),
+    })
+}
+
+/// The post's language with the interpreter flags the answer runs with, as Code Golf posts
+/// name them: `Perl 5.36 \`-n\``. No flags, no change.
+pub fn with_flags(language: &str, flags: &[String]) -> String {
+    match flags.is_empty() {
+        true => language.to_string(),
+        false => format!("{language} `{}`", flags.join(" ")),
+    }
+}
 
 /// How the code's bytes are counted.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -271,6 +410,60 @@ pub fn no_post_not_judged(internal: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_golf_count_leaves_out_the_shebang_line_and_one_final_newline() {
+        let code = b"#!/usr/bin/env python3\nprint(8)\n";
+        let (part, left) = golfed(code, false);
+        assert_eq!(part, b"print(8)");
+        assert_eq!(
+            left.words().as_deref(),
+            Some("not counted: the #! line, the final newline")
+        );
+        assert_eq!(golfed(code, true), (&code[..], LeftOut::default()));
+        assert_eq!(golfed(b"a\n\n", false).0, b"a\n");
+        assert_eq!(golfed(b"a\r\n", false).0, b"a");
+        assert_eq!(golfed(b"#!perl", false).0, b"");
+        let plain = golfed(b"a # #!x", false);
+        assert_eq!(plain, (&b"a # #!x"[..], LeftOut::default()));
+        assert_eq!(plain.1.words(), None);
+    }
+
+    #[test]
+    fn a_score_line_says_bytes_chars_latin1_and_what_was_left_out() {
+        let c = count("#!/usr/bin/perl -n\nprint'é'\n".as_bytes(), false);
+        assert_eq!((c.bytes, c.chars, c.latin1), (9, 8, Some(8)));
+        assert_eq!(
+            score_line("a.pl", &c),
+            "a.pl: 9 bytes, 8 chars (8 bytes in Latin-1); not counted: the #! line, the \
+             final newline"
+        );
+        let all = count(b"print 1\n", true);
+        assert_eq!(score_line("b", &all), "b: 8 bytes, 8 chars");
+        assert_eq!(count("→".as_bytes(), false).latin1, None);
+    }
+
+    #[test]
+    fn the_shebang_names_its_interpreter_and_flags_through_env_too() {
+        let read = |s: &str| shebang(s.as_bytes()).map(|s| (s.program, s.flags));
+        let flags = |f: &[&str]| f.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert_eq!(
+            read("#!/usr/bin/perl -n\nprint"),
+            Some(("/usr/bin/perl".to_string(), flags(&["-n"])))
+        );
+        assert_eq!(
+            read("#!/usr/bin/env -S python3 -u\n"),
+            Some(("python3".to_string(), flags(&["-u"])))
+        );
+        assert_eq!(
+            read("#! /usr/bin/env python3\r\n"),
+            Some(("python3".to_string(), flags(&[])))
+        );
+        assert_eq!(read("print(1)"), None);
+        assert_eq!(read("#!\n"), None);
+        assert_eq!(with_flags("Perl 5.36", &flags(&["-n"])), "Perl 5.36 `-n`");
+        assert_eq!(with_flags("Python 3.11", &[]), "Python 3.11");
+    }
 
     #[test]
     fn utf8_counts_bytes_and_latin1_one_a_character() {

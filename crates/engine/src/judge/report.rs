@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::beast::{Rules, variant};
 use crate::judge::diagnose::{Diagnosis, Explanation, Hypothesis, STRONG, Shape, Status};
+use crate::judge::post::LeftOut;
 use crate::judge::robustness::RobustnessReport;
 use crate::judge::termination::Termination;
 use crate::judge::verdict::{Verdict, unified_diff};
@@ -358,15 +359,21 @@ pub struct Source {
     pub bytes: usize,
     /// Its length in characters (UTF-8; a byte that is not UTF-8 counts as one).
     pub chars: usize,
+    /// What the golf count left out (the `#!` line, the final newline).
+    #[serde(default)]
+    pub left_out: LeftOut,
 }
 
 impl Source {
-    /// Measures `bytes`, the contents of `file`.
-    pub fn measure(file: String, bytes: &[u8]) -> Source {
+    /// Measures `bytes`, the contents of `file`, as golfers count
+    /// ([`crate::judge::post::count`]); with `all`, every byte.
+    pub fn measure(file: String, bytes: &[u8], all: bool) -> Source {
+        let count = crate::judge::post::count(bytes, all);
         Source {
             file,
-            bytes: bytes.len(),
-            chars: String::from_utf8_lossy(bytes).chars().count(),
+            bytes: count.bytes,
+            chars: count.chars,
+            left_out: count.left_out,
         }
     }
 }
@@ -445,14 +452,17 @@ impl Summary {
         s
     }
 
-    /// The score line, `score: 120 bytes, 118 chars (a.py)`, if the source is known.
+    /// The score line, `score: 120 bytes, 118 chars (a.py)`, and what the count left out
+    /// (`; not counted: the final newline`), if the source is known.
     pub fn score_line(&self) -> Option<String> {
         self.source.as_ref().map(|s| {
+            let left = s.left_out.words().map(|w| format!("; {w}"));
             format!(
-                "score: {} bytes, {} chars ({})",
+                "score: {} bytes, {} chars ({}){}",
                 s.bytes,
                 s.chars,
-                visible(&s.file)
+                visible(&s.file),
+                left.unwrap_or_default()
             )
         })
     }
@@ -1040,8 +1050,18 @@ mod tests {
 
     #[test]
     fn the_score_counts_bytes_and_characters() {
-        let s = Source::measure("a.py".to_string(), "print('é')\n".as_bytes());
+        let s = Source::measure("a.py".to_string(), "print('é')\n".as_bytes(), true);
         assert_eq!((s.bytes, s.chars), (12, 11));
+        let golfed = Source::measure("a.py".to_string(), "print('é')\n".as_bytes(), false);
+        assert_eq!((golfed.bytes, golfed.chars), (11, 10));
+        let sum = Summary {
+            source: Some(golfed),
+            ..Summary::of(&[])
+        };
+        assert_eq!(
+            sum.score_line().as_deref(),
+            Some("score: 11 bytes, 10 chars (a.py); not counted: the final newline")
+        );
     }
 
     #[test]

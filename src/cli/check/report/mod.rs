@@ -14,30 +14,39 @@ mod progress;
 mod reporter;
 pub mod text;
 
+use std::io;
+
 use super::event::Event;
 use super::plan::{Format, Output};
+use crate::cli::paint::ColorChoice;
 pub use reporter::{Out, Reporter};
 
 /// Every reporter of a check, and where they write.
 pub struct Reporters {
     out: Out,
     list: Vec<Box<dyn Reporter>>,
+    /// `-q`: no note is printed.
+    quiet: bool,
 }
 
 impl Reporters {
     /// The reporters `output` asks for; `many` when several answers run, `bar` when stderr
-    /// is a terminal.
-    pub fn new(output: &Output, many: bool, bar: bool) -> Reporters {
-        let bar = bar.then(progress::bar);
-        Reporters::writing_to(output, many, bar.clone(), Out::with(bar))
+    /// is a terminal (and `-q` is not given); the bar and the text report's summary line
+    /// coloured as `color` allows on their streams.
+    pub fn new(output: &Output, many: bool, bar: bool, color: ColorChoice) -> Reporters {
+        let bar = (bar && !output.quiet).then(|| progress::bar(color.on(&io::stderr())));
+        let paint = color.on(&io::stdout());
+        Reporters::writing_to(output, many, bar.clone(), Out::with(bar), paint)
     }
 
-    /// The reporters of `output`, writing to `out`.
+    /// The reporters of `output`, writing to `out`; the text's summary line coloured when
+    /// `paint`.
     fn writing_to(
         output: &Output,
         many: bool,
         bar: Option<indicatif::ProgressBar>,
         out: Out,
+        paint: bool,
     ) -> Reporters {
         let mut list: Vec<Box<dyn Reporter>> = Vec::new();
         if let Some(bar) = &bar {
@@ -47,7 +56,7 @@ impl Reporters {
             list.push(Box::new(dir::ReportDir::new(dir.clone())));
         }
         list.push(match output.format {
-            Format::Text => Box::new(text::Text::new(output, many)),
+            Format::Text => Box::new(text::Text::new(output, many, paint)),
             Format::Json => Box::new(json::Json::new(output.shard_records(), many)),
             Format::Markdown => Box::new(markdown::Markdown),
         });
@@ -58,7 +67,11 @@ impl Reporters {
                 many,
             )));
         }
-        Reporters { out, list }
+        Reporters {
+            out,
+            list,
+            quiet: output.quiet,
+        }
     }
 
     /// Where a line from another thread goes (the interrupt handler's): around the bar.
@@ -67,9 +80,9 @@ impl Reporters {
     }
 
     /// Hands `event` to every reporter in turn; the first error stops it. A note is
-    /// printed here, whatever the format.
+    /// printed here, whatever the format (but for `-q`).
     pub fn emit(&mut self, event: Event<'_>) -> anyhow::Result<()> {
-        if let Event::Note(text) = &event {
+        if let (Event::Note(text), false) = (&event, self.quiet) {
             self.out.note(&format!("{text}\n"));
         }
         for r in &mut self.list {
@@ -97,11 +110,12 @@ mod tests {
             report_dir: None,
             shard: None,
             post: None,
+            quiet: false,
         }
     }
 
     fn reporters(output: &Output, many: bool) -> Reporters {
-        Reporters::writing_to(output, many, None, Out::keeping())
+        Reporters::writing_to(output, many, None, Out::keeping(), false)
     }
 
     fn failed_case() -> CaseReport {
@@ -138,7 +152,8 @@ mod tests {
     fn a_json_case_record_is_one_typed_line_and_a_shards_carries_its_place() {
         let report = failed_case();
         let case = |shard: bool| {
-            let mut r = Reporters::writing_to(&output(Format::Json), false, None, Out::keeping());
+            let mut r =
+                Reporters::writing_to(&output(Format::Json), false, None, Out::keeping(), false);
             if shard {
                 r.list = vec![Box::new(json::Json::new(true, false))];
             }
@@ -184,6 +199,7 @@ mod tests {
                 command: Vec::new(),
                 language: None,
                 encoding: beast_engine::judge::post::Encoding::Utf8,
+                count_all: false,
             }),
             ..output(Format::Text)
         };

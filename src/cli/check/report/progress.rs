@@ -6,12 +6,18 @@ use indicatif::{ProgressBar, ProgressStyle};
 use super::reporter::{Out, Reporter};
 use crate::cli::check::event::Event;
 
-/// The bar, with no length until the run starts.
-pub fn bar() -> ProgressBar {
+/// The bar's template: the cases done of all, their rate, the time left at that rate,
+/// the time taken, and the message (failures, the diagnosis).
+const TEMPLATE: &str = "{bar:40.cyan/blue} {pos}/{len} {per_sec:1} eta {eta} [{elapsed}] {msg}";
+
+/// The bar, with no length until the run starts; its colours only when `color`.
+pub fn bar(color: bool) -> ProgressBar {
     let bar = ProgressBar::new(0);
-    if let Ok(style) =
-        ProgressStyle::with_template("{bar:40.cyan/blue} {pos}/{len} {msg} [{elapsed}]")
-    {
+    let template = match color {
+        true => TEMPLATE.to_string(),
+        false => TEMPLATE.replace(".cyan/blue", ""),
+    };
+    if let Ok(style) = ProgressStyle::with_template(&template) {
         bar.set_style(style);
     }
     bar

@@ -7,6 +7,7 @@ use std::path::PathBuf;
 
 use beast_engine::judge::leaderboard;
 use beast_engine::judge::report::{self, CaseReport, DiagnosisReport, Summary};
+use beast_engine::play::{Color, Line};
 
 use super::reporter::{Out, Reporter, interrupted_note};
 use crate::cli::check::event::{Event, Finish, Judged};
@@ -16,16 +17,22 @@ use crate::cli::check::post;
 /// The text reporter.
 pub struct Text {
     verbose: bool,
+    quiet: bool,
+    /// Colour the summary line (`--color`).
+    paint: bool,
     post: Option<Post>,
     report_dir: Option<PathBuf>,
     many: bool,
 }
 
 impl Text {
-    /// The text report of `output`; `many` when several answers run.
-    pub fn new(output: &Output, many: bool) -> Text {
+    /// The text report of `output`; `many` when several answers run; its summary line
+    /// coloured when `paint`.
+    pub fn new(output: &Output, many: bool, paint: bool) -> Text {
         Text {
             verbose: output.verbose,
+            quiet: output.quiet,
+            paint,
             post: output.post.clone(),
             report_dir: output.report_dir.clone(),
             many,
@@ -46,12 +53,12 @@ impl Text {
                 reports,
                 seed,
                 p.language.as_deref(),
-                p.encoding,
+                (p.encoding, p.count_all),
             )?;
             out.print(&text);
             out.note(&format!("{}\n", summary.line()));
         } else {
-            out.print(&ending(reports, summary, d));
+            out.print(&ending(reports, summary, d, self.paint));
             if self.post.is_some() {
                 let why = post::refusal(summary);
                 out.note(&format!("{why}\n"));
@@ -89,6 +96,11 @@ impl Text {
 impl Reporter for Text {
     fn on(&mut self, event: &Event<'_>, out: &mut Out) -> anyhow::Result<()> {
         match event {
+            Event::RunStarted(_) | Event::RunFinished(_) if self.quiet => {
+                if let Event::RunFinished(finish) = event {
+                    out.print(&quiet_ending(finish, self.many, self.paint));
+                }
+            }
             Event::RunStarted(start) => {
                 let lines = sandbox_lines(&start.answers, &start.sandbox_lines);
                 match self.post {
@@ -136,18 +148,30 @@ pub fn sandbox_lines(names: &[&str], lines: &[&str]) -> String {
         .collect()
 }
 
+/// All `-q` prints: the summary line of one answer, or the leaderboard of several.
+fn quiet_ending(finish: &Finish<'_>, many: bool, paint: bool) -> String {
+    if many {
+        return leaderboard::text(finish.rows);
+    }
+    match finish.judged.first().map(|j| &j.outcome) {
+        Some(Ok((_, summary, _))) => format!("{}\n", summary_line(summary, paint)),
+        Some(Err(reason)) => format!("cannot start: {}\n", report::visible(reason)),
+        None => String::new(),
+    }
+}
+
 /// One answer's report under the leaderboard or in `--report-dir`: its groups, diagnosis,
 /// time, score and summary line, or why it could not start.
 pub fn detail(j: &Judged) -> String {
     match &j.outcome {
-        Ok((reports, summary, d)) => ending(reports, summary, d),
+        Ok((reports, summary, d)) => ending(reports, summary, d, false),
         Err(reason) => format!("cannot start: {}\n", report::visible(reason)),
     }
 }
 
 /// The end of the text report: the groups, the diagnosis, the time and score lines, and
 /// the summary line.
-fn ending(reports: &[CaseReport], summary: &Summary, d: &DiagnosisReport) -> String {
+fn ending(reports: &[CaseReport], summary: &Summary, d: &DiagnosisReport, paint: bool) -> String {
     let mut s = report::internal_text(reports);
     for g in &d.groups {
         s += &report::group_text(g);
@@ -164,6 +188,15 @@ fn ending(reports: &[CaseReport], summary: &Summary, d: &DiagnosisReport) -> Str
     if let Some(line) = summary.score_line() {
         s += &format!("{line}\n");
     }
-    s += &format!("{}\n", summary.line());
+    s += &format!("{}\n", summary_line(summary, paint));
     s
+}
+
+/// The summary line, green when every case passed and red otherwise, when `paint`.
+fn summary_line(summary: &Summary, paint: bool) -> String {
+    let color = match summary.failed {
+        0 => Color::Green,
+        _ => Color::Red,
+    };
+    crate::cli::paint::paint(&Line::default().with(summary.line(), color), paint)
 }
