@@ -78,7 +78,17 @@ fn run_answers(plan: &Plan, run: &plan::Run, started: Instant) -> super::error::
     groups
         .kill_on_interrupt()
         .context("cannot set up the interrupt handler")?;
-    let setup = Setup::new(run, &groups)?;
+    // An interrupt while the jails are prepared ends the check there, as one between cases.
+    let setup = Setup::new(run, &groups).map_err(|e| match groups.interrupted() {
+        Some(signal) => super::Error::Interrupted(signal),
+        None => e.into(),
+    })?;
+    stop_if_interrupted(&groups)?;
+    for judge in &setup.judges {
+        for note in &judge.runner.sandbox.layout.notes {
+            reporters.emit(Event::Note(note))?;
+        }
+    }
     if output.post.is_some() && setup.sources[0].is_none() {
         return Err(super::error::usage(post::NO_SOURCE));
     }
@@ -368,6 +378,7 @@ fn judge_for(
             command: &answer.command,
         },
         host,
+        &|| groups.interrupted().is_some(),
     )?;
     Ok(Judge {
         runner: Runner {
@@ -585,7 +596,7 @@ fn source(answer: &Answer) -> anyhow::Result<Option<Source>> {
             None => return Ok(None),
         },
     };
-    let bytes = std::fs::read(&path)
+    let bytes = sandbox::trusted::read_whole(&path, post::SOURCE_LIMIT)
         .with_context(|| format!("cannot read the source {}", path.display()))?;
     Ok(Some(Source::measure(path.display().to_string(), &bytes)))
 }
