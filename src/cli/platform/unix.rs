@@ -126,7 +126,10 @@ pub fn others_may_run(path: &Path) -> bool {
         .ancestors()
         .skip(1)
         .all(|d| d.metadata().is_ok_and(|m| m.mode() & 0o001 != 0));
-    crossable && real.metadata().is_ok_and(|m| m.is_file() && m.mode() & 0o001 != 0)
+    crossable
+        && real
+            .metadata()
+            .is_ok_and(|m| m.is_file() && m.mode() & 0o001 != 0)
 }
 
 /// True when this process's user may run `path`.

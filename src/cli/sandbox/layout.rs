@@ -349,8 +349,8 @@ impl View<'_> {
         if !file.is_absolute() {
             return Err("it is not an absolute path".to_string());
         }
-        let meta = std::fs::metadata(file)
-            .map_err(|_| "it does not exist on the host".to_string())?;
+        let meta =
+            std::fs::metadata(file).map_err(|_| "it does not exist on the host".to_string())?;
         if !meta.is_file() {
             return Err("it is not a regular file".to_string());
         }
@@ -588,9 +588,8 @@ pub fn without_masks(read: &[PathBuf], masks: &[PathBuf]) -> Vec<PathBuf> {
 /// Checkouts of this project at, above or just below `dir`.
 fn checkouts(dir: &Path) -> Vec<PathBuf> {
     let is_checkout = |d: &Path| {
-        trusted::read_head(&d.join("Cargo.toml"), MANIFEST_BYTES).is_ok_and(|t| {
-            String::from_utf8_lossy(&t).contains("name = \"beast-judge\"")
-        })
+        trusted::read_head(&d.join("Cargo.toml"), MANIFEST_BYTES)
+            .is_ok_and(|t| String::from_utf8_lossy(&t).contains("name = \"beast-judge\""))
     };
     let mut found: Vec<PathBuf> = dir
         .ancestors()
@@ -781,9 +780,11 @@ mod tests {
         let command = [script.into_os_string()];
         let exe = dir.path().join("no-judge");
         let started = Instant::now();
-        let layout = Layout::within(request(&command, &exe, &[]), Duration::from_secs(5), &|| {
-            false
-        })
+        let layout = Layout::within(
+            request(&command, &exe, &[]),
+            Duration::from_secs(5),
+            &|| false,
+        )
         .expect("made in time");
         assert!(started.elapsed() < Duration::from_secs(2));
         assert!(!layout.ro.contains(&fifo), "{layout:?}");
@@ -793,7 +794,10 @@ mod tests {
     #[test]
     fn kernel_splits_a_shebang_into_interpreter_and_one_argument() {
         let (i, a) = shebang(b"#! /usr/bin/env -S python3 -u\nx").expect("a line");
-        assert_eq!((i.as_os_str(), a.as_deref()), (OsStr::new("/usr/bin/env"), Some("-S python3 -u")));
+        assert_eq!(
+            (i.as_os_str(), a.as_deref()),
+            (OsStr::new("/usr/bin/env"), Some("-S python3 -u"))
+        );
         assert_eq!(env_program("-S python3 -u").as_deref(), Some("python3"));
         assert_eq!(env_program("A=1 perl").as_deref(), Some("perl"));
         assert!(shebang(b"print(2)").is_none());
@@ -916,5 +920,180 @@ mod tests {
         req.home = Some(home.path().to_path_buf());
         let layout = Layout::new(&req);
         assert_eq!(layout.ro, vec![script]);
+    }
+
+    /// Whatever an answer's files hold (`#!` lines naming shims of its own, secrets under
+    /// a home, FIFOs, symlinks, random text), every path shown lies within the trusted
+    /// inputs: the system directories, the installations the judge's `PATH` finds, and the
+    /// paths the command line names with their own directories. No shim of the answer's is
+    /// run, and the layout is made at once.
+    #[cfg(unix)]
+    mod property {
+        use super::*;
+        use proptest::prelude::*;
+        use std::os::unix::fs::PermissionsExt;
+
+        /// A host with a judge's `PATH`, a home holding secrets, and an answer's directory
+        /// holding hostile files.
+        struct World {
+            _dir: tempfile::TempDir,
+            root: PathBuf,
+        }
+
+        impl World {
+            fn new() -> World {
+                let dir = tempfile::tempdir().expect("temp dir");
+                let root = dir.path().to_path_buf();
+                let home = root.join("home");
+                let answer = root.join("answer");
+                std::fs::create_dir_all(home.join(".ssh")).expect("mkdir");
+                // Executable, so that only where it lies keeps it out.
+                executable(&home.join(".ssh/id_rsa"), "SECRET");
+                std::fs::write(home.join(".git-credentials"), "SECRET").expect("write");
+                executable(&home.join("bin/tool"), "#!/bin/sh\n");
+                executable(&root.join("inst/bin/python3"), "#!/bin/sh\n");
+                std::fs::create_dir_all(root.join("inst/lib")).expect("mkdir");
+                executable(&root.join("closed/bin/closedtool"), "#!/bin/sh\n");
+                std::fs::set_permissions(
+                    root.join("closed"),
+                    std::fs::Permissions::from_mode(0o700),
+                )
+                .expect("chmod");
+                executable(
+                    &answer.join("shims/python3"),
+                    &format!("#!{}\n", home.join(".ssh/id_rsa").display()),
+                );
+                executable(
+                    &answer.join("libexec/pyenv"),
+                    &format!(
+                        "#!/bin/sh\ntouch '{}'\necho {}\n",
+                        root.join("marker").display(),
+                        home.join(".ssh/id_rsa").display()
+                    ),
+                );
+                nix::unistd::mkfifo(
+                    &answer.join("fifo"),
+                    nix::sys::stat::Mode::from_bits_truncate(0o755),
+                )
+                .expect("mkfifo");
+                let link = |to: &Path, name: &str| {
+                    std::os::unix::fs::symlink(to, answer.join(name)).expect("link");
+                };
+                link(&home.join(".ssh/id_rsa"), "link-key");
+                link(&home.join(".ssh"), "link-ssh");
+                link(&home, "link-home");
+                World { _dir: dir, root }
+            }
+
+            fn at(&self, rest: &str) -> PathBuf {
+                self.root.join(rest)
+            }
+
+            /// The `#!` lines an answer may write.
+            fn shebangs(&self) -> Vec<String> {
+                let p = |rest: &str| self.at(rest).display().to_string();
+                vec![
+                    format!("#!{}", p("answer/shims/python3")),
+                    format!("#!/usr/bin/env {}", p("answer/shims/python3")),
+                    "#!/usr/bin/env python3".to_string(),
+                    "#!/usr/bin/env shims/python3".to_string(),
+                    format!("#!{}", p("home/.ssh/id_rsa")),
+                    format!("#!{}", p("home/.ssh")),
+                    format!("#!{}", p("answer/link-key")),
+                    format!("#!{}/id_rsa", p("answer/link-ssh")),
+                    format!("#!{}/.git-credentials", p("answer/link-home")),
+                    format!("#!{}", p("answer/fifo")),
+                    "#!/bin/sh".to_string(),
+                    format!("#!{}", p("home/bin/tool")),
+                    "#!/usr/bin/env tool".to_string(),
+                    format!("#!{}", p("closed/bin/closedtool")),
+                    "#!/usr/bin/env -S closedtool -x".to_string(),
+                    "#!relative/python3".to_string(),
+                    format!("#!{} -u", p("inst/bin/python3")),
+                ]
+            }
+        }
+
+        proptest! {
+            #![proptest_config(ProptestConfig::with_cases(48))]
+            #[test]
+            fn every_path_shown_lies_within_the_trusted_inputs(
+                pick in 0usize..64,
+                random in "#![ -~]{0,40}",
+                shape in 0usize..7,
+                own_uid in any::<bool>(),
+                answers_path in any::<bool>(),
+            ) {
+                let w = World::new();
+                let lines = w.shebangs();
+                let line = lines.get(pick).cloned().unwrap_or(random);
+                let script = w.at("answer/a.py");
+                executable(&script, &format!("{line}\nprint(2)\n"));
+                let os = |p: PathBuf| p.into_os_string();
+                let command: Vec<OsString> = match shape {
+                    0 => vec![os(script.clone())],
+                    1 => vec!["python3".into(), os(script.clone())],
+                    2 => vec![os(w.at("answer/link-key"))],
+                    3 => vec!["sh".into(), os(w.at("answer/link-ssh"))],
+                    4 => vec![os(w.at("answer/fifo"))],
+                    5 => vec!["/bin/sh".into(), os(script.clone()), os(w.at("home/.ssh/id_rsa"))],
+                    _ => vec![os(w.at("answer/shims/python3")), os(script.clone())],
+                };
+                // A judge's PATH may hold the answer's own directory (a CI job that put
+                // `./shims` on it): what lies there is still the answer's.
+                let first = if answers_path { "answer/shims" } else { "inst/bin" };
+                let path = std::env::join_paths([
+                    w.at(first),
+                    w.at("inst/bin"),
+                    w.at("home/bin"),
+                    w.at("closed/bin"),
+                    PathBuf::from("/usr/bin"),
+                    PathBuf::from("/bin"),
+                ])
+                .expect("a PATH");
+                let req = Request {
+                    command: command.clone(),
+                    path: Some(path),
+                    exe: w.at("no-judge"),
+                    home: Some(w.at("home")),
+                    own_uid,
+                    ..Request::default()
+                };
+                let started = Instant::now();
+                let layout = Layout::new(&req);
+                prop_assert!(started.elapsed() < Duration::from_secs(3));
+                prop_assert!(!w.at("marker").exists(), "an answer's shim ran: {layout:?}");
+                let mut trusted: Vec<PathBuf> = SYSTEM.iter().map(PathBuf::from).collect();
+                trusted.extend([w.at("inst"), w.at("home/bin"), w.at("closed/bin")]);
+                for word in &command {
+                    let p = Path::new(word);
+                    if p.is_absolute() {
+                        trusted.push(p.to_path_buf());
+                        trusted.extend(p.parent().map(Path::to_path_buf));
+                    }
+                }
+                for shown in &layout.ro {
+                    prop_assert!(
+                        trusted.iter().any(|t| shown.starts_with(t)),
+                        "{} is no trusted input: {line:?} {command:?} {layout:?}",
+                        shown.display()
+                    );
+                    let real = shown.canonicalize().unwrap_or_else(|_| shown.clone());
+                    let secret = real.starts_with(w.at("home/.ssh"))
+                        || real == w.at("home/.git-credentials")
+                        || real == w.at("home");
+                    prop_assert!(
+                        !secret || shape == 5,
+                        "{} shows a secret: {line:?} {command:?} {layout:?}",
+                        shown.display()
+                    );
+                    prop_assert!(
+                        !(own_uid && real.starts_with(w.at("closed"))),
+                        "{} is closed to the case's user: {layout:?}",
+                        shown.display()
+                    );
+                }
+            }
+        }
     }
 }

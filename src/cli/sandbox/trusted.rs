@@ -143,24 +143,26 @@ impl HostProgram {
         }
         let root = dir.parent()?;
         let name = self.path.file_name()?;
-        ["pyenv", "rbenv", "nodenv", "goenv"].iter().find_map(|tool| {
-            let manager = root.join("libexec").join(tool);
-            if !runnable(&manager) || named.holds(&manager) || named.holds(root) {
-                return None;
-            }
-            let manager = HostProgram { path: manager };
-            let mut env = Vec::new();
-            env.extend(path.map(|p| (OsString::from("PATH"), p.to_os_string())));
-            let out = manager.run(
-                &[OsStr::new("which"), name],
-                &env,
-                Duration::from_secs(5),
-                give_up,
-            )?;
-            let real = PathBuf::from(out.stdout.trim());
-            (out.success && real.is_absolute() && runnable(&real) && !named.holds(&real))
-                .then_some(real)
-        })
+        ["pyenv", "rbenv", "nodenv", "goenv"]
+            .iter()
+            .find_map(|tool| {
+                let manager = root.join("libexec").join(tool);
+                if !runnable(&manager) || named.holds(&manager) || named.holds(root) {
+                    return None;
+                }
+                let manager = HostProgram { path: manager };
+                let mut env = Vec::new();
+                env.extend(path.map(|p| (OsString::from("PATH"), p.to_os_string())));
+                let out = manager.run(
+                    &[OsStr::new("which"), name],
+                    &env,
+                    Duration::from_secs(5),
+                    give_up,
+                )?;
+                let real = PathBuf::from(out.stdout.trim());
+                (out.success && real.is_absolute() && runnable(&real) && !named.holds(&real))
+                    .then_some(real)
+            })
     }
 
     /// Runs the program with `args` (and `env` over the judge's own), stdin closed, for at
@@ -194,8 +196,18 @@ impl HostProgram {
                 String::from_utf8_lossy(&kept).into_owned()
             })
         };
-        let out = reader(child.stdout.take().map(|p| Box::new(p) as Box<dyn Read + Send>));
-        let err = reader(child.stderr.take().map(|p| Box::new(p) as Box<dyn Read + Send>));
+        let out = reader(
+            child
+                .stdout
+                .take()
+                .map(|p| Box::new(p) as Box<dyn Read + Send>),
+        );
+        let err = reader(
+            child
+                .stderr
+                .take()
+                .map(|p| Box::new(p) as Box<dyn Read + Send>),
+        );
         let started = Instant::now();
         let status = loop {
             match child.try_wait() {
@@ -305,7 +317,10 @@ mod tests {
         let named = Named::of(&command, None);
         assert_eq!(named.places(), [answer.clone()]);
         let path = std::env::join_paths([answer.join("bin"), PathBuf::from("bin")]).expect("join");
-        assert_eq!(HostProgram::find(OsStr::new("python3"), Some(&path), &named), None);
+        assert_eq!(
+            HostProgram::find(OsStr::new("python3"), Some(&path), &named),
+            None
+        );
         let outside = dir.path().join("outside/bin");
         executable(&outside.join("python3"), "#!/bin/sh\n");
         let path = std::env::join_paths([&outside]).expect("join");
@@ -332,7 +347,10 @@ mod tests {
         assert!(!mark.exists());
         // Outside every named place it is the user's own version manager: asked.
         let named = Named::default();
-        assert_eq!(shim.through_shim(None, &named, &|| false), Some("/bin/sh".into()));
+        assert_eq!(
+            shim.through_shim(None, &named, &|| false),
+            Some("/bin/sh".into())
+        );
         assert!(mark.exists());
     }
 
@@ -341,10 +359,13 @@ mod tests {
         let dir = tempfile::tempdir().expect("temp dir");
         executable(&dir.path().join("slow"), "#!/bin/sh\nsleep 30\n");
         let path = dir.path().as_os_str().to_os_string();
-        let slow = HostProgram::find(OsStr::new("slow"), Some(&path), &Named::default())
-            .expect("found");
+        let slow =
+            HostProgram::find(OsStr::new("slow"), Some(&path), &Named::default()).expect("found");
         let started = Instant::now();
-        assert!(slow.run(&[], &[], Duration::from_millis(300), &|| false).is_none());
+        assert!(
+            slow.run(&[], &[], Duration::from_millis(300), &|| false)
+                .is_none()
+        );
         assert!(started.elapsed() < Duration::from_secs(5));
     }
 }
