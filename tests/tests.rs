@@ -24,3 +24,5 @@ mod pipes_cli;
 mod play_tty;
 mod post_cli;
 mod ring_cli;
+#[cfg(target_os = "linux")]
+mod side_doors_cli;

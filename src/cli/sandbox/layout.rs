@@ -330,27 +330,35 @@ impl View<'_> {
     /// Whether an interpreter a `#!` line names is shown: `Ok(Some(file))` when it is and
     /// its installation is bound (the file, to follow its own `#!`), `Ok(None)` when the
     /// system directories show it already, `Err(why)` when it is not shown. A name
-    /// without `/` (after `env`) is looked up in the judge's `PATH`.
+    /// without `/` (after `env`) is looked up in the judge's `PATH`, as `env` does in the
+    /// jail: the first that may be shown is.
     fn interpreter(&mut self, named: &Path) -> Result<Option<PathBuf>, String> {
-        let bare = !named.as_os_str().as_encoded_bytes().contains(&b'/');
-        let found = if bare {
-            let Some(found) = HostProgram::find(named.as_os_str(), self.path(), self.named) else {
-                return Err("the judge's PATH has no such program".to_string());
-            };
-            Some(
-                found
-                    .through_shim(self.path(), self.named, self.give_up)
-                    .unwrap_or_else(|| found.path().to_path_buf()),
-            )
-        } else {
-            None
-        };
-        let file = found.as_deref().unwrap_or(named);
+        if named.as_os_str().as_encoded_bytes().contains(&b'/') {
+            return self.shown_file(named, false);
+        }
+        let mut first_why = None;
+        for found in HostProgram::find_all(named.as_os_str(), self.path(), self.named) {
+            let file = found
+                .through_shim(self.path(), self.named, self.give_up)
+                .unwrap_or_else(|| found.path().to_path_buf());
+            match self.shown_file(&file, true) {
+                Ok(shown) => return Ok(shown),
+                Err(why) => {
+                    first_why.get_or_insert(why);
+                }
+            }
+        }
+        Err(first_why.unwrap_or_else(|| "the judge's PATH has no such program".to_string()))
+    }
+
+    /// Whether the file `file` (`on_path`: found through the judge's `PATH`) is shown as
+    /// an interpreter, as [`View::interpreter`] says.
+    fn shown_file(&mut self, file: &Path, on_path: bool) -> Result<Option<PathBuf>, String> {
         if !file.is_absolute() {
             return Err("it is not an absolute path".to_string());
         }
-        let meta =
-            std::fs::metadata(file).map_err(|_| "it does not exist on the host".to_string())?;
+        let meta = std::fs::metadata(file)
+            .map_err(|_| "it does not exist on the host".to_string())?;
         if !meta.is_file() {
             return Err("it is not a regular file".to_string());
         }
@@ -361,8 +369,7 @@ impl View<'_> {
             .canonicalize()
             .map_err(|e| format!("it cannot be resolved: {e}"))?;
         let system = in_system(file) && in_system(&real);
-        let on_path = found.is_some() || self.judges_own(file, &real);
-        if !system && !on_path {
+        if !system && !on_path && !self.judges_own(file, &real) {
             return Err(
                 "it is neither in a system directory nor the one the judge's PATH finds"
                     .to_string(),

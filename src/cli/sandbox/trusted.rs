@@ -112,15 +112,20 @@ impl HostProgram {
     /// The first regular executable file called `name` (a name without `/`) in the
     /// trusted directories of `path`, itself outside every named place.
     pub fn find(name: &OsStr, path: Option<&OsStr>, named: &Named) -> Option<HostProgram> {
+        HostProgram::find_all(name, path, named).into_iter().next()
+    }
+
+    /// Every such file, in the order of `path`.
+    pub fn find_all(name: &OsStr, path: Option<&OsStr>, named: &Named) -> Vec<HostProgram> {
         if name.is_empty() || name.as_encoded_bytes().contains(&b'/') {
-            return None;
+            return Vec::new();
         }
         trusted_dirs(path, named)
             .into_iter()
             .map(|d| d.join(name))
-            .find(|c| runnable(c))
-            .filter(|c| !named.holds(c))
+            .filter(|c| runnable(c) && !named.holds(c))
             .map(|path| HostProgram { path })
+            .collect()
     }
 
     /// The program, as found (not resolved: a shim keeps its name).
