@@ -93,15 +93,22 @@ impl Place {
             }
             None => assert_cmd::Command::new(&self.judge),
         };
-        cmd.args(["check", "--sandbox", level, "--no-builtin", "--shrink", "none"])
-            .args(["--timeout", "5"])
-            .args(flags)
-            .arg("--cases")
-            .arg(self.at("cases"))
-            .arg("--")
-            .args(command)
-            .current_dir(self.dir.path())
-            .timeout(BOUND);
+        cmd.args([
+            "check",
+            "--sandbox",
+            level,
+            "--no-builtin",
+            "--shrink",
+            "none",
+        ])
+        .args(["--timeout", "5"])
+        .args(flags)
+        .arg("--cases")
+        .arg(self.at("cases"))
+        .arg("--")
+        .args(command)
+        .current_dir(self.dir.path())
+        .timeout(BOUND);
         for (k, v) in env {
             cmd.env(k, v);
         }
@@ -152,7 +159,8 @@ fn runs(test: &str) -> Vec<(Option<&'static str>, &'static str)> {
 }
 
 /// An answer that ships a version manager's folder beside itself (`shims/python3`, and a
-/// `libexec/pyenv` that marks the host), naming the shim in its `#!` line.
+/// `libexec/pyenv` that marks the host), naming the shim in its `#!` line (through `env`,
+/// which the judge used to resolve as a shim of the user's).
 fn shim_answer(place: &Place) -> (PathBuf, PathBuf) {
     let mark = place.at("marks/shim-ran");
     place.executable(
@@ -169,7 +177,7 @@ fn shim_answer(place: &Place) -> (PathBuf, PathBuf) {
     let script = place.executable(
         "answer/answer.py",
         &format!(
-            "#!{}\nimport sys\nsys.stdin.read()\nprint(2)\n",
+            "#!/usr/bin/env {}\nimport sys\nsys.stdin.read()\nprint(2)\n",
             place.at("answer/shims/python3").display()
         ),
     );
@@ -206,7 +214,10 @@ fn a_version_manager_shipped_beside_the_answer_never_runs_on_the_host() {
     let place = Place::new();
     let (script, mark) = shim_answer(&place);
     place.check(None, "none", &[], &[&script], &[]);
-    assert!(mark.exists(), "the unconfined shim should have marked the host");
+    assert!(
+        mark.exists(),
+        "the unconfined shim should have marked the host"
+    );
 }
 
 #[test]
@@ -250,7 +261,10 @@ fn post_never_runs_a_compiled_answer_nor_an_interpreter_it_ships() {
             &[],
         );
         let text = said(&compiled);
-        assert!(!mark.exists(), "{user:?} {level}: ./golf --version ran: {text}");
+        assert!(
+            !mark.exists(),
+            "{user:?} {level}: ./golf --version ran: {text}"
+        );
         assert_eq!(compiled.status.code(), Some(0), "{user:?} {level}: {text}");
         assert!(
             String::from_utf8_lossy(&compiled.stdout).starts_with("# C, 19 bytes"),
@@ -258,7 +272,10 @@ fn post_never_runs_a_compiled_answer_nor_an_interpreter_it_ships() {
         );
         let shipped_run = place.check(user, level, &["--post"], &[&script], &[]);
         let text = said(&shipped_run);
-        assert!(!mark.exists(), "{user:?} {level}: the shipped interpreter ran: {text}");
+        assert!(
+            !mark.exists(),
+            "{user:?} {level}: the shipped interpreter ran: {text}"
+        );
         if level == "none" {
             // Unconfined the shipped interpreter passes the case: the post still names
             // the language from the extension, never from it.
@@ -368,8 +385,17 @@ fn a_fifo_named_by_a_shebang_or_as_the_source_does_not_hang_the_judge() {
             &[Path::new("/bin/sh"), &script],
             &[],
         );
-        assert_eq!(out.status.code(), Some(2), "{user:?} {level}: {}", said(&out));
-        assert!(said(&out).contains("is not a regular file"), "{}", said(&out));
+        assert_eq!(
+            out.status.code(),
+            Some(2),
+            "{user:?} {level}: {}",
+            said(&out)
+        );
+        assert!(
+            said(&out).contains("is not a regular file"),
+            "{}",
+            said(&out)
+        );
     }
 }
 
@@ -454,7 +480,11 @@ fn honest_scripts_run_as_the_program_under_the_default_sandbox() {
             "answer.pl",
             "#!/usr/bin/perl\nmy @l = <STDIN>; print 1+1, \"\\n\";\n",
         ),
-        ("/bin/sh", "answer.sh", "#!/bin/sh\ncat > /dev/null\necho 2\n"),
+        (
+            "/bin/sh",
+            "answer.sh",
+            "#!/bin/sh\ncat > /dev/null\necho 2\n",
+        ),
     ];
     for (needs, name, text) in scripts {
         if !Path::new(needs).exists() {
@@ -465,7 +495,11 @@ fn honest_scripts_run_as_the_program_under_the_default_sandbox() {
         let script = place.executable(&format!("answer/{name}"), text);
         let out = place.check(None, "auto", &[], &[&script], &[]);
         assert_eq!(out.status.code(), Some(0), "{name}: {}", said(&out));
-        assert!(!said(&out).contains("is not shown"), "{name}: {}", said(&out));
+        assert!(
+            !said(&out).contains("is not shown"),
+            "{name}: {}",
+            said(&out)
+        );
     }
 }
 
@@ -486,7 +520,13 @@ fn python3_from_a_version_manager_on_the_path_runs_and_posts() {
         "answer/answer.py",
         "import sys\nsys.stdin.read()\nprint(2)\n",
     );
-    let out = place.check(None, "auto", &["--post"], &[Path::new("python3"), &script], &[]);
+    let out = place.check(
+        None,
+        "auto",
+        &["--post"],
+        &[Path::new("python3"), &script],
+        &[],
+    );
     let text = said(&out);
     assert_eq!(out.status.code(), Some(0), "{}: {text}", shim.display());
     assert!(
@@ -521,7 +561,13 @@ fn a_compiled_c_answer_posts_under_the_default_sandbox() {
         .is_ok_and(|s| s.success());
     assert!(built, "{cc} failed");
     let source_flag = source.to_str().expect("UTF-8");
-    let out = place.check(None, "auto", &["--post", "--source", source_flag], &[&golf], &[]);
+    let out = place.check(
+        None,
+        "auto",
+        &["--post", "--source", source_flag],
+        &[&golf],
+        &[],
+    );
     assert_eq!(out.status.code(), Some(0), "{}", said(&out));
     assert!(
         String::from_utf8_lossy(&out.stdout).starts_with("# C, 103 bytes"),
@@ -608,7 +654,9 @@ fn every_process_the_judge_starts_is_itself_its_paths_or_jailed() {
                     continue;
                 }
                 let at = line.find("Command::new(").map_or(line, |i| &line[i..]);
-                let site = at.split_once(')').map_or(at.to_string(), |(a, _)| format!("{a})"));
+                let site = at
+                    .split_once(')')
+                    .map_or(at.to_string(), |(a, _)| format!("{a})"));
                 let site = match line.find("std::process::Command::new(") {
                     Some(_) => format!("std::process::{site}"),
                     None => site,

@@ -165,11 +165,11 @@ impl Layout {
                 let program = Path::new(&program);
                 view.named_path(program, true);
                 view.kernel_interpreter(program, 0);
-            } else if let Some(found) = HostProgram::find(&program, view.path(), &named) {
-                let real = found
-                    .through_shim(view.path(), &named, give_up)
-                    .unwrap_or_else(|| found.path().to_path_buf());
-                if real != found.path() {
+            } else if let Some(found) = trusted::on_path(&program, view.path()).first() {
+                // What the jail's own `PATH` lookup finds first; a shim of it is resolved
+                // only when it is the judge's (outside every place the command names).
+                let real = view.behind_shim(found);
+                if &real != found {
                     command[0] = real.clone().into_os_string();
                 }
                 view.installation(&real);
@@ -337,10 +337,12 @@ impl View<'_> {
             return self.shown_file(named, false);
         }
         let mut first_why = None;
-        for found in HostProgram::find_all(named.as_os_str(), self.path(), self.named) {
-            let file = found
-                .through_shim(self.path(), self.named, self.give_up)
-                .unwrap_or_else(|| found.path().to_path_buf());
+        for found in trusted::on_path(named.as_os_str(), self.path()) {
+            if self.named.holds(&found) {
+                // The answer's own, shown with the place the command names.
+                return Ok(None);
+            }
+            let file = self.behind_shim(&found);
             match self.shown_file(&file, true) {
                 Ok(shown) => return Ok(shown),
                 Err(why) => {
@@ -357,8 +359,8 @@ impl View<'_> {
         if !file.is_absolute() {
             return Err("it is not an absolute path".to_string());
         }
-        let meta = std::fs::metadata(file)
-            .map_err(|_| "it does not exist on the host".to_string())?;
+        let meta =
+            std::fs::metadata(file).map_err(|_| "it does not exist on the host".to_string())?;
         if !meta.is_file() {
             return Err("it is not a regular file".to_string());
         }
@@ -387,6 +389,14 @@ impl View<'_> {
         }
         self.installation(file);
         Ok(Some(real))
+    }
+
+    /// The real program behind `found` (a file of the judge's `PATH`) when it is a shim
+    /// of a version manager that lies outside every named place; else `found`.
+    fn behind_shim(&self, found: &Path) -> PathBuf {
+        HostProgram::trusted(found, self.path(), self.named)
+            .and_then(|p| p.through_shim(self.path(), self.named, self.give_up))
+            .unwrap_or_else(|| found.to_path_buf())
     }
 
     /// True when the judge's `PATH` finds, for the file name of `file`, the same file.
@@ -519,16 +529,20 @@ fn masks(ro: &[PathBuf], req: &Request, trusted: &[PathBuf]) -> Vec<PathBuf> {
         .chain(SYSTEM.iter().map(PathBuf::from))
         .filter_map(|r| Some((r.canonicalize().ok()?, r)))
         .collect();
-    // Where the answer sees the file whose real path is `real`, if it does.
-    let seen_at = |real: &Path| -> Option<PathBuf> {
-        shown.iter().find_map(|(canonical, at)| {
-            let rest = real.strip_prefix(canonical).ok()?;
-            Some(if rest.as_os_str().is_empty() {
-                at.clone()
-            } else {
-                at.join(rest)
+    // Every place where the answer sees the file whose real path is `real` (one bound
+    // path may show another's through a symlink: each gets the mask).
+    let seen_at = |real: &Path| -> Vec<PathBuf> {
+        shown
+            .iter()
+            .filter_map(|(canonical, at)| {
+                let rest = real.strip_prefix(canonical).ok()?;
+                Some(if rest.as_os_str().is_empty() {
+                    at.clone()
+                } else {
+                    at.join(rest)
+                })
             })
-        })
+            .collect()
     };
     for dir in req.cases.iter().filter_map(|d| d.canonicalize().ok()) {
         masks.extend(seen_at(&dir));
@@ -543,7 +557,7 @@ fn masks(ro: &[PathBuf], req: &Request, trusted: &[PathBuf]) -> Vec<PathBuf> {
         for checkout in checkouts(bound) {
             for part in ["examples", "target", "tests", ".git"] {
                 let real = checkout.join(part).canonicalize();
-                masks.extend(real.ok().and_then(|p| seen_at(&p)));
+                masks.extend(real.ok().map(|p| seen_at(&p)).unwrap_or_default());
             }
         }
     }
@@ -557,10 +571,14 @@ fn masks(ro: &[PathBuf], req: &Request, trusted: &[PathBuf]) -> Vec<PathBuf> {
                     .map(std::env::split_paths)
                     .into_iter()
                     .flatten()
-                    .filter(|d| d.canonicalize().ok().and_then(|c| seen_at(&c)).is_some()),
+                    .filter(|d| d.canonicalize().is_ok_and(|c| !seen_at(&c).is_empty())),
             )
             .collect();
-        let exe = req.exe.canonicalize().ok().and_then(|c| seen_at(&c));
+        let exe = req
+            .exe
+            .canonicalize()
+            .map(|c| seen_at(&c))
+            .unwrap_or_default();
         let copies = copies_of(&req.exe, &scan).into_iter().chain(exe);
         masks.extend(copies.filter(|c| !trusted.contains(c)));
     }

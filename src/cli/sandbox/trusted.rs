@@ -79,13 +79,19 @@ impl Named {
     }
 }
 
-/// The directories of the judge's `PATH` it trusts: absolute ones outside every place the
-/// command names (`.` and other relative entries would be the answer's directory).
-pub fn trusted_dirs(path: Option<&OsStr>, named: &Named) -> Vec<PathBuf> {
+/// Every regular executable file called `name` (a name without `/`) in the absolute
+/// directories of `path`, in order: what a lookup in the jail may find (those in a place
+/// the command names too, which the judge never runs).
+pub fn on_path(name: &OsStr, path: Option<&OsStr>) -> Vec<PathBuf> {
+    if name.is_empty() || name.as_encoded_bytes().contains(&b'/') {
+        return Vec::new();
+    }
     path.map(std::env::split_paths)
         .into_iter()
         .flatten()
-        .filter(|d| d.is_absolute() && !named.holds(d))
+        .filter(|d| d.is_absolute())
+        .map(|d| d.join(name))
+        .filter(|c| runnable(c))
         .collect()
 }
 
@@ -117,15 +123,19 @@ impl HostProgram {
 
     /// Every such file, in the order of `path`.
     pub fn find_all(name: &OsStr, path: Option<&OsStr>, named: &Named) -> Vec<HostProgram> {
-        if name.is_empty() || name.as_encoded_bytes().contains(&b'/') {
-            return Vec::new();
-        }
-        trusted_dirs(path, named)
+        on_path(name, path)
             .into_iter()
-            .map(|d| d.join(name))
-            .filter(|c| runnable(c) && !named.holds(c))
+            .filter(|c| c.parent().is_some_and(|d| !named.holds(d)) && !named.holds(c))
             .map(|path| HostProgram { path })
             .collect()
+    }
+
+    /// `file`, found in `path` as [`on_path`] finds it, as a program the judge may run:
+    /// `None` when it lies in a named place.
+    pub fn trusted(file: &Path, path: Option<&OsStr>, named: &Named) -> Option<HostProgram> {
+        HostProgram::find_all(file.file_name()?, path, named)
+            .into_iter()
+            .find(|p| p.path == file)
     }
 
     /// The program, as found (not resolved: a shim keeps its name).
@@ -143,7 +153,7 @@ impl HostProgram {
         give_up: &dyn Fn() -> bool,
     ) -> Option<PathBuf> {
         let dir = self.path.parent()?;
-        if dir.file_name()? != "shims" {
+        if dir.file_name()? != "shims" || named.holds(&self.path) {
             return None;
         }
         let root = dir.parent()?;
