@@ -361,12 +361,6 @@ impl View<'_> {
         }
         let meta =
             std::fs::metadata(file).map_err(|_| "it does not exist on the host".to_string())?;
-        if !meta.is_file() {
-            return Err("it is not a regular file".to_string());
-        }
-        if !platform::is_executable(&meta) {
-            return Err("it is not executable".to_string());
-        }
         let real = file
             .canonicalize()
             .map_err(|e| format!("it cannot be resolved: {e}"))?;
@@ -376,6 +370,12 @@ impl View<'_> {
                 "it is neither in a system directory nor the one the judge's PATH finds"
                     .to_string(),
             );
+        }
+        if !meta.is_file() {
+            return Err("it is not a regular file".to_string());
+        }
+        if !platform::is_executable(&meta) {
+            return Err("it is not executable".to_string());
         }
         let runs = match self.req.own_uid {
             true => platform::others_may_run(&real),
@@ -813,7 +813,7 @@ mod tests {
         .expect("made in time");
         assert!(started.elapsed() < Duration::from_secs(2));
         assert!(!layout.ro.contains(&fifo), "{layout:?}");
-        assert!(layout.notes[0].contains("not a regular file"), "{layout:?}");
+        assert!(layout.notes[0].contains("is not shown"), "{layout:?}");
     }
 
     #[test]
