@@ -613,12 +613,11 @@ fn script(command: &[OsString]) -> Option<PathBuf> {
 /// True if the file starts like a compiled program: ELF, a Windows executable (`MZ`) or
 /// Mach-O (either byte order, or a universal binary).
 fn is_binary(path: &Path) -> bool {
-    use std::io::Read;
-    let mut head = [0u8; 4];
     let mach_o = [0xfeed_face_u32, 0xfeed_facf, 0xcafe_babe];
-    std::fs::File::open(path)
-        .and_then(|mut f| f.read_exact(&mut head))
-        .is_ok_and(|()| {
+    sandbox::trusted::read_head(path, 4)
+        .ok()
+        .and_then(|h| <[u8; 4]>::try_from(h).ok())
+        .is_some_and(|head| {
             &head == b"\x7fELF"
                 || head.starts_with(b"MZ")
                 || mach_o

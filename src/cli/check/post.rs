@@ -102,10 +102,10 @@ fn interpreter_language(command: &[OsString], script: &Path) -> anyhow::Result<S
     let judges = word
         .as_deref()
         .and_then(|w| judges_interpreter(w, path.as_deref(), &named).map(|p| (w, p)));
-    if let Some((word, program)) = judges {
-        if let Some(language) = post::language(word, &version_line(&program)) {
-            return Ok(language);
-        }
+    if let Some((word, program)) = judges
+        && let Some(language) = post::language(word, &version_line(&program))
+    {
+        return Ok(language);
     }
     let extension = script.extension().and_then(|e| e.to_str());
     extension

@@ -230,7 +230,7 @@ impl View<'_> {
     /// its own directory (or alone, when that is too wide); the program also with its
     /// installation. Nothing that leads into a home the path itself is not under.
     fn named_path(&mut self, path: &Path, program: bool) {
-        if !path.is_absolute() || path.symlink_metadata().is_err() || self.into_a_home(path) {
+        if !path.is_absolute() || path.symlink_metadata().is_err() || self.leads_into_a_home(path) {
             return;
         }
         if path.is_dir() {
@@ -240,7 +240,9 @@ impl View<'_> {
             return;
         }
         match path.parent() {
-            Some(dir) if !too_wide(dir, self.req.home.as_deref()) && !self.into_a_home(dir) => {
+            Some(dir)
+                if !too_wide(dir, self.req.home.as_deref()) && !self.leads_into_a_home(dir) =>
+            {
                 self.ro.push(dir.to_path_buf());
             }
             _ => self.ro.push(path.to_path_buf()),
@@ -269,7 +271,7 @@ impl View<'_> {
 
     /// True when `path` resolves into a home directory it is not itself under (a symlink
     /// of the answer's pointing at `~/.ssh`).
-    fn into_a_home(&self, path: &Path) -> bool {
+    fn leads_into_a_home(&self, path: &Path) -> bool {
         let Ok(real) = path.canonicalize() else {
             return false;
         };

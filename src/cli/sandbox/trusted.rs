@@ -198,6 +198,10 @@ impl HostProgram {
             .stderr(Stdio::piped());
         platform::own_group(&mut cmd);
         let mut child = cmd.spawn().ok()?;
+        #[allow(
+            clippy::default_constructed_unit_structs,
+            reason = "a unit struct on Unix, a table of jobs on Windows"
+        )]
         let trees = platform::Trees::default();
         let _ = trees.hold(&child);
         let id = i32::try_from(child.id()).unwrap_or(i32::MAX);
@@ -330,7 +334,7 @@ mod tests {
         std::fs::write(answer.join("a.py"), "print(2)\n").expect("write");
         let command = [OsString::from("python3"), answer.join("a.py").into()];
         let named = Named::of(&command, None);
-        assert_eq!(named.places(), [answer.clone()]);
+        assert_eq!(named.places(), std::slice::from_ref(&answer));
         let path = std::env::join_paths([answer.join("bin"), PathBuf::from("bin")]).expect("join");
         assert_eq!(
             HostProgram::find(OsStr::new("python3"), Some(&path), &named),
