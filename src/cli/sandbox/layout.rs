@@ -891,6 +891,29 @@ mod tests {
         assert!(layout.masks.contains(&link.join("cases")), "{layout:?}");
     }
 
+    #[cfg(unix)]
+    #[test]
+    fn a_mask_is_placed_at_every_path_that_shows_the_hidden_file() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let real = dir.path().join("real");
+        std::fs::create_dir_all(real.join("cases")).expect("mkdir");
+        std::fs::write(real.join("cheat.sh"), "cat cases/*.out\n").expect("write");
+        let link = dir.path().join("link");
+        std::os::unix::fs::symlink(&real, &link).expect("link");
+        // The program's directory through the link, its installation at the real path.
+        let command = [link.join("cheat.sh").into_os_string()];
+        let exe = dir.path().join("none");
+        let cases = [real.join("cases")];
+        let layout = Layout::new(&request(&command, &exe, &cases));
+        assert!(
+            layout.ro.contains(&link) && layout.ro.contains(&real),
+            "{layout:?}"
+        );
+        for shown in [&link, &real] {
+            assert!(layout.masks.contains(&shown.join("cases")), "{layout:?}");
+        }
+    }
+
     #[test]
     fn a_repositorys_history_is_masked_and_an_older_judge_too() {
         let dir = tempfile::tempdir().expect("temp dir");
