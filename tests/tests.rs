@@ -31,4 +31,6 @@ mod report_paths_cli;
 mod ring_cli;
 mod robustness_cli;
 #[cfg(target_os = "linux")]
+mod side_doors_cli;
+#[cfg(target_os = "linux")]
 mod subordinate_uid_cli;

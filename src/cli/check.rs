@@ -84,7 +84,17 @@ fn run_answers(
     groups
         .kill_on_interrupt()
         .context("cannot set up the interrupt handler")?;
-    let setup = Setup::new(run, &groups)?;
+    // An interrupt while the jails are prepared ends the check there, as one between cases.
+    let setup = Setup::new(run, &groups).map_err(|e| match groups.interrupted() {
+        Some(signal) => super::Error::Interrupted(signal),
+        None => e.into(),
+    })?;
+    stop_if_interrupted(&groups)?;
+    for judge in &setup.judges {
+        for note in &judge.runner.sandbox.layout.notes {
+            reporters.emit(Event::Note(note))?;
+        }
+    }
     if output.post.is_some() && setup.sources[0].is_none() {
         return Err(super::error::usage(post::NO_SOURCE));
     }
@@ -403,6 +413,7 @@ fn judge_for(
             command: &answer.command,
         },
         host,
+        &|| groups.interrupted().is_some(),
     )?;
     Ok(Judge {
         runner: Runner {
@@ -623,7 +634,7 @@ fn source(answer: &Answer, count_all: bool) -> anyhow::Result<Option<Source>> {
             None => return Ok(None),
         },
     };
-    let bytes = std::fs::read(&path)
+    let bytes = sandbox::trusted::read_whole(&path, post::SOURCE_LIMIT)
         .with_context(|| format!("cannot read the source {}", path.display()))?;
     Ok(Some(Source::measure(
         path.display().to_string(),
@@ -644,12 +655,11 @@ fn script(command: &[OsString]) -> Option<PathBuf> {
 /// True if the file starts like a compiled program: ELF, a Windows executable (`MZ`) or
 /// Mach-O (either byte order, or a universal binary).
 fn is_binary(path: &Path) -> bool {
-    use std::io::Read;
-    let mut head = [0u8; 4];
     let mach_o = [0xfeed_face_u32, 0xfeed_facf, 0xcafe_babe];
-    std::fs::File::open(path)
-        .and_then(|mut f| f.read_exact(&mut head))
-        .is_ok_and(|()| {
+    sandbox::trusted::read_head(path, 4)
+        .ok()
+        .and_then(|h| <[u8; 4]>::try_from(h).ok())
+        .is_some_and(|head| {
             &head == b"\x7fELF"
                 || head.starts_with(b"MZ")
                 || mach_o

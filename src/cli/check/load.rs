@@ -337,12 +337,7 @@ pub fn command_ready(command: &[std::ffi::OsString]) -> Result<(), String> {
         ));
     }
     let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
-    let versioned = |n: &str, i: &str| {
-        n.strip_prefix(i)
-            .is_some_and(|v| v.chars().all(|c| c.is_ascii_digit() || c == '.'))
-    };
-    let interpreter = name.is_some_and(|n| INTERPRETERS.iter().any(|i| versioned(&n, i)));
-    if !interpreter {
+    if !name.is_some_and(|n| is_interpreter(&n)) {
         return Ok(());
     }
     for arg in &command[1..] {
@@ -367,6 +362,14 @@ pub fn command_ready(command: &[std::ffi::OsString]) -> Result<(), String> {
         ));
     }
     Ok(())
+}
+
+/// True if `name` is one of [`INTERPRETERS`], with or without a version (`python3.11`).
+pub fn is_interpreter(name: &str) -> bool {
+    INTERPRETERS.iter().any(|i| {
+        name.strip_prefix(i)
+            .is_some_and(|v| v.chars().all(|c| c.is_ascii_digit() || c == '.'))
+    })
 }
 
 /// True if `name` matches the glob `pattern`: `*` any run of characters, `?` one

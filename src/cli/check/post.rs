@@ -1,21 +1,27 @@
 //! `beast check --post`: the Code Golf answer post of an answer that passed. The words are
-//! the engine's (`judge::post`); this file reads the code, asks the interpreter its version
-//! and counts what passed.
+//! the engine's (`judge::post`); this file reads the code, names its language (from the
+//! judge's own interpreter, asked its version, or the source's extension: nothing of the
+//! answer's runs on the host) and counts what passed.
 
-use std::ffi::OsString;
-use std::io::Read;
-use std::path::Path;
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::ffi::{OsStr, OsString};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 use anyhow::Context;
 use beast_engine::judge::post::{self, Encoding, Passed};
 use beast_engine::judge::report::{CaseReport, Source, Summary};
 use beast_engine::judge::{cases, pack};
 
+use super::load;
+use crate::cli::sandbox::layout;
+use crate::cli::sandbox::trusted::{self, HostProgram, Named};
+
 /// The refusal of `--post` without a source file, before any case runs.
 pub const NO_SOURCE: &str = "--post needs the answer's code: name it with --source FILE (no \
                              script was found in the command)";
+
+/// The largest source file the score and the post read (16 MiB).
+pub const SOURCE_LIMIT: u64 = 16 << 20;
 
 /// How long the interpreter may take to print its version.
 const VERSION_TIME: Duration = Duration::from_secs(5);
@@ -34,7 +40,7 @@ pub fn text(
 ) -> anyhow::Result<String> {
     let source = source.context(NO_SOURCE)?;
     let path = Path::new(&source.file);
-    let bytes = std::fs::read(path)
+    let bytes = trusted::read_whole(path, SOURCE_LIMIT)
         .with_context(|| format!("cannot read the source {}", path.display()))?;
     let (counted, left_out) = post::golfed(&bytes, count_all);
     let (code, count) = post::measure(counted, encoding)
@@ -85,22 +91,61 @@ fn passed(reports: &[CaseReport], seed: Option<u64>) -> Passed {
     p
 }
 
-/// The language of the interpreter the command runs: its first word, or, when that is the
-/// script itself, the program its `#!` line names; with the version the interpreter prints.
+/// The language of the answer, found without running anything of the answer's: the
+/// interpreter the command runs (its first word, or, when that is the script itself, what
+/// its `#!` line names) when that is an interpreter the judge itself finds through its own
+/// `PATH`, outside every place the command names, with the version it prints; otherwise
+/// the language of the source file's extension (no version).
 fn interpreter_language(command: &[OsString], script: &Path) -> anyhow::Result<String> {
-    let first = command.first().map(Path::new);
-    let program = match first {
-        Some(p) if same_file(p, script) => shebang(script)?,
-        Some(p) => p.to_string_lossy().into_owned(),
-        None => String::new(),
+    let command: Vec<OsString> = command
+        .iter()
+        .enumerate()
+        .map(|(i, a)| layout::absolute(a, i == 0))
+        .collect();
+    let home = std::env::var_os("HOME").map(PathBuf::from);
+    let named = Named::of(&command, home.as_deref());
+    let path = std::env::var_os("PATH");
+    let word = match command.first().map(Path::new) {
+        Some(p) if same_file(p, script) => shebang(script),
+        Some(p) => Some(p.to_string_lossy().into_owned()),
+        None => None,
     };
-    let version = version_line(&program);
-    post::language(&program, &version).with_context(|| {
-        format!(
-            "cannot tell the language of {}: name it with --language",
-            script.display()
-        )
-    })
+    let judges = word
+        .as_deref()
+        .and_then(|w| judges_interpreter(w, path.as_deref(), &named).map(|p| (w, p)));
+    if let Some((word, program)) = judges
+        && let Some(language) = post::language(word, &version_line(&program))
+    {
+        return Ok(language);
+    }
+    let extension = script.extension().and_then(|e| e.to_str());
+    extension
+        .and_then(post::language_of_extension)
+        .map(str::to_string)
+        .with_context(|| {
+            format!(
+                "cannot tell the language of {}: its interpreter is not one the judge finds \
+                 on its own PATH, and its extension names none; name it with --language",
+                script.display()
+            )
+        })
+}
+
+/// The judge's own interpreter for `word` (a name, or a path the judge's `PATH` finds under
+/// its file name): an interpreter, found through the judge's `PATH` outside every named
+/// place. A compiled answer is never one.
+fn judges_interpreter(word: &str, path: Option<&OsStr>, named: &Named) -> Option<HostProgram> {
+    let given = Path::new(word);
+    let name = given.file_name()?;
+    if !load::is_interpreter(&name.to_string_lossy()) {
+        return None;
+    }
+    let found = HostProgram::find(name, path, named)?;
+    if !word.contains('/') {
+        return Some(found);
+    }
+    let same = found.path().canonicalize().ok()? == given.canonicalize().ok()?;
+    same.then_some(found)
 }
 
 /// True if `a` and `b` name the same file.
@@ -111,56 +156,25 @@ fn same_file(a: &Path, b: &Path) -> bool {
     }
 }
 
-/// The interpreter of a script's `#!` line (`#!/usr/bin/env python3` and `#!/usr/bin/env
-/// -S python3 -u` give `python3`), as the engine reads the line.
-fn shebang(script: &Path) -> anyhow::Result<String> {
-    let text = std::fs::read(script)
-        .with_context(|| format!("cannot read the source {}", script.display()))?;
-    match post::shebang(&text) {
-        Some(line) => Ok(line.program),
-        None => anyhow::bail!(
-            "{} has no #! line to tell its language: name it with --language",
-            script.display()
-        ),
-    }
+/// The interpreter a script's `#!` line names (`#!/usr/bin/env python3` and `#!/usr/bin/env
+/// -S python3 -u` give `python3`), as the engine reads the line, read without blocking from
+/// the first bytes of the file.
+fn shebang(script: &Path) -> Option<String> {
+    let head = trusted::read_head(script, 256).ok()?;
+    post::shebang(&head).map(|line| line.program)
 }
 
-/// The first line `program --version` prints (on stdout, or stderr if not), or an empty
-/// line when it cannot start or takes too long.
-fn version_line(program: &str) -> String {
-    let Ok(mut child) = Command::new(program)
-        .arg("--version")
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-    else {
+/// The first line the judge's interpreter prints for `--version` (on stdout, or stderr if
+/// not), or an empty line when it cannot start or takes too long.
+fn version_line(program: &HostProgram) -> String {
+    let Some(ran) = program.run(&[OsStr::new("--version")], &[], VERSION_TIME, &|| false) else {
         return String::new();
     };
-    let started = Instant::now();
-    loop {
-        match child.try_wait() {
-            Ok(Some(_)) => break,
-            Ok(None) if started.elapsed() < VERSION_TIME => {
-                std::thread::sleep(Duration::from_millis(10));
-            }
-            _ => {
-                let _ = child.kill();
-                let _ = child.wait();
-                return String::new();
-            }
-        }
-    }
-    let read = |pipe: Option<&mut dyn Read>| {
-        let mut s = String::new();
-        if let Some(p) = pipe {
-            let _ = p.take(4096).read_to_string(&mut s);
-        }
-        s
+    let text = if ran.stdout.trim().is_empty() {
+        ran.stderr
+    } else {
+        ran.stdout
     };
-    let out = read(child.stdout.as_mut().map(|p| p as &mut dyn Read));
-    let err = read(child.stderr.as_mut().map(|p| p as &mut dyn Read));
-    let text = if out.trim().is_empty() { err } else { out };
     text.lines()
         .find(|l| !l.trim().is_empty())
         .unwrap_or_default()

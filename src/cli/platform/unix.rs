@@ -105,6 +105,39 @@ pub fn is_program(path: &Path) -> bool {
     path.is_file()
 }
 
+/// Opens `path` for reading without blocking: a FIFO with no writer or a terminal does not
+/// hold the open (read it only once its metadata says it is a regular file).
+pub fn open_without_blocking(path: &Path) -> io::Result<File> {
+    use nix::fcntl::OFlag;
+    use std::os::unix::fs::OpenOptionsExt;
+    std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags((OFlag::O_NONBLOCK | OFlag::O_NOCTTY).bits())
+        .open(path)
+}
+
+/// True when a user who owns nothing on the way could run `path` (a case's own uid under
+/// root): every directory to it may be crossed by others, and others may run the file.
+pub fn others_may_run(path: &Path) -> bool {
+    let Ok(real) = path.canonicalize() else {
+        return false;
+    };
+    let crossable = real
+        .ancestors()
+        .skip(1)
+        .all(|d| d.metadata().is_ok_and(|m| m.mode() & 0o001 != 0));
+    crossable
+        && real
+            .metadata()
+            .is_ok_and(|m| m.is_file() && m.mode() & 0o001 != 0)
+}
+
+/// True when this process's user may run `path`.
+pub fn may_run(path: &Path) -> bool {
+    nix::unistd::access(path, nix::unistd::AccessFlags::X_OK).is_ok()
+        && path.metadata().is_ok_and(|m| m.is_file())
+}
+
 /// True when both metadata describe one file (device and inode).
 pub fn same_file_meta(a: &std::fs::Metadata, b: &std::fs::Metadata) -> bool {
     a.dev() == b.dev() && a.ino() == b.ino()

@@ -164,6 +164,21 @@ pub fn same_file_meta(_a: &std::fs::Metadata, _b: &std::fs::Metadata) -> bool {
     false
 }
 
+/// Opens `path` for reading (Windows has no FIFO that blocks an open).
+pub fn open_without_blocking(path: &Path) -> io::Result<File> {
+    File::open(path)
+}
+
+/// True when another user could run `path` (no jail runs answers as another user here).
+pub fn others_may_run(path: &Path) -> bool {
+    path.is_file()
+}
+
+/// True when this process's user may run `path`.
+pub fn may_run(path: &Path) -> bool {
+    path.is_file()
+}
+
 /// Windows has no root (and the judge hands out no user ids there).
 pub fn is_root() -> bool {
     false

@@ -5,7 +5,7 @@
 //! The helper's side is in [`helper`] (dispatch), [`jail`] (namespaces and the minimal
 //! root), [`keep`] (basic) and [`confine`] (privileges, limits, seccomp, Landlock), [`filter`] (the seccomp program); the
 //! one description both sides share is [`spec::Spec`]; what the answer may see is
-//! [`layout`]; the cgroups are [`cgroup`].
+//! [`layout`], from what [`trusted`] allows; the cgroups are [`cgroup`].
 
 pub mod cgroup;
 #[cfg(jail)]
@@ -23,8 +23,9 @@ pub mod spec;
 pub mod step;
 #[cfg(jail)]
 pub mod subordinate;
+pub mod trusted;
 
-use std::ffi::OsString;
+use std::ffi::{OsStr, OsString};
 use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
@@ -80,6 +81,10 @@ impl Mechanism {
 
 /// The namespaces of the jail, as the report names them.
 pub const NAMESPACES: [&str; 7] = ["user", "mount", "pid", "net", "ipc", "uts", "cgroup"];
+
+/// The longest the judge spends deciding what one answer's jail shows (reading the paths
+/// its command names, asking a version manager): past it the check stops, saying so.
+pub const LAYOUT_TIME: Duration = Duration::from_secs(10);
 
 /// The first of the user ids answers run as when the judge is root: one per answer
 /// running at once, never shared (`0x70000000`, above the ranges that distributions and
@@ -461,8 +466,13 @@ pub struct Request<'a> {
 }
 
 impl Sandbox {
-    /// The sandbox of one answer on `host`.
-    pub fn new(req: &Request, host: &Arc<Host>) -> Result<Sandbox, Unavailable> {
+    /// The sandbox of one answer on `host`. Its layout is made within [`LAYOUT_TIME`];
+    /// `give_up` (an interrupt) stops it.
+    pub fn new(
+        req: &Request,
+        host: &Arc<Host>,
+        give_up: &dyn Fn() -> bool,
+    ) -> anyhow::Result<Sandbox> {
         let exe = std::env::current_exe().map_err(|e| Unavailable {
             feature: "the path of this binary",
             reason: e.to_string(),
@@ -479,20 +489,25 @@ impl Sandbox {
                 command: req.command.to_vec(),
                 ..Layout::default()
             },
-            _ => Layout::new(&layout::Request {
-                command: req.command,
-                path,
-                binds: req.binds,
-                env_values: env
-                    .iter()
-                    .filter(|(k, _)| req.pass_env.contains(k))
-                    .map(|(_, v)| v.as_os_str())
-                    .collect(),
-                cases: req.cases,
-                exe: &exe,
-                home: home.as_deref(),
-                judge_named,
-            }),
+            _ => Layout::within(
+                layout::Request {
+                    command: req.command.to_vec(),
+                    path: path.map(OsStr::to_os_string),
+                    binds: req.binds.to_vec(),
+                    env_values: env
+                        .iter()
+                        .filter(|(k, _)| req.pass_env.contains(k))
+                        .map(|(_, v)| v.clone())
+                        .collect(),
+                    cases: req.cases.to_vec(),
+                    exe: exe.clone(),
+                    home,
+                    judge_named,
+                    own_uid: host.uids.is_some(),
+                },
+                LAYOUT_TIME,
+                give_up,
+            )?,
         };
         Ok(Sandbox {
             mechanism: host.mechanism,
@@ -720,7 +735,7 @@ fn names_the_judge(
     exe: &Path,
     command: &[OsString],
     env: &[(OsString, OsString)],
-    path: Option<&std::ffi::OsStr>,
+    path: Option<&OsStr>,
 ) -> bool {
     let program = command
         .first()

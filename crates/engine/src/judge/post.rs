@@ -286,6 +286,44 @@ fn capitalized(word: &str) -> String {
         .unwrap_or_default()
 }
 
+/// The languages a source file's extension names, for an answer whose interpreter the
+/// judge does not run itself (a compiled answer): `(extension, language)`.
+const EXTENSIONS: [(&str, &str); 24] = [
+    ("c", "C"),
+    ("cc", "C++"),
+    ("cpp", "C++"),
+    ("cxx", "C++"),
+    ("rs", "Rust"),
+    ("go", "Go"),
+    ("java", "Java"),
+    ("kt", "Kotlin"),
+    ("cs", "C#"),
+    ("hs", "Haskell"),
+    ("zig", "Zig"),
+    ("nim", "Nim"),
+    ("py", "Python"),
+    ("pl", "Perl"),
+    ("rb", "Ruby"),
+    ("js", "JavaScript (Node.js)"),
+    ("sh", "sh"),
+    ("bash", "Bash"),
+    ("lua", "Lua"),
+    ("php", "PHP"),
+    ("awk", "AWK"),
+    ("jl", "Julia"),
+    ("swift", "Swift"),
+    ("f90", "Fortran"),
+];
+
+/// The post's language from a source file's extension (`c` gives `C`), without a version;
+/// `None` for an extension no language is known by.
+pub fn language_of_extension(extension: &str) -> Option<&'static str> {
+    EXTENSIONS
+        .iter()
+        .find(|(e, _)| e.eq_ignore_ascii_case(extension))
+        .map(|(_, l)| *l)
+}
+
 /// What the answer passed: the cases of the run, by kind.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Passed {
