@@ -267,7 +267,7 @@ fn post_never_runs_a_compiled_answer_nor_an_interpreter_it_ships() {
         );
         assert_eq!(compiled.status.code(), Some(0), "{user:?} {level}: {text}");
         assert!(
-            String::from_utf8_lossy(&compiled.stdout).starts_with("# C, 19 bytes"),
+            String::from_utf8_lossy(&compiled.stdout).starts_with("# C, 18 bytes"),
             "{user:?} {level}: {text}"
         );
         let shipped_run = place.check(user, level, &["--post"], &[&script], &[]);
@@ -570,7 +570,7 @@ fn a_compiled_c_answer_posts_under_the_default_sandbox() {
     );
     assert_eq!(out.status.code(), Some(0), "{}", said(&out));
     assert!(
-        String::from_utf8_lossy(&out.stdout).starts_with("# C, 103 bytes"),
+        String::from_utf8_lossy(&out.stdout).starts_with("# C, 102 bytes"),
         "{}",
         said(&out)
     );
@@ -582,7 +582,7 @@ fn a_compiled_c_answer_posts_under_the_default_sandbox() {
 /// A new place fails this test until it is added here with its reason.
 #[test]
 fn every_process_the_judge_starts_is_itself_its_paths_or_jailed() {
-    const SITES: [(&str, &str, &str); 9] = [
+    const SITES: [(&str, &str, &str); 11] = [
         (
             "src/cli/sandbox/mod.rs",
             "std::process::Command::new(exe)",
@@ -622,6 +622,16 @@ fn every_process_the_judge_starts_is_itself_its_paths_or_jailed() {
             "src/cli/check/runner.rs",
             "Command::new(&self.sandbox.exe)",
             "the judge itself (the sandbox helper)",
+        ),
+        (
+            "src/cli/sandbox/subordinate.rs",
+            "Command::new(exe)",
+            "the judge itself (the id mapper's role)",
+        ),
+        (
+            "src/cli/sandbox/subordinate.rs",
+            "Command::new(program)",
+            "newuidmap or newgidmap from a system directory (MAPPERS), never a PATH the answer sets",
         ),
         (
             "src/cli/sandbox/procs.rs",
