@@ -365,7 +365,11 @@ mod tests {
         // Turn 1 pushes a wall, marked `[push-one]` in our words only: the games part later.
         let p = Puzzle::parse(WIKIPEDIA).expect("valid");
         let ours = replay(&p, Rules::default(), Limits::default()).expect("judged");
-        assert!(ours.frames[0].words.contains("[push"), "{}", ours.frames[0].words);
+        assert!(
+            ours.frames[0].words.contains("[push"),
+            "{}",
+            ours.frames[0].words
+        );
         let after = crate::beast::variant::find("target-after").expect("a reading");
         let other = replay(&p, after.apply(Rules::default()), Limits::default()).expect("judged");
         assert_ne!(ours.frames[0].words, other.frames[0].words);

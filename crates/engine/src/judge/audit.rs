@@ -308,9 +308,7 @@ pub fn audit(examples: &[Case], search: Search, keep_going: &mut dyn FnMut() -> 
         // A puzzle that separates more readings than any kept so far, or new ones with
         // others, is shrunk for them all: a candidate case for the cover.
         let widest = joint_sets.iter().map(Vec::len).max().unwrap_or(1);
-        if separates.len() > 1
-            && (separates.len() > widest || newly > 0)
-            && joint.len() < MAX_JOINT
+        if separates.len() > 1 && (separates.len() > widest || newly > 0) && joint.len() < MAX_JOINT
         {
             let all: Vec<Rules> = separates.iter().map(|&i| open[i]).collect();
             joint.push(shrunk(&puzzle, &all, keep_going));
@@ -397,9 +395,7 @@ fn equivalent_words(e: &Equivalent, audit: &Audit) -> String {
 
 /// `text` indented by `pad` spaces, line by line.
 fn indent(text: &str, pad: usize) -> String {
-    text.lines()
-        .map(|l| format!("{:pad$}{l}\n", ""))
-        .collect()
+    text.lines().map(|l| format!("{:pad$}{l}\n", "")).collect()
 }
 
 /// An output on one line: `aHHHH! 0`.
@@ -475,11 +471,7 @@ pub fn text(audit: &Audit) -> String {
                 .iter()
                 .map(|&r| flags(audit.undecided[r].rules))
                 .collect();
-            s += &format!(
-                "\n  case {} (refutes {}):\n",
-                i + 1,
-                names.join("; ")
-            );
+            s += &format!("\n  case {} (refutes {}):\n", i + 1, names.join("; "));
             s += &indent(&a.puzzle.to_string(), 6);
             s += "    output:\n";
             s += &indent(&a.output, 6);
@@ -497,19 +489,15 @@ pub fn markdown(audit: &Audit) -> String {
                 no test case to add.\n"
             .to_string();
     }
-    let open: Vec<String> = audit
-        .undecided
-        .iter()
-        .map(|u| format!("{} (`{}`)", variant::words(u.rules), flags(u.rules)))
-        .collect();
-    let mut s = format!(
-        "Your examples do not decide: {}; {}.\n",
-        open.join("; "),
-        match audit.add.len() {
-            1 => "this test case does".to_string(),
-            n => format!("these {n} test cases do"),
-        }
-    );
+    let mut s = String::from("Your examples do not decide:\n\n");
+    for u in &audit.undecided {
+        s += &format!("- `{}`: {}\n", flags(u.rules), variant::words(u.rules));
+    }
+    s += &match audit.add.len() {
+        0 => "\nNo test case found decides them.\n".to_string(),
+        1 => "\nThis test case does:\n".to_string(),
+        n => format!("\nThese {n} test cases do:\n"),
+    };
     for (i, a) in audit.add.iter().enumerate() {
         s += &format!(
             "\nTest case {}:\n\n```\n{}```\n\nOutput:\n\n```\n{}```\n",
@@ -673,7 +661,14 @@ mod tests {
 
     #[test]
     fn an_example_refutes_a_reading_when_the_reading_answers_otherwise_on_it() {
-        let audit = audit(&samples(), Search { seed: 1, puzzles: 0 }, &mut || true);
+        let audit = audit(
+            &samples(),
+            Search {
+                seed: 1,
+                puzzles: 0,
+            },
+            &mut || true,
+        );
         for d in &audit.decided {
             let c = samples().into_iter().find(|c| c.name == d.refuted_by);
             let c = c.expect("a sample");
