@@ -32,7 +32,7 @@ pub enum Format {
 #[derive(clap::Args, Debug)]
 #[command(after_help = "Examples:
   beast audit                                  # the challenge's five samples
-  beast audit --no-builtin --cases examples    # your own examples (NAME.in or NAME.txt, NAME.out)
+  beast audit --no-builtin --cases mine        # your own examples (NAME.in or NAME.txt, NAME.out)
   beast audit --format markdown                # a block for a sandbox post")]
 pub struct Args {
     /// Also audit the cases of DIR: `NAME.in` or `NAME.txt` with `NAME.out` (repeatable).
@@ -109,6 +109,10 @@ fn examples(args: &Args) -> anyhow::Result<Vec<Case>> {
         let loaded = load_dir(dir, ENGINE_TIME)?;
         for s in loaded.skipped {
             eprintln!("note: {} skipped: {}", s.name, s.reason);
+        }
+        // The audit compares the readings with our answer, not with the `.out`.
+        for s in loaded.disputed {
+            eprintln!("note: {}", s.reason);
         }
         all.extend(loaded.cases);
     }

@@ -195,7 +195,7 @@ fn differ(puzzle: &Puzzle, a: Rules, b: Rules, keep_going: &mut dyn FnMut() -> b
     }
 }
 
-/// The puzzle drawn `index`-th from the stream: its options drawn first (a side of 3 to
+/// The next puzzle drawn from the stream: its options drawn first (a side of 3 to
 /// [`MAX_SIDE`], 1 to [`MAX_BEASTS`] beasts that fit, a wall percentage of [`WALLS_PCT`], 1
 /// to [`MAX_MOVES`] moves), then generator 1's seed.
 fn draw(rng: &mut ChaCha8Rng) -> Option<Puzzle> {
@@ -218,7 +218,7 @@ fn draw(rng: &mut ChaCha8Rng) -> Option<Puzzle> {
 }
 
 /// `found`, which separates every reading of `all` from ours, shrunk to a smaller puzzle
-/// that still does.
+/// that still does and still has a move (the challenge's inputs all have one).
 fn shrunk(found: &Puzzle, all: &[Rules], keep_going: &mut dyn FnMut() -> bool) -> Puzzle {
     let mut deadline = true;
     shrink_within(
@@ -228,7 +228,7 @@ fn shrunk(found: &Puzzle, all: &[Rules], keep_going: &mut dyn FnMut() -> bool) -
             deadline = deadline && keep_going();
             deadline
         },
-        |p| all.iter().all(|&r| differ(p, Rules::OURS, r, &mut || true)),
+        |p| !p.moves().is_empty() && all.iter().all(|&r| differ(p, Rules::OURS, r, &mut || true)),
     )
     .puzzle
 }
@@ -555,6 +555,17 @@ struct JsonAdded {
     refutes: Vec<String>,
 }
 
+/// The search in the JSON output.
+#[derive(Serialize)]
+struct JsonSearch {
+    seed: u64,
+    puzzles: usize,
+    drawn: usize,
+    stopped: bool,
+    max_side: usize,
+    max_moves: usize,
+}
+
 /// The JSON output.
 #[derive(Serialize)]
 struct JsonAudit {
@@ -562,13 +573,14 @@ struct JsonAudit {
     undecided: Vec<JsonUndecided>,
     decided: Vec<JsonDecided>,
     add: Vec<JsonAdded>,
-    search: String,
+    search: JsonSearch,
 }
 
 /// The audit as pretty JSON with a final newline: `{"undecided": [{"flags", "separating":
 /// {"puzzle", "ours", "theirs"} | null, "equivalent"}], "decided": [{"flags",
-/// "refuted_by"}], "add": [{"puzzle", "output"}]}`, plus the words and the turn where the
-/// games part. `equivalent` is `null` for a separated reading, else the reason in words.
+/// "refuted_by"}], "add": [{"puzzle", "output"}]}`, plus the words, the turn where the
+/// games part, what each added case refutes, the examples and the search. `equivalent` is
+/// `null` for a separated reading, else the reason in words.
 pub fn json(audit: &Audit) -> String {
     let doc = JsonAudit {
         examples: audit.examples.clone(),
@@ -612,7 +624,14 @@ pub fn json(audit: &Audit) -> String {
                     .collect(),
             })
             .collect(),
-        search: search_words(audit),
+        search: JsonSearch {
+            seed: audit.search.seed,
+            puzzles: audit.search.puzzles,
+            drawn: audit.drawn,
+            stopped: audit.stopped,
+            max_side: MAX_SIDE,
+            max_moves: MAX_MOVES,
+        },
     };
     // Serializing strings, numbers and options cannot fail.
     let mut text = serde_json::to_string_pretty(&doc).unwrap_or_default();
