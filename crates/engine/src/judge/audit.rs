@@ -5,11 +5,11 @@
 //! The known readings are the catalogue ([`variant::CATALOGUE`]) and the combinations of two
 //! or more of the four switches ([`pack::switch_combinations`]). An example *refutes* a
 //! reading when the engine answers differently under it. For each open reading a seeded
-//! search ([`search`]) draws small puzzles (generator 1, at most [`MAX_SIDE`]x[`MAX_SIDE`]
+//! search ([`Search`]) draws small puzzles (generator 1, at most [`MAX_SIDE`]x[`MAX_SIDE`]
 //! with at most [`MAX_MOVES`] moves, from a ChaCha8 stream seeded with the user's seed)
-//! until one separates it, then shrinks that one ([`shrink`]). A reading no drawn puzzle
-//! separates is *equivalent as far as searched*; one the rules themselves make equivalent
-//! to ours ([`impossible`]) is said so with the reason. The added cases are the greedy cover
+//! until one separates it, then shrinks that one ([`crate::judge::shrink`]). A reading no
+//! drawn puzzle separates is *equivalent as far as searched*; one the rules themselves make
+//! equivalent to ours ([`impossible`]) is said so with the reason. The added cases are the greedy cover
 //! ([`pack::greedy_cover`]) of the open readings by the separating puzzles.
 //!
 //! Everything here is pure: the binary reads the examples, holds the clock and prints. The
