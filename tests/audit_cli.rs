@@ -277,6 +277,20 @@ fn an_authors_examples_that_decide_everything_get_nothing_to_add() {
         "{text}"
     );
     assert!(!text.contains("Add "), "{text}");
+    let md = beast()
+        .args([
+            "audit",
+            "--no-builtin",
+            "--format",
+            "markdown",
+            "--cases",
+            dir_arg,
+        ])
+        .output()
+        .expect("runs");
+    let md = String::from_utf8(md.stdout).expect("UTF-8");
+    assert!(md.starts_with("Your examples decide every reading"), "{md}");
+    assert!(!md.contains("```"), "{md}");
 }
 
 #[test]
