@@ -6,6 +6,7 @@ mod util;
 
 mod action_cli;
 mod answers_cli;
+mod audit_cli;
 mod beast_cli;
 mod bounded_cli;
 mod cases_cli;

@@ -12,7 +12,7 @@
 mod answers;
 mod args;
 mod event;
-mod load;
+pub(crate) mod load;
 mod plan;
 mod pool;
 mod post;

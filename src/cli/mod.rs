@@ -24,6 +24,7 @@ macro_rules! eprintln {
 }
 
 mod answer;
+mod audit;
 mod budget;
 mod cases;
 mod check;
@@ -106,6 +107,8 @@ enum Command {
     Score(score::Args),
     /// List the known misreadings of the rules that `--variant` and `beast check` know.
     Variants(variants::Args),
+    /// For challenge authors: the readings your examples leave open, and the cases that close them.
+    Audit(audit::Args),
     /// List the rule events `beast check` locates a mistake by (or a puzzle's events).
     Events(events::Args),
     /// Print the manual page (roff), or write one a subcommand with --out.
@@ -288,6 +291,7 @@ fn dispatch(cli: Cli) -> Ended {
         Some(Command::Cases(args)) => cases::run(*args),
         Some(Command::Score(args)) => score::run(args),
         Some(Command::Variants(args)) => variants::run(args),
+        Some(Command::Audit(args)) => audit::run(args),
         Some(Command::Events(args)) => events::run(args),
         Some(Command::Man(args)) => man::run(args, Cli::command()),
         Some(Command::Completions { shell }) => completions(shell),

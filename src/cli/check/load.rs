@@ -255,7 +255,7 @@ fn fingerprint(ready: &[Case], sources: &Sources) -> String {
 
 /// Reads `NAME.in` or `NAME.txt` case files with their expected output in `NAME.out` or
 /// `NAME.ans` (the Kattis layout); without either the engine's answer is expected.
-fn load_dir(dir: &Path, engine_time: Duration) -> anyhow::Result<Loaded> {
+pub(crate) fn load_dir(dir: &Path, engine_time: Duration) -> anyhow::Result<Loaded> {
     let entries =
         std::fs::read_dir(dir).with_context(|| format!("cannot read {}", dir.display()))?;
     let mut inputs: Vec<(String, PathBuf)> = Vec::new();

@@ -218,11 +218,19 @@ fn frame(board: &mut Grid<Cell>, before: Pos, game: &Game, step: &Step, moves: u
 }
 
 /// The first turn where two replays of one puzzle differ: in the board after the turn, in
-/// its words, or because one game ended before the other. A difference only in how the
-/// games ended counts at the turn after the last. `None` if they are the same throughout.
+/// what happened (the beasts' moves, a crush, the player's cell, the score, the status), or
+/// because one game ended before the other. Not in the words, which end with rule events
+/// under our readings only. A difference only in how the games ended counts at the turn
+/// after the last. `None` if they are the same throughout.
 pub fn first_difference(a: &Replay, b: &Replay) -> Option<u64> {
     for (fa, fb) in a.frames.iter().zip(&b.frames) {
-        if fa.changes != fb.changes || fa.words != fb.words || fa.step.status != fb.step.status {
+        if fa.changes != fb.changes
+            || fa.beast_moves != fb.beast_moves
+            || fa.crushed != fb.crushed
+            || fa.player != fb.player
+            || fa.score != fb.score
+            || fa.step.status != fb.step.status
+        {
             return Some(fa.step.turn);
         }
     }
@@ -337,7 +345,7 @@ mod tests {
     }
 
     #[test]
-    fn the_first_difference_is_the_first_turn_whose_board_or_words_differ() {
+    fn the_first_difference_is_the_first_turn_whose_board_or_events_differ() {
         let p = Puzzle::parse(WIKIPEDIA).expect("valid");
         let ours = replay(&p, Rules::default(), Limits::default()).expect("judged");
         assert_eq!(first_difference(&ours, &ours), None);
@@ -345,7 +353,26 @@ mod tests {
         let other = replay(&p, after.apply(Rules::default()), Limits::default()).expect("judged");
         let turn = first_difference(&ours, &other).expect("they differ");
         let t = turn as usize;
-        assert_eq!(ours.frames[..t - 1], other.frames[..t - 1]);
-        assert_ne!(ours.frames[t - 1], other.frames[t - 1]);
+        let what = |f: &Frame| (f.changes.clone(), f.beast_moves.clone(), f.player, f.score);
+        for (a, b) in ours.frames[..t - 1].iter().zip(&other.frames) {
+            assert_eq!(what(a), what(b));
+        }
+        assert_ne!(what(&ours.frames[t - 1]), what(&other.frames[t - 1]));
+    }
+
+    #[test]
+    fn the_rule_events_in_our_words_are_no_difference() {
+        // Turn 1 pushes a wall, marked `[push-one]` in our words only: the games part later.
+        let p = Puzzle::parse(WIKIPEDIA).expect("valid");
+        let ours = replay(&p, Rules::default(), Limits::default()).expect("judged");
+        assert!(
+            ours.frames[0].words.contains("[push"),
+            "{}",
+            ours.frames[0].words
+        );
+        let after = crate::beast::variant::find("target-after").expect("a reading");
+        let other = replay(&p, after.apply(Rules::default()), Limits::default()).expect("judged");
+        assert_ne!(ours.frames[0].words, other.frames[0].words);
+        assert!(first_difference(&ours, &other).is_some_and(|t| t > 1));
     }
 }

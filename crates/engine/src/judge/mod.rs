@@ -1,9 +1,10 @@
 //! Judging golf answers: verdicts, output comparison, the diagnosis of a run, case generation
-//! and shrinking.
+//! and shrinking; and the audit of a challenge's examples.
 //!
 //! Everything here is pure: no files, no processes, no clock. The `beast check` command in the
 //! binary runs candidates and feeds these parts.
 
+pub mod audit;
 pub mod cases;
 pub mod diagnose;
 pub mod generate;

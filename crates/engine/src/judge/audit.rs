@@ -1,0 +1,744 @@
+//! `beast audit`, for challenge authors: which known readings of the rules a challenge's
+//! examples leave open, a small puzzle that separates each open reading from ours, and the
+//! few cases that, added to the examples, decide them all.
+//!
+//! The known readings are the catalogue ([`variant::CATALOGUE`]) and the combinations of two
+//! or more of the four switches ([`pack::switch_combinations`]). An example *refutes* a
+//! reading when the engine answers differently under it. For each open reading a seeded
+//! search ([`Search`]) draws small puzzles (generator 1, at most [`MAX_SIDE`]x[`MAX_SIDE`]
+//! with at most [`MAX_MOVES`] moves, from a ChaCha8 stream seeded with the user's seed)
+//! until one separates it, then shrinks that one ([`crate::judge::shrink`]). A reading no
+//! drawn puzzle separates is *equivalent as far as searched*; one the rules themselves make
+//! equivalent to ours ([`impossible`]) is said so with the reason. The added cases are the greedy cover
+//! ([`pack::greedy_cover`]) of the open readings by the separating puzzles.
+//!
+//! Everything here is pure: the binary reads the examples, holds the clock and prints. The
+//! words of the audit (text, Markdown and JSON) are made here, in [`text`], [`markdown`] and
+//! [`json`].
+
+use rand_chacha::ChaCha8Rng;
+use rand_core::{Rng, SeedableRng};
+use serde::Serialize;
+
+use crate::beast::replay::{self, Limits};
+use crate::beast::variant::{self, CATALOGUE};
+use crate::beast::{Puzzle, Rules, Ties};
+use crate::judge::cases::Case;
+use crate::judge::generate::{GenOptions, generate};
+use crate::judge::pack::{self, answer};
+use crate::judge::shrink::shrink_within;
+use crate::words::count;
+
+/// The largest map side a separating puzzle has.
+pub const MAX_SIDE: usize = 8;
+
+/// The most moves a separating puzzle has.
+pub const MAX_MOVES: usize = 10;
+
+/// The most beasts a drawn puzzle has.
+const MAX_BEASTS: usize = 4;
+
+/// The wall percentages a drawn puzzle's map is made with, one drawn a puzzle: ties need
+/// blocked neighbours, stalemates need walls.
+const WALLS_PCT: [u8; 4] = [0, 15, 30, 45];
+
+/// How many times shrinking asks whether a candidate still separates.
+const SHRINK_ASKS: usize = 2_000;
+
+/// The most puzzles shrunk to separate several open readings at once.
+const MAX_JOINT: usize = 100;
+
+/// The search's parameters, all said in the audit's output so a run can be repeated.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Search {
+    /// The seed of the ChaCha8 stream the puzzles are drawn from.
+    pub seed: u64,
+    /// The most puzzles drawn.
+    pub puzzles: usize,
+}
+
+impl Default for Search {
+    /// Seed 1, 20,000 puzzles.
+    fn default() -> Self {
+        Search {
+            seed: 1,
+            puzzles: 20_000,
+        }
+    }
+}
+
+/// A puzzle on which two readings print different things.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Separating {
+    /// The puzzle, shrunk, in the challenge's own form (LF, full rows, one move line).
+    pub puzzle: Puzzle,
+    /// What we print.
+    pub ours: String,
+    /// What the other reading prints.
+    pub theirs: String,
+    /// The first turn where the two games part (the replay's compare), if the replays tell.
+    pub parts_at: Option<u64>,
+}
+
+impl Separating {
+    /// The puzzle's text in the challenge's form.
+    pub fn text(&self) -> String {
+        self.puzzle.to_string()
+    }
+}
+
+/// Why an open reading has no separating puzzle.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Equivalent {
+    /// The rules make every game under it the same as ours; the reason.
+    Impossible(&'static str),
+    /// No puzzle of the search separated it.
+    AsFarAsSearched,
+}
+
+/// A reading the examples leave open.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Undecided {
+    /// The reading.
+    pub rules: Rules,
+    /// The smallest separating puzzle found, or why there is none.
+    pub separating: Result<Separating, Equivalent>,
+}
+
+/// A reading an example refutes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Decided {
+    /// The reading.
+    pub rules: Rules,
+    /// The name of the first example (in the examples' order) on which it answers otherwise.
+    pub refuted_by: String,
+}
+
+/// A case to add to the examples.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Added {
+    /// The puzzle, in the challenge's form.
+    pub puzzle: Puzzle,
+    /// What we print on it.
+    pub output: String,
+    /// The open readings it refutes, as positions in [`Audit::undecided`].
+    pub refutes: Vec<usize>,
+}
+
+/// The whole audit.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Audit {
+    /// The examples' names, in order.
+    pub examples: Vec<String>,
+    /// The readings the examples refute, in the order of [`known_readings`].
+    pub decided: Vec<Decided>,
+    /// The readings they leave open, in the same order.
+    pub undecided: Vec<Undecided>,
+    /// The cases to add: a greedy cover of the separable open readings.
+    pub add: Vec<Added>,
+    /// The search's parameters.
+    pub search: Search,
+    /// How many puzzles the search drew (fewer than asked once every open reading was
+    /// separated, or when the caller's budget ran out).
+    pub drawn: usize,
+    /// True if the caller's budget ended the search before it was done.
+    pub stopped: bool,
+}
+
+/// Every known reading other than ours: the catalogue in its order, then the combinations
+/// of two or more switches (those of one switch are catalogue entries).
+pub fn known_readings() -> Vec<Rules> {
+    let mut all: Vec<Rules> = CATALOGUE.iter().map(|v| v.apply(Rules::OURS)).collect();
+    for rules in pack::switch_combinations() {
+        if !all.contains(&rules) && rules != Rules::OURS {
+            all.push(rules);
+        }
+    }
+    all
+}
+
+/// The reason the rules make `rules` answer as ours on every puzzle, when they do: a tie
+/// order that ranks the orthogonal steps among themselves, and the diagonal steps among
+/// themselves, as ours does. An orthogonal and a diagonal step never tie (with offset `d`
+/// from the beast to its target, `|d - m1|² - |d - m2|²` is `1 - 2·(an integer)`, odd), so
+/// only those two rankings ever break a tie.
+pub fn impossible(rules: Rules) -> Option<&'static str> {
+    let ties_only = Rules {
+        ties: Rules::OURS.ties,
+        ..rules
+    } == Rules::OURS;
+    if !ties_only || rules.ties == Rules::OURS.ties {
+        return None;
+    }
+    let among = |ties: Ties, diagonal: bool| -> Vec<u8> {
+        ties.0
+            .iter()
+            .copied()
+            .filter(|n| matches!(n, 1 | 4 | 6 | 7) == diagonal)
+            .collect()
+    };
+    let same = [false, true]
+        .iter()
+        .all(|&d| among(rules.ties, d) == among(Rules::OURS.ties, d));
+    same.then_some(
+        "the tie pairs it swaps can never occur: an orthogonal and a diagonal step never tie \
+         (their squared distances to any cell differ by an odd number), and it ranks the \
+         orthogonal steps among themselves, and the diagonal ones, as we do",
+    )
+}
+
+/// True if `a` and `b` print different things on `puzzle` (both judged within the budget).
+fn differ(puzzle: &Puzzle, a: Rules, b: Rules, keep_going: &mut dyn FnMut() -> bool) -> bool {
+    match (answer(puzzle, a, keep_going), answer(puzzle, b, keep_going)) {
+        (Some(x), Some(y)) => x != y,
+        _ => false,
+    }
+}
+
+/// The next puzzle drawn from the stream: its options drawn first (a side of 3 to
+/// [`MAX_SIDE`], 1 to [`MAX_BEASTS`] beasts that fit, a wall percentage of [`WALLS_PCT`], 1
+/// to [`MAX_MOVES`] moves), then generator 1's seed.
+fn draw(rng: &mut ChaCha8Rng) -> Option<Puzzle> {
+    let mut below = |n: usize| (rng.next_u64() % n as u64) as usize;
+    let cols = 3 + below(MAX_SIDE - 2);
+    let rows = 3 + below(MAX_SIDE - 2);
+    let free = (cols - 2) * (rows - 2);
+    let beasts = 1 + below(MAX_BEASTS);
+    let walls_pct = WALLS_PCT[below(WALLS_PCT.len())];
+    let moves = 1 + below(MAX_MOVES);
+    let seed = rng.next_u64();
+    let opts = GenOptions {
+        cols,
+        rows,
+        beasts: beasts.min(free.saturating_sub(1)),
+        walls_pct,
+        moves,
+    };
+    generate(seed, &opts).ok()
+}
+
+/// `found`, which separates every reading of `all` from ours, shrunk to a smaller puzzle
+/// that still does and still has a move (the challenge's inputs all have one).
+fn shrunk(found: &Puzzle, all: &[Rules], keep_going: &mut dyn FnMut() -> bool) -> Puzzle {
+    let mut deadline = true;
+    shrink_within(
+        found,
+        SHRINK_ASKS,
+        || {
+            deadline = deadline && keep_going();
+            deadline
+        },
+        |p| !p.moves().is_empty() && all.iter().all(|&r| differ(p, Rules::OURS, r, &mut || true)),
+    )
+    .puzzle
+}
+
+/// The separating puzzle `puzzle` with both outputs and the turn where the games part.
+fn separating(puzzle: Puzzle, rules: Rules) -> Separating {
+    let ours = answer(&puzzle, Rules::OURS, &mut || true).unwrap_or_default();
+    let theirs = answer(&puzzle, rules, &mut || true).unwrap_or_default();
+    let parts_at = match (
+        replay::replay(&puzzle, Rules::OURS, Limits::default()),
+        replay::replay(&puzzle, rules, Limits::default()),
+    ) {
+        (Ok(a), Ok(b)) => replay::first_difference(&a, &b),
+        _ => None,
+    };
+    Separating {
+        puzzle,
+        ours,
+        theirs,
+        parts_at,
+    }
+}
+
+/// Audits `examples` against every [`known_readings`] reading: which they refute, which
+/// they leave open, a shrunk separating puzzle for each open one (searched as `search`
+/// says, while `keep_going` says yes), and the cases to add.
+pub fn audit(examples: &[Case], search: Search, keep_going: &mut dyn FnMut() -> bool) -> Audit {
+    let mut decided = Vec::new();
+    let mut open = Vec::new();
+    for rules in known_readings() {
+        let refuted_by = examples
+            .iter()
+            .find(|c| differ(&c.puzzle, Rules::OURS, rules, &mut || true));
+        match refuted_by {
+            Some(c) => decided.push(Decided {
+                rules,
+                refuted_by: c.name.clone(),
+            }),
+            None => open.push(rules),
+        }
+    }
+    let mut found: Vec<Option<Result<Separating, Equivalent>>> = open
+        .iter()
+        .map(|&r| impossible(r).map(|why| Err(Equivalent::Impossible(why))))
+        .collect();
+    let mut rng = ChaCha8Rng::seed_from_u64(search.seed);
+    // Puzzles shrunk to separate several open readings at once: candidates for the cover.
+    let mut joint: Vec<Puzzle> = Vec::new();
+    let mut joint_sets: Vec<Vec<usize>> = Vec::new();
+    let mut drawn = 0;
+    let mut stopped = false;
+    while drawn < search.puzzles && found.iter().any(Option::is_none) {
+        if !keep_going() {
+            stopped = true;
+            break;
+        }
+        drawn += 1;
+        let Some(puzzle) = draw(&mut rng) else {
+            continue;
+        };
+        let Some(ours) = answer(&puzzle, Rules::OURS, keep_going) else {
+            continue;
+        };
+        let separates: Vec<usize> = (0..open.len())
+            .filter(|&i| {
+                !matches!(found[i], Some(Err(_)))
+                    && answer(&puzzle, open[i], keep_going).is_some_and(|theirs| theirs != ours)
+            })
+            .collect();
+        let newly = separates.iter().filter(|&&i| found[i].is_none()).count();
+        for &i in &separates {
+            if found[i].is_none() {
+                let small = shrunk(&puzzle, &[open[i]], keep_going);
+                found[i] = Some(Ok(separating(small, open[i])));
+            }
+        }
+        // A puzzle that separates more readings than any kept so far, or new ones with
+        // others, is shrunk for them all: a candidate case for the cover.
+        let widest = joint_sets.iter().map(Vec::len).max().unwrap_or(1);
+        if separates.len() > 1 && (separates.len() > widest || newly > 0) && joint.len() < MAX_JOINT
+        {
+            let all: Vec<Rules> = separates.iter().map(|&i| open[i]).collect();
+            joint.push(shrunk(&puzzle, &all, keep_going));
+            joint_sets.push(separates);
+        }
+    }
+    let undecided: Vec<Undecided> = open
+        .iter()
+        .zip(found)
+        .map(|(&rules, f)| Undecided {
+            rules,
+            separating: f.unwrap_or(Err(Equivalent::AsFarAsSearched)),
+        })
+        .collect();
+    let add = cover(&undecided, joint);
+    Audit {
+        examples: examples.iter().map(|c| c.name.clone()).collect(),
+        decided,
+        undecided,
+        add,
+        search,
+        drawn,
+        stopped,
+    }
+}
+
+/// The greedy cover of the separable open readings by their separating puzzles and the
+/// `joint` ones: the fewest of them (greedily) that refute every one, shorter puzzles first
+/// among equals.
+fn cover(undecided: &[Undecided], joint: Vec<Puzzle>) -> Vec<Added> {
+    let puzzles: Vec<&Puzzle> = undecided
+        .iter()
+        .filter_map(|u| u.separating.as_ref().ok().map(|s| &s.puzzle))
+        .chain(&joint)
+        .collect();
+    let readings: Vec<Rules> = undecided.iter().map(|u| u.rules).collect();
+    let sets: Vec<Vec<usize>> = puzzles
+        .iter()
+        .map(|p| pack::separated(p, &readings, &mut || true))
+        .collect();
+    let cost: Vec<usize> = puzzles.iter().map(|p| p.to_string().len()).collect();
+    let chosen = pack::greedy_cover(&sets, readings.len(), &cost).chosen;
+    chosen
+        .into_iter()
+        .map(|i| Added {
+            puzzle: puzzles[i].clone(),
+            output: answer(puzzles[i], Rules::OURS, &mut || true).unwrap_or_default(),
+            refutes: sets[i].clone(),
+        })
+        .collect()
+}
+
+/// The `beast` flags of a reading, as the audit names it.
+fn flags(rules: Rules) -> String {
+    variant::flags(rules)
+}
+
+/// The search in words: `20000 puzzles drawn at most (1234 drawn), of at most 8x8 with at
+/// most 10 moves, --seed 1`.
+fn search_words(audit: &Audit) -> String {
+    format!(
+        "{} random puzzles of at most {MAX_SIDE}x{MAX_SIDE} with at most {MAX_MOVES} moves \
+         drawn ({} at most), --seed {}{}",
+        audit.drawn,
+        audit.search.puzzles,
+        audit.search.seed,
+        if audit.stopped {
+            "; stopped by the time limit"
+        } else {
+            ""
+        }
+    )
+}
+
+/// What an equivalent reading is, in words.
+fn equivalent_words(e: &Equivalent, audit: &Audit) -> String {
+    match e {
+        Equivalent::Impossible(why) => format!("equivalent by the rules: {why}"),
+        Equivalent::AsFarAsSearched => {
+            format!("equivalent as far as searched ({})", search_words(audit))
+        }
+    }
+}
+
+/// `text` indented by `pad` spaces, line by line.
+fn indent(text: &str, pad: usize) -> String {
+    text.lines().map(|l| format!("{:pad$}{l}\n", "")).collect()
+}
+
+/// An output on one line: `aHHHH! 0`.
+fn one_line(output: &str) -> String {
+    output.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// The audit for reading in a terminal.
+pub fn text(audit: &Audit) -> String {
+    let mut s = format!(
+        "Examples: {} ({})\nKnown readings: {} (the catalogue and the switch combinations)\n",
+        audit.examples.len(),
+        audit.examples.join(", "),
+        audit.decided.len() + audit.undecided.len()
+    );
+    s += &format!(
+        "\nDecided: {} answer otherwise on an example\n",
+        count(audit.decided.len() as u64, "reading")
+    );
+    let width = audit
+        .decided
+        .iter()
+        .map(|d| flags(d.rules).len())
+        .max()
+        .unwrap_or(0);
+    for d in &audit.decided {
+        s += &format!(
+            "  {:<width$}  refuted by {}\n",
+            flags(d.rules),
+            d.refuted_by
+        );
+    }
+    if audit.undecided.is_empty() {
+        s += "\nUndecided: none. Your examples decide every known reading; nothing to add.\n";
+        return s;
+    }
+    s += &format!(
+        "\nUndecided: {} pass every example\n",
+        count(audit.undecided.len() as u64, "reading")
+    );
+    for u in &audit.undecided {
+        s += &format!("\n  {}: {}\n", flags(u.rules), variant::words(u.rules));
+        match &u.separating {
+            Ok(sep) => {
+                let (cols, rows) = (sep.puzzle.map().cols(), sep.puzzle.map().rows());
+                let parts = sep
+                    .parts_at
+                    .map_or(String::new(), |t| format!("; the games part at turn {t}"));
+                s += &format!(
+                    "    separated by this {cols}x{rows} puzzle with {}{parts}:\n",
+                    count(sep.puzzle.moves().len() as u64, "move")
+                );
+                s += &indent(&sep.text(), 6);
+                s += &format!(
+                    "    ours: {}    theirs: {}\n",
+                    one_line(&sep.ours),
+                    one_line(&sep.theirs)
+                );
+            }
+            Err(e) => s += &format!("    {}\n", equivalent_words(e, audit)),
+        }
+    }
+    if audit.add.is_empty() {
+        s += "\nNo case to add: no searched puzzle separates an open reading.\n";
+    } else {
+        s += &format!(
+            "\nAdd {}: together they refute every separable open reading\n",
+            count(audit.add.len() as u64, "case")
+        );
+        for (i, a) in audit.add.iter().enumerate() {
+            let names: Vec<String> = a
+                .refutes
+                .iter()
+                .map(|&r| flags(audit.undecided[r].rules))
+                .collect();
+            s += &format!("\n  case {} (refutes {}):\n", i + 1, names.join("; "));
+            s += &indent(&a.puzzle.to_string(), 6);
+            s += "    output:\n";
+            s += &indent(&a.output, 6);
+        }
+    }
+    s += &format!("\nSearch: {}\n", search_words(audit));
+    s
+}
+
+/// The audit as a block to paste into a sandbox post: what the examples do not decide, and
+/// the test cases that do.
+pub fn markdown(audit: &Audit) -> String {
+    if audit.undecided.is_empty() {
+        return "Your examples decide every reading of the rules that `beast audit` knows: \
+                no test case to add.\n"
+            .to_string();
+    }
+    let mut s = String::from("Your examples do not decide:\n\n");
+    for u in &audit.undecided {
+        s += &format!("- `{}`: {}\n", flags(u.rules), variant::words(u.rules));
+    }
+    s += &match audit.add.len() {
+        0 => "\nNo test case found decides them.\n".to_string(),
+        1 => "\nThis test case does:\n".to_string(),
+        n => format!("\nThese {n} test cases do:\n"),
+    };
+    for (i, a) in audit.add.iter().enumerate() {
+        s += &format!(
+            "\nTest case {}:\n\n```\n{}```\n\nOutput:\n\n```\n{}```\n",
+            i + 1,
+            a.puzzle,
+            a.output
+        );
+    }
+    let equivalent: Vec<String> = audit
+        .undecided
+        .iter()
+        .filter_map(|u| {
+            u.separating
+                .as_ref()
+                .err()
+                .map(|e| format!("`{}`: {}", flags(u.rules), equivalent_words(e, audit)))
+        })
+        .collect();
+    if !equivalent.is_empty() {
+        s += &format!("\nNot decided by any case: {}.\n", equivalent.join("; "));
+    }
+    s
+}
+
+/// A separating puzzle in the JSON output.
+#[derive(Serialize)]
+struct JsonSeparating {
+    puzzle: String,
+    ours: String,
+    theirs: String,
+    parts_at: Option<u64>,
+}
+
+/// An open reading in the JSON output.
+#[derive(Serialize)]
+struct JsonUndecided {
+    flags: String,
+    words: String,
+    separating: Option<JsonSeparating>,
+    equivalent: Option<String>,
+}
+
+/// A refuted reading in the JSON output.
+#[derive(Serialize)]
+struct JsonDecided {
+    flags: String,
+    refuted_by: String,
+}
+
+/// An added case in the JSON output.
+#[derive(Serialize)]
+struct JsonAdded {
+    puzzle: String,
+    output: String,
+    refutes: Vec<String>,
+}
+
+/// The search in the JSON output.
+#[derive(Serialize)]
+struct JsonSearch {
+    seed: u64,
+    puzzles: usize,
+    drawn: usize,
+    stopped: bool,
+    max_side: usize,
+    max_moves: usize,
+}
+
+/// The JSON output.
+#[derive(Serialize)]
+struct JsonAudit {
+    examples: Vec<String>,
+    undecided: Vec<JsonUndecided>,
+    decided: Vec<JsonDecided>,
+    add: Vec<JsonAdded>,
+    search: JsonSearch,
+}
+
+/// The audit as pretty JSON with a final newline: `{"undecided": [{"flags", "separating":
+/// {"puzzle", "ours", "theirs"} | null, "equivalent"}], "decided": [{"flags",
+/// "refuted_by"}], "add": [{"puzzle", "output"}]}`, plus the words, the turn where the
+/// games part, what each added case refutes, the examples and the search. `equivalent` is
+/// `null` for a separated reading, else the reason in words.
+pub fn json(audit: &Audit) -> String {
+    let doc = JsonAudit {
+        examples: audit.examples.clone(),
+        undecided: audit
+            .undecided
+            .iter()
+            .map(|u| JsonUndecided {
+                flags: flags(u.rules),
+                words: variant::words(u.rules),
+                separating: u.separating.as_ref().ok().map(|s| JsonSeparating {
+                    puzzle: s.text(),
+                    ours: s.ours.clone(),
+                    theirs: s.theirs.clone(),
+                    parts_at: s.parts_at,
+                }),
+                equivalent: u
+                    .separating
+                    .as_ref()
+                    .err()
+                    .map(|e| equivalent_words(e, audit)),
+            })
+            .collect(),
+        decided: audit
+            .decided
+            .iter()
+            .map(|d| JsonDecided {
+                flags: flags(d.rules),
+                refuted_by: d.refuted_by.clone(),
+            })
+            .collect(),
+        add: audit
+            .add
+            .iter()
+            .map(|a| JsonAdded {
+                puzzle: a.puzzle.to_string(),
+                output: a.output.clone(),
+                refutes: a
+                    .refutes
+                    .iter()
+                    .map(|&r| flags(audit.undecided[r].rules))
+                    .collect(),
+            })
+            .collect(),
+        search: JsonSearch {
+            seed: audit.search.seed,
+            puzzles: audit.search.puzzles,
+            drawn: audit.drawn,
+            stopped: audit.stopped,
+            max_side: MAX_SIDE,
+            max_moves: MAX_MOVES,
+        },
+    };
+    // Serializing strings, numbers and options cannot fail.
+    let mut text = serde_json::to_string_pretty(&doc).unwrap_or_default();
+    text.push('\n');
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::judge::cases::builtin;
+
+    fn samples() -> Vec<Case> {
+        builtin()
+            .cases
+            .into_iter()
+            .filter(|c| pack::is_sample(&c.name))
+            .collect()
+    }
+
+    #[test]
+    fn known_readings_are_the_catalogue_and_the_switch_combinations() {
+        let all = known_readings();
+        assert_eq!(all.len(), CATALOGUE.len() + 11);
+        assert!(!all.contains(&Rules::OURS));
+        for v in CATALOGUE {
+            assert!(all.contains(&v.apply(Rules::OURS)), "{}", v.name);
+        }
+        for r in pack::switch_combinations().into_iter().skip(1) {
+            assert!(all.contains(&r), "{}", variant::flags(r));
+        }
+    }
+
+    #[test]
+    fn a_tie_order_that_only_swaps_an_orthogonal_with_a_diagonal_step_is_impossible() {
+        let left_upleft = Rules {
+            ties: Ties::swapped(1, 2),
+            ..Rules::OURS
+        };
+        assert!(impossible(left_upleft).is_some());
+        for r in known_readings() {
+            assert_eq!(impossible(r), None, "{}", variant::flags(r));
+        }
+        assert_eq!(impossible(Rules::OURS), None);
+    }
+
+    #[test]
+    fn an_example_refutes_a_reading_when_the_reading_answers_otherwise_on_it() {
+        let audit = audit(
+            &samples(),
+            Search {
+                seed: 1,
+                puzzles: 0,
+            },
+            &mut || true,
+        );
+        for d in &audit.decided {
+            let c = samples().into_iter().find(|c| c.name == d.refuted_by);
+            let c = c.expect("a sample");
+            assert!(differ(&c.puzzle, Rules::OURS, d.rules, &mut || true));
+        }
+        for u in &audit.undecided {
+            for c in samples() {
+                assert!(!differ(&c.puzzle, Rules::OURS, u.rules, &mut || true));
+            }
+            assert_eq!(u.separating, Err(Equivalent::AsFarAsSearched));
+        }
+        assert!(audit.add.is_empty());
+    }
+
+    #[test]
+    fn separating_puzzles_separate_are_small_and_in_the_challenges_form() {
+        let audit = audit(&samples(), Search::default(), &mut || true);
+        for u in &audit.undecided {
+            let Ok(s) = &u.separating else { continue };
+            let text = s.text();
+            let again = Puzzle::parse(&text).expect("valid");
+            assert_eq!(again, s.puzzle);
+            assert!(!text.contains('\r'));
+            assert_eq!(text.lines().count(), s.puzzle.map().rows() + 2);
+            assert!(s.puzzle.map().cols() <= MAX_SIDE && s.puzzle.map().rows() <= MAX_SIDE);
+            assert!(s.puzzle.moves().len() <= MAX_MOVES);
+            assert!(differ(&s.puzzle, Rules::OURS, u.rules, &mut || true));
+            assert_ne!(s.ours, s.theirs);
+        }
+        for (i, _) in audit.undecided.iter().enumerate() {
+            let separable = audit.undecided[i].separating.is_ok();
+            let covered = audit.add.iter().any(|a| a.refutes.contains(&i));
+            assert_eq!(separable, covered, "{}", flags(audit.undecided[i].rules));
+        }
+    }
+
+    #[test]
+    fn the_same_seed_gives_the_same_audit() {
+        let search = Search {
+            seed: 7,
+            puzzles: 300,
+        };
+        let a = audit(&samples(), search, &mut || true);
+        let b = audit(&samples(), search, &mut || true);
+        assert_eq!(a, b);
+    }
+
+    #[test]
+    fn a_stopped_search_says_so() {
+        let a = audit(&samples(), Search::default(), &mut || false);
+        assert!(a.stopped);
+        assert!(text(&a).contains("stopped by the time limit"));
+    }
+}

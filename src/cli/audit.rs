@@ -1,0 +1,145 @@
+//! `beast audit`: which known readings a challenge's examples leave open, and the few cases
+//! that close them. The audit and its words are `beast_engine::judge::audit`'s; this file
+//! reads the examples (the challenge's samples, `--cases DIR`), holds the clock and prints.
+
+use std::io::{self, Write};
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use anyhow::Context;
+use beast_engine::judge::audit::{self, Search};
+use beast_engine::judge::cases::{self, Case};
+use beast_engine::judge::pack;
+
+use super::budget::in_time;
+use super::check::load::load_dir;
+
+/// The engine's budget for judging one example under our readings.
+const ENGINE_TIME: Duration = Duration::from_secs(10);
+
+/// What `beast audit` prints.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// For reading.
+    Text,
+    /// A block to paste into a sandbox post.
+    Markdown,
+    /// One JSON document.
+    Json,
+}
+
+/// Arguments of `beast audit`.
+#[derive(clap::Args, Debug)]
+#[command(after_help = "Examples:
+  beast audit                                  # the challenge's five samples
+  beast audit --no-builtin --cases mine        # your own examples (NAME.in or NAME.txt, NAME.out)
+  beast audit --format markdown                # a block for a sandbox post")]
+pub struct Args {
+    /// Also audit the cases of DIR: `NAME.in` or `NAME.txt` with `NAME.out` (repeatable).
+    #[arg(long, value_name = "DIR")]
+    pub cases: Vec<PathBuf>,
+    /// Leave out the challenge's five samples.
+    #[arg(long)]
+    pub no_builtin: bool,
+    /// What to print.
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: Format,
+    /// Seed of the search for separating puzzles.
+    #[arg(long, value_name = "S", default_value_t = Search::default().seed)]
+    pub seed: u64,
+    /// The most random puzzles the search draws.
+    #[arg(long, value_name = "N", default_value_t = Search::default().puzzles)]
+    pub budget: usize,
+    /// Stop the search after this many seconds (what it found so far is kept, and the
+    /// output says it stopped).
+    #[arg(long, value_name = "SECS", default_value_t = 60)]
+    pub time_limit: u64,
+}
+
+/// Runs `beast audit`.
+pub fn run(args: Args) -> super::error::Ended {
+    let examples = examples(&args)?;
+    if examples.is_empty() {
+        return Err(super::error::usage(
+            "no example to audit: --no-builtin leaves out the samples, so give --cases DIR \
+             with at least one case",
+        ));
+    }
+    let search = Search {
+        seed: args.seed,
+        puzzles: args.budget,
+    };
+    let started = Instant::now();
+    let result = audit::audit(
+        &examples,
+        search,
+        &mut in_time(Duration::from_secs(args.time_limit)),
+    );
+    eprintln!(
+        "audited {} examples against {} readings in {:.2} s",
+        examples.len(),
+        result.decided.len() + result.undecided.len(),
+        started.elapsed().as_secs_f64()
+    );
+    let text = match args.format {
+        Format::Text => audit::text(&result),
+        Format::Markdown => audit::markdown(&result),
+        Format::Json => audit::json(&result),
+    };
+    let mut out = io::stdout().lock();
+    out.write_all(text.as_bytes())
+        .and_then(|()| out.flush())
+        .context("cannot write the audit to standard output")?;
+    Ok(())
+}
+
+/// The examples: the challenge's samples (unless `--no-builtin`), then each `--cases` DIR's
+/// cases in name order. Cases the engine refuses are skipped, said on stderr.
+fn examples(args: &Args) -> anyhow::Result<Vec<Case>> {
+    let mut all: Vec<Case> = Vec::new();
+    if !args.no_builtin {
+        all.extend(
+            cases::builtin()
+                .cases
+                .into_iter()
+                .filter(|c| pack::is_sample(&c.name)),
+        );
+    }
+    for dir in &args.cases {
+        let loaded = load_dir(dir, ENGINE_TIME)?;
+        for s in loaded.skipped {
+            eprintln!("note: {} skipped: {}", s.name, s.reason);
+        }
+        // The audit compares the readings with our answer, not with the `.out`.
+        for s in loaded.disputed {
+            eprintln!("note: {}", s.reason);
+        }
+        all.extend(loaded.cases);
+    }
+    Ok(all)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_default_examples_are_the_five_samples() {
+        let args = Args {
+            cases: Vec::new(),
+            no_builtin: false,
+            format: Format::Text,
+            seed: 1,
+            budget: 0,
+            time_limit: 1,
+        };
+        let names: Vec<String> = examples(&args)
+            .expect("built in")
+            .into_iter()
+            .map(|c| c.name)
+            .collect();
+        let mut samples: Vec<String> = pack::SAMPLES.iter().map(|s| s.to_string()).collect();
+        samples.sort();
+        assert_eq!(names, samples);
+    }
+}
