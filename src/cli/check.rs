@@ -12,6 +12,7 @@
 mod answers;
 mod args;
 mod event;
+mod experiment;
 mod load;
 mod plan;
 mod pool;
@@ -29,6 +30,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::Context;
 use beast_engine::judge::cases::Case;
+use beast_engine::judge::design;
 use beast_engine::judge::diagnose::{self, Diagnosis, Group, Observed};
 use beast_engine::judge::record::{self, SandboxRecord};
 use beast_engine::judge::report::{
@@ -219,6 +221,7 @@ fn conclude_each(
                     true => conclusion.engine_time.min(Duration::from_secs(2)),
                     false => conclusion.engine_time,
                 },
+                run.seed().unwrap_or(0),
             )?),
         };
         judged.push(Judged {
@@ -272,6 +275,7 @@ fn merged(plan: &Plan, files: &[PathBuf]) -> super::error::Ended {
                 plan.jobs,
                 html_dir(conclusion, many, &answer.name).as_deref(),
                 conclusion.engine_time,
+                m.header.seed.unwrap_or(0),
             )?),
         };
         judged.push(Judged {
@@ -307,8 +311,14 @@ fn conclude(
     jobs: usize,
     html_dir: Option<&Path>,
     budget: Duration,
+    seed: u64,
 ) -> Result<(Vec<CaseReport>, Summary, DiagnosisReport), super::Error> {
-    let diagnosis = diagnose_run(&ran, judge, jobs, budget);
+    let mut diagnosis = diagnose_run(&ran, judge, jobs, budget);
+    if let Some(judge) = judge {
+        let (repeat, seen) = (conclusion.repeat, observed(&ran));
+        diagnosis =
+            experiment::settle(judge, diagnosis, &ran, &seen, repeat, seed, jobs, budget)?;
+    }
     let groups = diagnose::group(&observed(&ran), &diagnosis);
     let mut shown = show_groups(judge, &groups, &ran, conclusion, jobs)?;
     if let Some(groups) = judge.map(|j| &j.runner.groups) {
@@ -492,9 +502,9 @@ fn show_groups(
         .enumerate()
         .flat_map(|(g, group)| {
             let one = |i: usize| Group {
-                cause: group.cause.clone(),
                 cases: vec![i],
                 smallest: i,
+                ..group.clone()
             };
             match which {
                 ShrinkWhich::All => group.cases.iter().map(|&i| (g, one(i))).collect(),
@@ -548,7 +558,7 @@ fn group_report(group: &Group, shown: Shown, ran: &[(Case, CaseReport)]) -> Grou
     GroupReport {
         verdict: ran[group.smallest].1.verdict,
         compare: match &group.cause {
-            diagnose::Cause::Hypothesis { head, .. } => {
+            diagnose::Cause::Hypothesis { head, .. } if standing(group) => {
                 head.hypothesis
                     .rules()
                     .map(|rules| beast_engine::judge::report::ComparePage {
@@ -564,14 +574,22 @@ fn group_report(group: &Group, shown: Shown, ran: &[(Case, CaseReport)]) -> Grou
             _ => Vec::new(),
         },
         evidence: match &group.cause {
-            diagnose::Cause::Hypothesis { head, .. } => Some(head.evidence),
+            diagnose::Cause::Hypothesis { head, .. } if standing(group) => Some(head.evidence),
             _ => None,
         },
         event: group.cause.suspect().map(|s| s.event.name().to_string()),
-        cause: diagnose::describe(&group.cause),
+        cause: design::describe_group(group),
         cases: group.cases.iter().map(|&i| ran[i].1.name.clone()).collect(),
         shown,
     }
+}
+
+/// True unless an experiment refuted the group's label.
+fn standing(group: &Group) -> bool {
+    group
+        .confirmation
+        .as_ref()
+        .is_none_or(|c| c.confirmed())
 }
 
 /// The golf score's source: `--source FILE` (or the answer's `source`), or the script the

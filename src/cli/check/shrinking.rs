@@ -53,7 +53,11 @@ pub fn shown<E: Execute>(
     let (seen, stopped) = match judge {
         None => (None, false),
         Some(judge) => match &group.cause {
-            Cause::Hypothesis { head, .. } => {
+            // A flaky answer's case shows what it printed once; shrinking would chase chance.
+            Cause::Flaky { .. } => (None, false),
+            Cause::Hypothesis { head, .. }
+                if group.confirmation.as_ref().is_none_or(|c| c.confirmed()) =>
+            {
                 by_engine(judge, &case.puzzle, head.hypothesis, deadline)?
             }
             cause => by_answer(

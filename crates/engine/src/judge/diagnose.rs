@@ -538,6 +538,13 @@ pub enum Cause {
         /// What differs, in words.
         how: String,
     },
+    /// The answer gave different outputs on the same case when run again: nondeterministic.
+    Flaky {
+        /// The case shown, by name.
+        name: String,
+        /// What it gave on each run, in order.
+        outputs: Vec<String>,
+    },
     /// The same verdict; for a WA that is not an answer, the output got.
     Verdict {
         /// The verdict.
@@ -568,6 +575,8 @@ pub struct Group {
     pub cases: Vec<usize>,
     /// The smallest of them (fewest cells, then fewest moves).
     pub smallest: usize,
+    /// How its label fared on designed cases ([`crate::judge::design`]), once tried.
+    pub confirmation: Option<crate::judge::design::Confirmation>,
 }
 
 impl Group {
@@ -581,6 +590,7 @@ impl Group {
             cause,
             cases,
             smallest,
+            confirmation: None,
         }
     }
 }
@@ -1263,6 +1273,19 @@ pub fn describe(cause: &Cause) -> String {
             "a mistake of the answer's own (no rule event sets these cases apart)".to_string()
         }
         Cause::Format { how } => how.clone(),
+        Cause::Flaky { name, outputs } => {
+            let runs: Vec<String> = outputs
+                .iter()
+                .map(|o| match o.split_whitespace().collect::<Vec<_>>() {
+                    w if w.is_empty() => "nothing".to_string(),
+                    w => format!("`{}`", short(&w.join("`/`"))),
+                })
+                .collect();
+            format!(
+                "flaky: {name} gave {} (the answer is nondeterministic: no rule is blamed for these cases)",
+                runs.join(", ")
+            )
+        }
         Cause::Verdict {
             verdict,
             got,

@@ -5,7 +5,9 @@
 //! binary runs candidates and feeds these parts.
 
 pub mod cases;
+pub mod design;
 pub mod diagnose;
+pub mod flaky;
 pub mod generate;
 pub mod kattis;
 pub mod leaderboard;

@@ -1,0 +1,758 @@
+//! Designed cases: the experiment that confirms a label before it heads a group.
+//!
+//! A label (a reading, an output shape, a constant, or the rule event that locates an
+//! answer's own mistake) is a hypothesis of what the answer does. Matching the outputs it was
+//! chosen for is no test of it: a mistake of the answer's own can give some of them by
+//! chance. So the judge *designs* new cases on which the label predicts an output different
+//! from every rival's, and the answer is run on them:
+//!
+//! - the rivals of a hypothesis are our reading, the run's other labels (and the hypotheses
+//!   the run could not tell from it), and an own mistake elsewhere: such a mistake gives
+//!   the outputs the answer's failures give most (`0`, `aHHHH!` and `0`), so a designed case
+//!   never has one of those as its prediction;
+//! - a label of several parts (a reading and a catalogue entry, or a reading and an output
+//!   shape) is tested part by part: each part's cases are ones where the label without that
+//!   part predicts another output;
+//! - a rule event's cases come in pairs: a puzzle of the group where it fires, and the same
+//!   puzzle changed by one cell or one move so that it alone no longer fires (every other
+//!   event the same). The label predicts a wrong answer on the first and ours on the second.
+//!
+//! The cases are made around the group's own puzzles: each shrunk while the label still
+//! tells, then changed one cell or move at a time in a seeded order, and, when those run out,
+//! by the generator. Everything here is pure and seeded; the binary runs the answer on the
+//! cases and [`Experiment::judge`] counts what matched. A label stays only if every part
+//! matched on [`ENOUGH`] designed cases ([`settle`]); otherwise its group says "weak
+//! evidence" and what was tried.
+
+use rand_chacha::ChaCha8Rng;
+use rand_core::{Rng, SeedableRng};
+
+use crate::beast::events::{self, Event};
+use crate::beast::variant::{self, Variant};
+use crate::beast::{Cell, Move, Puzzle, Rules};
+use crate::grid::{Dir, Pos};
+use crate::judge::diagnose::{
+    Answer, Cause, Clue, Diagnosis, Explanation, Group, Hypothesis, Observed, Shape, Status,
+    describe,
+};
+use crate::judge::generate::{GenOptions, generate};
+use crate::judge::shrink;
+use crate::judge::verdict::Verdict;
+
+/// How many designed cases (pairs, for a rule event) a part must match to stay.
+pub const ENOUGH: usize = 3;
+
+/// How many designed cases (pairs) the judge makes for each part.
+pub const WANTED: usize = 4;
+
+/// How many of a source's one-step changes are looked at before moving on.
+const CHANGES_A_SOURCE: usize = 300;
+
+/// How many generated puzzles are looked at when the group's own run out.
+const GENERATED: u64 = 600;
+
+/// The predicate asks of the engine-only shrink of a source.
+const SHRINK_TRIES: usize = 300;
+
+/// What a group's label claims.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Label {
+    /// The answer's output is the hypothesis's.
+    Hypothesis(Hypothesis),
+    /// The answer goes wrong where the rule event fires, and only there.
+    Event(Event),
+}
+
+impl Label {
+    /// The label in a few words: its flags, its shape's words, or the event's name.
+    pub fn name(self) -> String {
+        match self {
+            Label::Hypothesis(h) => match h.flags() {
+                f if f.is_empty() => h.words(),
+                f => f,
+            },
+            Label::Event(e) => e.kind().name.to_string(),
+        }
+    }
+}
+
+/// What a label predicts the answer prints on a designed case.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Prediction {
+    /// The label's own output; every rival predicts another.
+    Output(Answer),
+    /// Our answer (the event does not fire).
+    Right(Answer),
+    /// Anything but our answer (the event fires).
+    Wrong(Answer),
+}
+
+/// A designed case: a puzzle and the label's prediction on it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Designed {
+    /// The puzzle.
+    pub puzzle: Puzzle,
+    /// What the label predicts.
+    pub prediction: Prediction,
+}
+
+impl Designed {
+    /// True if the answer's output `got` (read leniently) is what the label predicts.
+    pub fn matches(&self, got: Option<&[u8]>) -> bool {
+        let got = got.and_then(Answer::read);
+        match self.prediction {
+            Prediction::Output(a) | Prediction::Right(a) => got == Some(a),
+            Prediction::Wrong(ours) => got != Some(ours),
+        }
+    }
+}
+
+/// The designed cases of one part of a label.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Part {
+    /// The part, as the report names it: `--variant ties-reversed`, `push-train`.
+    pub name: String,
+    /// The cases; for a rule event in pairs, with it then without it.
+    pub cases: Vec<Designed>,
+    /// How many candidate puzzles were looked at.
+    pub tried: usize,
+    /// True for a rule event's pairs.
+    pub paired: bool,
+}
+
+/// The experiment of one label: its parts and their designed cases.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Experiment {
+    /// The label.
+    pub label: Label,
+    /// Its parts, each with its cases.
+    pub parts: Vec<Part>,
+}
+
+/// What one part's designed cases showed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Tally {
+    /// The part's name.
+    pub name: String,
+    /// The cases (pairs) the answer's outputs matched.
+    pub matched: usize,
+    /// Of how many designed.
+    pub designed: usize,
+    /// How many candidate puzzles were looked at to design them.
+    pub tried: usize,
+    /// True for a rule event's pairs.
+    pub paired: bool,
+}
+
+impl Tally {
+    /// True if the part earned its place.
+    pub fn confirmed(&self) -> bool {
+        self.matched >= ENOUGH
+    }
+
+    /// `4 of 4 designed cases`, or for a rule event `3 of 4 designed pairs`.
+    fn figures(&self) -> String {
+        let what = match (self.paired, self.designed) {
+            (true, 1) => "designed pair",
+            (true, _) => "designed pairs",
+            (false, 1) => "designed case",
+            (false, _) => "designed cases",
+        };
+        format!("{} of {} {what}", self.matched, self.designed)
+    }
+}
+
+/// What an experiment found: one tally a part.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Confirmation {
+    /// The label tried.
+    pub label: Label,
+    /// Each part's tally.
+    pub parts: Vec<Tally>,
+}
+
+impl Confirmation {
+    /// True if every part matched on [`ENOUGH`] designed cases.
+    pub fn confirmed(&self) -> bool {
+        !self.parts.is_empty() && self.parts.iter().all(Tally::confirmed)
+    }
+
+    /// How the label was confirmed, or why the evidence is weak, in words.
+    pub fn words(&self) -> String {
+        let event = matches!(self.label, Label::Event(_));
+        if self.confirmed() {
+            return match self.parts.as_slice() {
+                [one] if event => format!(
+                    "confirmed on {} (the same puzzle with and without {}: wrong with it, \
+                     right without)",
+                    one.figures(),
+                    one.name
+                ),
+                [one] => format!("confirmed on {}", one.figures()),
+                all => {
+                    let each: Vec<String> = all
+                        .iter()
+                        .map(|t| format!("{} on {}", t.name, t.figures()))
+                        .collect();
+                    format!("confirmed part by part: {}", each.join("; "))
+                }
+            };
+        }
+        let each: Vec<String> = self
+            .parts
+            .iter()
+            .map(|t| match (t.confirmed(), t.designed, event) {
+                (true, _, _) => format!("{} confirmed on {}", t.name, t.figures()),
+                (false, d, _) if d < ENOUGH => format!(
+                    "only {} could be designed for {} ({} puzzles tried)",
+                    crate::words::count(
+                        d as u64,
+                        if t.paired { "pair" } else { "telling case" }
+                    ),
+                    t.name,
+                    t.tried
+                ),
+                (false, _, true) => format!(
+                    "the answer was wrong with {} and right without on only {}",
+                    t.name,
+                    t.figures()
+                ),
+                (false, _, false) => format!(
+                    "the answer gave what {} predicts on only {}, designed so that it \
+                     predicts another output than our reading and every rival",
+                    t.name,
+                    t.figures()
+                ),
+            })
+            .collect();
+        format!("weak evidence: {}", each.join("; "))
+    }
+}
+
+impl Experiment {
+    /// Every designed puzzle, in order: the binary runs the answer on each.
+    pub fn puzzles(&self) -> impl Iterator<Item = &Puzzle> {
+        self.parts
+            .iter()
+            .flat_map(|p| p.cases.iter().map(|c| &c.puzzle))
+    }
+
+    /// Judges the answer's outputs, one for each of [`puzzles`](Self::puzzles) in order
+    /// (`None` where it gave none: a crash, a timeout).
+    pub fn judge(&self, outputs: &[Option<Vec<u8>>]) -> Confirmation {
+        let mut at = 0;
+        let parts = self
+            .parts
+            .iter()
+            .map(|part| {
+                let n = part.cases.len();
+                let got = &outputs[at.min(outputs.len())..(at + n).min(outputs.len())];
+                at += n;
+                let hit: Vec<bool> = part
+                    .cases
+                    .iter()
+                    .zip(got)
+                    .map(|(c, g)| c.matches(g.as_deref()))
+                    .collect();
+                let (matched, designed) = match part.paired {
+                    true => (
+                        hit.chunks(2).filter(|p| p.iter().all(|&h| h)).count(),
+                        n / 2,
+                    ),
+                    false => (hit.iter().filter(|&&h| h).count(), n),
+                };
+                Tally {
+                    name: part.name.clone(),
+                    matched,
+                    designed,
+                    tried: part.tried,
+                    paired: part.paired,
+                }
+            })
+            .collect();
+        Confirmation {
+            label: self.label,
+            parts,
+        }
+    }
+}
+
+/// The experiments of one group: its head's first, then those of the hypotheses the run
+/// could not tell from it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Plan {
+    /// The group, as its index in the diagnosis.
+    pub group: usize,
+    /// The experiments.
+    pub experiments: Vec<Experiment>,
+}
+
+/// The experiments of every labelled group of `d`, seeded by `seed`; `keep_going` is the
+/// caller's budget (past it, parts have what was designed so far).
+pub fn plan(
+    observed: &[Observed],
+    d: &Diagnosis,
+    seed: u64,
+    keep_going: impl Fn() -> bool,
+) -> Vec<Plan> {
+    let common = common_outputs(observed);
+    let heads: Vec<Hypothesis> = d
+        .groups
+        .iter()
+        .filter_map(|g| match &g.cause {
+            Cause::Hypothesis { head, .. } => Some(head.hypothesis),
+            _ => None,
+        })
+        .collect();
+    let mut plans = Vec::new();
+    for (k, g) in d.groups.iter().enumerate() {
+        let mut sources: Vec<&Puzzle> = g.cases.iter().map(|&i| observed[i].puzzle).collect();
+        sources.sort_by_key(|p| crate::judge::diagnose::size(p));
+        let seed = seed ^ (k as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        let experiments = match &g.cause {
+            Cause::Hypothesis { head, also } => {
+                let candidates: Vec<Hypothesis> =
+                    std::iter::once(head.hypothesis).chain(also.iter().copied()).collect();
+                candidates
+                    .iter()
+                    .map(|&h| {
+                        let rivals: Vec<Hypothesis> = heads
+                            .iter()
+                            .chain(&candidates)
+                            .copied()
+                            .filter(|&r| r != h)
+                            .collect();
+                        design_hypothesis(h, &sources, &rivals, &common, seed, &keep_going)
+                    })
+                    .collect()
+            }
+            Cause::Own {
+                suspect: Some(s), ..
+            } => match s.event {
+                Clue::Rule(e) => vec![design_event(e, &sources, seed, &keep_going)],
+                Clue::Input(_) => Vec::new(),
+            },
+            _ => Vec::new(),
+        };
+        if !experiments.is_empty() {
+            plans.push(Plan {
+                group: k,
+                experiments,
+            });
+        }
+    }
+    plans
+}
+
+/// The outputs an own mistake elsewhere would give: those the run's wrong answers give
+/// most (on a quarter of them, and on three at least).
+fn common_outputs(observed: &[Observed]) -> Vec<Answer> {
+    let wrong: Vec<Answer> = observed
+        .iter()
+        .filter(|o| o.verdict == Verdict::WrongAnswer)
+        .filter_map(|o| Answer::read(o.got))
+        .collect();
+    let mut seen: Vec<(Answer, usize)> = Vec::new();
+    for a in &wrong {
+        match seen.iter_mut().find(|(x, _)| x == a) {
+            Some((_, n)) => *n += 1,
+            None => seen.push((*a, 1)),
+        }
+    }
+    let at_least = (wrong.len() / 4).max(3);
+    seen.into_iter()
+        .filter(|&(_, n)| n >= at_least)
+        .map(|(a, _)| a)
+        .collect()
+}
+
+/// The parts of a hypothesis, each with the hypothesis without it: one a catalogue entry
+/// of its reading, and its shape; a constant is one part.
+fn parts_of(h: Hypothesis) -> Vec<(String, Hypothesis)> {
+    match h {
+        Hypothesis::Constant(_) => vec![(
+            Label::Hypothesis(h).name(),
+            Hypothesis::reading(Rules::OURS),
+        )],
+        Hypothesis::Reading { rules, shape } => {
+            let held: Vec<&Variant> = variant::held_by(rules).collect();
+            let mut parts: Vec<(String, Hypothesis)> = held
+                .iter()
+                .map(|v| {
+                    let rest = held
+                        .iter()
+                        .filter(|w| w.name != v.name)
+                        .fold(Rules::OURS, |r, w| w.apply(r));
+                    (v.flags(), Hypothesis::Reading { rules: rest, shape })
+                })
+                .collect();
+            if shape != Shape::Same {
+                let name = format!("\"{}\"", shape.words());
+                parts.push((name, Hypothesis::Reading { rules, shape: Shape::Same }));
+            }
+            parts
+        }
+    }
+}
+
+/// The experiment of hypothesis `h`: for each part, cases on which `h` predicts an output
+/// that our reading, `h` without the part, every rival and the common outputs do not.
+pub fn design_hypothesis(
+    h: Hypothesis,
+    sources: &[&Puzzle],
+    rivals: &[Hypothesis],
+    common: &[Answer],
+    seed: u64,
+    keep_going: &impl Fn() -> bool,
+) -> Experiment {
+    let ours = Hypothesis::reading(Rules::OURS);
+    let parts = parts_of(h)
+        .into_iter()
+        .enumerate()
+        .map(|(k, (name, without))| {
+            let tells = |p: &Puzzle| -> Option<Answer> {
+                let a = h.answer(p)?;
+                let other = |r: Hypothesis| r.answer(p).is_none_or(|b| b == a);
+                let told = !common.contains(&a)
+                    && !other(ours)
+                    && !other(without)
+                    && !rivals.iter().any(|&r| other(r));
+                told.then_some(a)
+            };
+            let mut rng = ChaCha8Rng::seed_from_u64(seed.wrapping_add(k as u64));
+            let (found, tried) = find_cases(sources, &tells, &mut rng, keep_going);
+            Part {
+                name,
+                cases: found
+                    .into_iter()
+                    .map(|(puzzle, a)| Designed {
+                        puzzle,
+                        prediction: Prediction::Output(a),
+                    })
+                    .collect(),
+                tried,
+                paired: false,
+            }
+        })
+        .collect();
+    Experiment {
+        label: Label::Hypothesis(h),
+        parts,
+    }
+}
+
+/// Up to [`WANTED`] new puzzles on which `tells` gives a prediction, with it, and how many
+/// candidates were looked at: the sources shrunk, their one-step changes, then generated
+/// puzzles.
+fn find_cases(
+    sources: &[&Puzzle],
+    tells: &impl Fn(&Puzzle) -> Option<Answer>,
+    rng: &mut ChaCha8Rng,
+    keep_going: &impl Fn() -> bool,
+) -> (Vec<(Puzzle, Answer)>, usize) {
+    let mut found: Vec<(Puzzle, Answer)> = Vec::new();
+    let mut tried = 0;
+    let new = |p: &Puzzle, found: &[(Puzzle, Answer)]| {
+        !sources.contains(&p) && !found.iter().any(|(q, _)| q == p)
+    };
+    // The group's puzzles, shrunk while the label still tells.
+    for source in sources.iter().take(WANTED * 4) {
+        if found.len() >= WANTED || !keep_going() {
+            break;
+        }
+        tried += 1;
+        let start = match tells(source) {
+            Some(_) => Some((*source).clone()),
+            None => {
+                let mut hit = None;
+                for c in changes(source, rng).into_iter().take(CHANGES_A_SOURCE / 3) {
+                    tried += 1;
+                    if tells(&c).is_some() {
+                        hit = Some(c);
+                        break;
+                    }
+                }
+                hit
+            }
+        };
+        let Some(start) = start else { continue };
+        let small = shrink::shrink_within(&start, SHRINK_TRIES, keep_going, |p| {
+            tells(p).is_some()
+        });
+        tried += small.tries;
+        if let Some(a) = tells(&small.puzzle).filter(|_| new(&small.puzzle, &found)) {
+            found.push((small.puzzle, a));
+        }
+    }
+    // One-step changes of what was found, then of the sources.
+    let mut bases: Vec<Puzzle> = found.iter().map(|(p, _)| p.clone()).collect();
+    bases.extend(sources.iter().take(WANTED).map(|p| (*p).clone()));
+    for base in &bases {
+        for c in changes(base, rng).into_iter().take(CHANGES_A_SOURCE) {
+            if found.len() >= WANTED || !keep_going() {
+                break;
+            }
+            tried += 1;
+            if let Some(a) = tells(&c).filter(|_| new(&c, &found)) {
+                found.push((c, a));
+            }
+        }
+    }
+    // Small generated puzzles, of a few sizes.
+    let from = rng.next_u64();
+    for k in 0..GENERATED {
+        if found.len() >= WANTED || !keep_going() {
+            break;
+        }
+        let opts = GenOptions {
+            cols: 6 + (k % 5) as usize,
+            rows: 5 + (k % 4) as usize,
+            beasts: 1 + (k % 3) as usize,
+            walls_pct: 20 + (k % 3) as u8 * 10,
+            moves: 6 + (k % 5) as usize,
+        };
+        let Ok(p) = generate(from.wrapping_add(k), &opts) else {
+            continue;
+        };
+        tried += 1;
+        if let Some(a) = tells(&p).filter(|_| new(&p, &found)) {
+            found.push((p, a));
+        }
+    }
+    (found, tried)
+}
+
+/// The rule events `puzzle` goes through, as bits over [`Event`]; `None` if undecided.
+fn event_bits(puzzle: &Puzzle, keep_going: &impl Fn() -> bool) -> Option<u64> {
+    let e = events::record(puzzle, keep_going).ok()?;
+    Some(
+        Event::all()
+            .filter(|&x| e.has(x))
+            .fold(0, |bits, x| bits | 1 << x.0),
+    )
+}
+
+/// The experiment of rule event `event`: pairs of a source where it fires and the same
+/// puzzle changed by one step so that it alone does not.
+pub fn design_event(
+    event: Event,
+    sources: &[&Puzzle],
+    seed: u64,
+    keep_going: &impl Fn() -> bool,
+) -> Experiment {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut cases = Vec::new();
+    let mut tried = 0;
+    let bit = 1u64 << event.0;
+    for source in sources.iter().take(WANTED * 3) {
+        if cases.len() >= WANTED * 2 || !keep_going() {
+            break;
+        }
+        tried += 1;
+        let Some(bits) = event_bits(source, keep_going).filter(|b| b & bit != 0) else {
+            continue;
+        };
+        let (Some(with), Some(without)) = (ours(source), {
+            let mut hit = None;
+            for c in changes(source, &mut rng).into_iter().take(CHANGES_A_SOURCE) {
+                if !keep_going() {
+                    break;
+                }
+                tried += 1;
+                if event_bits(&c, keep_going) == Some(bits & !bit) {
+                    hit = Some(c);
+                    break;
+                }
+            }
+            hit
+        }) else {
+            continue;
+        };
+        let Some(right) = ours(&without) else {
+            continue;
+        };
+        cases.push(Designed {
+            puzzle: (*source).clone(),
+            prediction: Prediction::Wrong(with),
+        });
+        cases.push(Designed {
+            puzzle: without,
+            prediction: Prediction::Right(right),
+        });
+    }
+    Experiment {
+        label: Label::Event(event),
+        parts: vec![Part {
+            name: event.kind().name.to_string(),
+            cases,
+            tried,
+            paired: true,
+        }],
+    }
+}
+
+/// Our answer on `puzzle`.
+fn ours(puzzle: &Puzzle) -> Option<Answer> {
+    Hypothesis::reading(Rules::OURS).answer(puzzle)
+}
+
+/// Every puzzle one step from `p` (a move left out or changed, a move added, an interior
+/// cell other than the player's changed), in a seeded order.
+fn changes(p: &Puzzle, rng: &mut ChaCha8Rng) -> Vec<Puzzle> {
+    const LETTERS: [Move; 5] = [
+        Move::Step(Dir::Up),
+        Move::Step(Dir::Down),
+        Move::Step(Dir::Left),
+        Move::Step(Dir::Right),
+        Move::Wait,
+    ];
+    let moves = p.moves();
+    let mut out: Vec<Puzzle> = Vec::new();
+    for i in 0..moves.len() {
+        let mut fewer = moves.to_vec();
+        fewer.remove(i);
+        out.push(p.with_moves(fewer));
+        for m in LETTERS {
+            if m != moves[i] {
+                let mut other = moves.to_vec();
+                other[i] = m;
+                out.push(p.with_moves(other));
+            }
+        }
+    }
+    for m in LETTERS {
+        let mut more = moves.to_vec();
+        more.push(m);
+        out.push(p.with_moves(more));
+    }
+    let map = p.map();
+    for row in 1..map.rows().saturating_sub(1) {
+        for col in 1..map.cols().saturating_sub(1) {
+            let at = Pos { row, col };
+            let now = map[at];
+            if now == Cell::Player {
+                continue;
+            }
+            for cell in [Cell::Space, Cell::Wall, Cell::Movable, Cell::Beast] {
+                if cell == now {
+                    continue;
+                }
+                let mut changed = map.clone();
+                changed[at] = cell;
+                if let Ok(q) = Puzzle::new(changed, moves.to_vec()) {
+                    out.push(q);
+                }
+            }
+        }
+    }
+    // Fisher-Yates, seeded.
+    for i in (1..out.len()).rev() {
+        let j = (rng.next_u64() % (i as u64 + 1)) as usize;
+        out.swap(i, j);
+    }
+    out
+}
+
+/// Applies the experiments' findings to the diagnosis: each labelled group records its
+/// confirmation; a hypothesis the run could not tell from the head that is confirmed where
+/// the head is not takes its place, and one not confirmed is dropped; a head not confirmed
+/// leaves the readings the diagnosis names, and the status follows.
+pub fn settle(d: &mut Diagnosis, plans: &[Plan], found: &[Vec<Confirmation>]) {
+    for (plan, confirmations) in plans.iter().zip(found) {
+        let Some(group) = d.groups.get_mut(plan.group) else {
+            continue;
+        };
+        match &mut group.cause {
+            Cause::Hypothesis { head, also } => {
+                let confirmed: Vec<&Confirmation> =
+                    confirmations.iter().filter(|c| c.confirmed()).collect();
+                let is = |c: &Confirmation, h: Hypothesis| c.label == Label::Hypothesis(h);
+                match confirmed.first() {
+                    Some(c) => {
+                        if let Label::Hypothesis(h) = c.label {
+                            head.hypothesis = h;
+                        }
+                        let first = head.hypothesis;
+                        also.retain(|&h| h != first && confirmed.iter().any(|c| is(c, h)));
+                        group.confirmation = Some((*c).clone());
+                    }
+                    None => {
+                        group.confirmation = confirmations.first().cloned();
+                    }
+                }
+            }
+            Cause::Own { .. } => group.confirmation = confirmations.first().cloned(),
+            _ => {}
+        }
+    }
+    // The readings named: the confirmed heads (with their equals, for a single cause).
+    let standing: Vec<(Explanation, Vec<Hypothesis>, bool)> = d
+        .groups
+        .iter()
+        .filter_map(|g| match &g.cause {
+            Cause::Hypothesis { head, also } => Some((
+                *head,
+                also.clone(),
+                g.confirmation.as_ref().is_none_or(Confirmation::confirmed),
+            )),
+            _ => None,
+        })
+        .collect();
+    if standing.iter().all(|(_, _, ok)| *ok) && !plans.is_empty() {
+        // Every label stands; the heads may have changed.
+        if let (Some((head, also, _)), Status::Explained | Status::Consistent) =
+            (standing.first(), d.status)
+        {
+            d.readings = std::iter::once(*head)
+                .chain(also.iter().map(|&h| Explanation {
+                    hypothesis: h,
+                    ..*head
+                }))
+                .collect();
+        }
+        return;
+    }
+    let kept: Vec<Explanation> = standing
+        .iter()
+        .filter(|(_, _, ok)| *ok)
+        .map(|(h, _, _)| *h)
+        .collect();
+    if kept.len() == standing.len() {
+        return;
+    }
+    d.status = match kept.is_empty() {
+        true if d.status != Status::Correct => Status::Unexplained,
+        true => d.status,
+        false => Status::Partial,
+    };
+    d.readings = kept;
+}
+
+/// A group's cause in words, with how its label was confirmed (or why its evidence is
+/// weak) when an experiment tried it.
+pub fn describe_group(group: &Group) -> String {
+    let Some(c) = &group.confirmation else {
+        return describe(&group.cause);
+    };
+    match &group.cause {
+        Cause::Hypothesis { head, .. } if c.confirmed() => {
+            format!("{} ({})", head.hypothesis.words(), c.words())
+        }
+        Cause::Hypothesis { head, .. } => format!(
+            "{} wrong {} are what this gives, but it is not confirmed: {} ({}; {})",
+            head.reproduces.min(group.cases.len()),
+            if group.cases.len() == 1 {
+                "answer"
+            } else {
+                "answers"
+            },
+            head.hypothesis.words(),
+            c.words(),
+            "a mistake of the answer's own may give these outputs by chance"
+        ),
+        _ => format!("{}; {}", describe(&group.cause), c.words()),
+    }
+}
+
+#[cfg(test)]
+mod tests;
