@@ -525,8 +525,17 @@ fn show_groups(
                         ShrinkWhich::First => *g == 0,
                         ShrinkWhich::Group | ShrinkWhich::All => true,
                     };
-                    let judge = judge.filter(|_| shrink);
-                    let shown = shrinking::shown(judge, unit, ran, conclusion.shrink_time);
+                    let mut shown =
+                        shrinking::shown(judge.filter(|_| shrink), unit, ran, conclusion.shrink_time);
+                    if let Ok(s) = &mut shown {
+                        let why = match which {
+                            ShrinkWhich::None => "not shrunk: --shrink none",
+                            _ => "not shrunk: --shrink first shrinks only the first group",
+                        };
+                        if judge.is_some() && !shrink && s.unshrunk.is_some() {
+                            s.unshrunk = Some(why.to_string());
+                        }
+                    }
                     if let Ok(mut r) = results.lock() {
                         r.push((*g, shown));
                     }

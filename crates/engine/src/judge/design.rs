@@ -204,11 +204,14 @@ impl Confirmation {
             .map(|t| match (t.confirmed(), t.designed, event) {
                 (true, _, _) => format!("{} confirmed on {}", t.name, t.figures()),
                 (false, d, _) if d < ENOUGH => format!(
-                    "only {} could be designed for {} ({} puzzles tried)",
-                    crate::words::count(
-                        d as u64,
-                        if t.paired { "pair" } else { "telling case" }
-                    ),
+                    "{} could be designed for {} ({} puzzles tried)",
+                    match (d, t.paired) {
+                        (0, true) => "no pair".to_string(),
+                        (0, false) => "no telling case".to_string(),
+                        (d, true) => format!("only {}", crate::words::count(d as u64, "pair")),
+                        (d, false) =>
+                            format!("only {}", crate::words::count(d as u64, "telling case")),
+                    },
                     t.name,
                     t.tried
                 ),
@@ -410,6 +413,13 @@ pub fn design_hypothesis(
         .into_iter()
         .enumerate()
         .map(|(k, (name, without))| {
+            // A rival that shares the part agrees on it: telling it apart is another
+            // part's work.
+            let rivals: Vec<Hypothesis> = rivals
+                .iter()
+                .copied()
+                .filter(|&r| !shares(r, h, without))
+                .collect();
             let tells = |p: &Puzzle| -> Option<Answer> {
                 let a = h.answer(p)?;
                 let other = |r: Hypothesis| r.answer(p).is_none_or(|b| b == a);
@@ -438,6 +448,30 @@ pub fn design_hypothesis(
     Experiment {
         label: Label::Hypothesis(h),
         parts,
+    }
+}
+
+/// True if rival `r` holds the part of `h` that `without` leaves out: the same catalogue
+/// entry, or the same shape.
+fn shares(r: Hypothesis, h: Hypothesis, without: Hypothesis) -> bool {
+    match (r, h, without) {
+        (
+            Hypothesis::Reading { rules, shape },
+            Hypothesis::Reading {
+                rules: hr,
+                shape: hs,
+            },
+            Hypothesis::Reading {
+                rules: wr,
+                shape: ws,
+            },
+        ) => match hr == wr {
+            true => shape == hs && hs != ws,
+            false => variant::held_by(hr)
+                .filter(|v| !v.holds_in(wr))
+                .all(|v| v.holds_in(rules)),
+        },
+        _ => false,
     }
 }
 
@@ -739,16 +773,12 @@ pub fn describe_group(group: &Group) -> String {
             format!("{} ({})", head.hypothesis.words(), c.words())
         }
         Cause::Hypothesis { head, .. } => format!(
-            "{} wrong {} are what this gives, but it is not confirmed: {} ({}; {})",
-            head.reproduces.min(group.cases.len()),
-            if group.cases.len() == 1 {
-                "answer"
-            } else {
-                "answers"
-            },
-            head.hypothesis.words(),
+            "not confirmed, {} (these {} outputs are what {} gives, but a mistake of the \
+             answer's own may give them by chance): {}",
             c.words(),
-            "a mistake of the answer's own may give these outputs by chance"
+            group.cases.len(),
+            Label::Hypothesis(head.hypothesis).name(),
+            head.hypothesis.words(),
         ),
         _ => format!("{}; {}", describe(&group.cause), c.words()),
     }

@@ -505,7 +505,16 @@ impl Suspect {
             (1, n) => format!("1 passing case of {n} does"),
             (k, n) => format!("{k} passing cases of {n} do"),
         };
-        format!("{failing} {}; {passing} [{}]", kind.words(), kind.name())
+        let weak = match self.weak() {
+            true => "weak evidence: ",
+            false => "",
+        };
+        format!("{weak}{failing} {}; {passing} [{}]", kind.words(), kind.name())
+    }
+
+    /// True if many passing cases share it (a [`WEAK`]th or more): it tells little.
+    pub fn weak(&self) -> bool {
+        self.passing * WEAK >= self.of_passing && self.passing > 0
     }
 
     /// True if it sets the cases apart exactly: all of them, and no passing case.
@@ -513,6 +522,9 @@ impl Suspect {
         self.failing == self.of_failing && self.passing == 0
     }
 }
+
+/// A clue shared by this fraction (1 in WEAK) of the passing cases or more is weak evidence.
+const WEAK: usize = 4;
 
 /// What a group of failures has in common.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -1024,7 +1036,12 @@ impl Spectrum {
         let counts: Vec<(Clue, usize)> = clues
             .map(|e| (e, failing.iter().filter(|&&i| self.has(i, e)).count()))
             .collect();
-        let everywhere = counts.iter().any(|&(_, f)| f == failing.len());
+        // A clue every failing case has is preferred, unless many passing cases share it:
+        // then the clue that tells failing from passing best (Ochiai) is taken.
+        let everywhere = counts.iter().any(|&(e, f)| {
+            let p = self.passing.iter().filter(|&&i| self.has(i, e)).count();
+            f == failing.len() && p * WEAK < self.passing.len()
+        });
         let mut best: Option<(f64, Suspect)> = None;
         for (e, f) in counts {
             if f == 0 || (everywhere && f < failing.len()) {
@@ -1113,13 +1130,25 @@ fn own_groups(own: &[usize], spectrum: Option<&Spectrum>) -> Vec<(Vec<usize>, Op
             groups.push((left, Some(suspect)));
             break;
         }
-        let (with, without): (Vec<usize>, Vec<usize>) = left
+        // One cause, one group: the cases of the same rule told by a sibling event (a crush
+        // against `~` beside one against `#`, one tie beside another) join it.
+        let (with, without): (Vec<usize>, Vec<usize>) = left.iter().partition(|&&i| {
+            spectrum.is_some_and(|s| {
+                Event::all()
+                    .filter(|&e| same_rule(Clue::Rule(e), suspect.event))
+                    .map(Clue::Rule)
+                    .chain([suspect.event])
+                    .any(|e| s.has(i, e))
+            })
+        });
+        let exact = with
             .iter()
-            .partition(|&&i| spectrum.is_some_and(|s| s.has(i, suspect.event)));
+            .filter(|&&i| spectrum.is_some_and(|s| s.has(i, suspect.event)))
+            .count();
         groups.push((
             with.clone(),
             Some(Suspect {
-                failing: with.len(),
+                failing: exact,
                 of_failing: with.len(),
                 ..suspect
             }),
@@ -1127,6 +1156,17 @@ fn own_groups(own: &[usize], spectrum: Option<&Spectrum>) -> Vec<(Vec<usize>, Op
         left = without;
     }
     groups
+}
+
+/// True if two clues tell of the same rule in other spellings: the crushes (against `#`
+/// or `~`), the ties.
+fn same_rule(a: Clue, b: Clue) -> bool {
+    let family = |c: Clue| match c.name() {
+        n if n.starts_with("crush-") => "crush",
+        n if n.starts_with("tie-") => "tie",
+        n => n,
+    };
+    family(a) == family(b)
 }
 
 /// True for a wrong answer that is the engine's own under our readings.
