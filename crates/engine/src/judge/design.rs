@@ -14,8 +14,9 @@
 //!   shape) is tested part by part: each part's cases are ones where the label without that
 //!   part predicts another output;
 //! - a rule event's cases come in pairs: a puzzle of the group where it fires, and the same
-//!   puzzle changed by one cell or one move so that it alone no longer fires (every other
-//!   event the same). The label predicts a wrong answer on the first and ours on the second.
+//!   puzzle changed by one cell or one move so that it no longer fires (every other event
+//!   the same, or but one: a train cut to one `~` pushes one instead). The label predicts a
+//!   wrong answer on the first and ours on the second.
 //!
 //! The cases are made around the group's own puzzles: each shrunk while the label still
 //! tells, then changed one cell or move at a time in a seeded order, and, when those run out,
@@ -44,6 +45,10 @@ pub const ENOUGH: usize = 3;
 
 /// How many designed cases (pairs) the judge makes for each part.
 pub const WANTED: usize = 4;
+
+/// How many pairs the judge makes for a rule event: more than [`WANTED`], since a pair
+/// whose first puzzle the answer gets right tells nothing.
+const PAIRS: usize = 6;
 
 /// How many of a source's one-step changes are looked at before moving on.
 const CHANGES_A_SOURCE: usize = 300;
@@ -136,7 +141,8 @@ pub struct Tally {
     pub name: String,
     /// The cases (pairs) the answer's outputs matched.
     pub matched: usize,
-    /// Of how many designed.
+    /// Of how many designed (for a rule event: the pairs on whose first puzzle the answer
+    /// went wrong, as the label predicts; on the others the event did no harm).
     pub designed: usize,
     /// How many candidate puzzles were looked at to design them.
     pub tried: usize,
@@ -257,10 +263,12 @@ impl Experiment {
                     .zip(got)
                     .map(|(c, g)| c.matches(g.as_deref()))
                     .collect();
+                // A pair on whose first puzzle the answer is right tells nothing of the
+                // event (it fired and did no harm there): only the others count.
                 let (matched, designed) = match part.paired {
                     true => (
                         hit.chunks(2).filter(|p| p.iter().all(|&h| h)).count(),
-                        n / 2,
+                        hit.chunks(2).filter(|p| p[0]).count(),
                     ),
                     false => (hit.iter().filter(|&&h| h).count(), n),
                 };
@@ -566,8 +574,9 @@ fn event_bits(puzzle: &Puzzle, keep_going: &impl Fn() -> bool) -> Option<u64> {
     )
 }
 
-/// The experiment of rule event `event`: pairs of a source where it fires and the same
-/// puzzle changed by one step so that it alone does not.
+/// The experiment of rule event `event`: pairs of a source where it fires (as it is, else
+/// its moves cut after the turn it first fires on) and the same puzzle changed by one step
+/// so that it does not, every other event the same or but one.
 pub fn design_event(
     event: Event,
     sources: &[&Puzzle],
@@ -578,41 +587,44 @@ pub fn design_event(
     let mut cases = Vec::new();
     let mut tried = 0;
     let bit = 1u64 << event.0;
-    for source in sources.iter().take(WANTED * 3) {
-        if cases.len() >= WANTED * 2 || !keep_going() {
+    for source in sources.iter().take(WANTED * 6) {
+        if cases.len() >= PAIRS * 2 || !keep_going() {
             break;
         }
         tried += 1;
-        let Some(bits) = event_bits(source, keep_going).filter(|b| b & bit != 0) else {
-            continue;
-        };
-        let (Some(with), Some(without)) = (ours(source), {
-            let mut hit = None;
-            for c in changes(source, &mut rng).into_iter().take(CHANGES_A_SOURCE) {
-                if !keep_going() {
-                    break;
-                }
-                tried += 1;
-                if event_bits(&c, keep_going) == Some(bits & !bit) {
-                    hit = Some(c);
-                    break;
-                }
+        // The source as it is (the answer failed on it), else its moves cut after the
+        // event first fires: what follows blurs the pair less.
+        let first = events::record(source, keep_going)
+            .ok()
+            .and_then(|e| e.first_turn(event));
+        let cut = match first {
+            Some(t) if t > 0 && (t as usize) < source.moves().len() => {
+                Some(source.with_moves(source.moves()[..t as usize].to_vec()))
             }
-            hit
-        }) else {
-            continue;
+            _ => None,
         };
-        let Some(right) = ours(&without) else {
-            continue;
-        };
-        cases.push(Designed {
-            puzzle: (*source).clone(),
-            prediction: Prediction::Wrong(with),
-        });
-        cases.push(Designed {
-            puzzle: without,
-            prediction: Prediction::Right(right),
-        });
+        let versions = std::iter::once((*source).clone()).chain(cut);
+        for version in versions {
+            let Some(bits) = event_bits(&version, keep_going).filter(|b| b & bit != 0) else {
+                continue;
+            };
+            let without = without_event(&version, bit, bits, &mut rng, keep_going, &mut tried);
+            let (Some(with), Some(without)) = (ours(&version), without) else {
+                continue;
+            };
+            let Some(right) = ours(&without) else {
+                continue;
+            };
+            cases.push(Designed {
+                puzzle: version,
+                prediction: Prediction::Wrong(with),
+            });
+            cases.push(Designed {
+                puzzle: without,
+                prediction: Prediction::Right(right),
+            });
+            break;
+        }
     }
     Experiment {
         label: Label::Event(event),
@@ -623,6 +635,34 @@ pub fn design_event(
             paired: true,
         }],
     }
+}
+
+/// The one-step change of `source` (whose events are `bits`) closest to it without the
+/// event `bit`: the same other events, or but one more or fewer (a train cut to one `~`
+/// pushes one instead).
+fn without_event(
+    source: &Puzzle,
+    bit: u64,
+    bits: u64,
+    rng: &mut ChaCha8Rng,
+    keep_going: &impl Fn() -> bool,
+    tried: &mut usize,
+) -> Option<Puzzle> {
+    let mut hit: Option<(u32, Puzzle)> = None;
+    for c in changes(source, rng).into_iter().take(CHANGES_A_SOURCE) {
+        if !keep_going() || hit.as_ref().is_some_and(|(d, _)| *d == 0) {
+            break;
+        }
+        *tried += 1;
+        let Some(b) = event_bits(&c, keep_going).filter(|b| b & bit == 0) else {
+            continue;
+        };
+        let apart = (b ^ (bits & !bit)).count_ones();
+        if apart <= 1 && hit.as_ref().is_none_or(|(d, _)| apart < *d) {
+            hit = Some((apart, c));
+        }
+    }
+    hit.map(|(_, c)| c)
 }
 
 /// Our answer on `puzzle`.

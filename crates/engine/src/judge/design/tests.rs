@@ -182,9 +182,10 @@ fn a_rule_event_is_confirmed_on_the_same_puzzle_with_and_without_it() {
     assert!(part.cases.len() >= 2 * ENOUGH, "{part:?}");
     for pair in part.cases.chunks(2) {
         let bits = |p: &Puzzle| event_bits(p, &|| true).expect("decided");
-        // The same puzzle but for one step, and only the event differs.
-        assert_eq!(bits(&pair[0].puzzle) & !(1 << train.0), bits(&pair[1].puzzle));
-        assert_ne!(bits(&pair[0].puzzle), bits(&pair[1].puzzle));
+        // The same puzzle but for one step: the event gone, at most one other changed.
+        let (with, without) = (bits(&pair[0].puzzle), bits(&pair[1].puzzle));
+        assert!(with & 1 << train.0 != 0 && without & 1 << train.0 == 0);
+        assert!(((with & !(1 << train.0)) ^ without).count_ones() <= 1);
     }
     let answer = wrong_where(train);
     let got: Vec<Option<Vec<u8>>> = e.puzzles().map(|q| Some(answer(q).into_bytes())).collect();
@@ -210,3 +211,4 @@ fn a_suspect_that_many_passing_cases_share_is_weak_evidence() {
     let sharp = Suspect { passing: 3, ..s };
     assert!(!sharp.weak());
 }
+
