@@ -428,7 +428,7 @@ pub fn design_hypothesis(
                 .copied()
                 .filter(|&r| !shares(r, h, without))
                 .collect();
-            let tells = |p: &Puzzle| -> Option<Answer> {
+            let tells_apart = |p: &Puzzle, rivals: &[Hypothesis]| -> Option<Answer> {
                 let a = h.answer(p)?;
                 let other = |r: Hypothesis| r.answer(p).is_none_or(|b| b == a);
                 let told = !common.contains(&a)
@@ -438,7 +438,21 @@ pub fn design_hypothesis(
                 told.then_some(a)
             };
             let mut rng = ChaCha8Rng::seed_from_u64(seed.wrapping_add(k as u64));
-            let (found, tried) = find_cases(sources, &tells, &mut rng, keep_going);
+            let tells = |p: &Puzzle| tells_apart(p, &rivals);
+            let (mut found, mut tried) = find_cases(sources, &tells, &mut rng, keep_going);
+            if found.len() < WANTED && !rivals.is_empty() {
+                // Rivals that agree with it wherever it differs from ours cannot be told
+                // apart from it: they stay beside it ("or equally"), and the part is tried
+                // against ours and the label without it alone.
+                let loose = |p: &Puzzle| tells_apart(p, &[]);
+                let (more, also_tried) = find_cases(sources, &loose, &mut rng, keep_going);
+                tried += also_tried;
+                for m in more {
+                    if found.len() < WANTED && !found.iter().any(|(q, _)| *q == m.0) {
+                        found.push(m);
+                    }
+                }
+            }
             Part {
                 name,
                 cases: found

@@ -524,7 +524,7 @@ impl Suspect {
 }
 
 /// A clue shared by this fraction (1 in WEAK) of the passing cases or more is weak evidence.
-const WEAK: usize = 4;
+const WEAK: usize = 3;
 
 /// What a group of failures has in common.
 #[derive(Clone, Debug, PartialEq, Eq)]
