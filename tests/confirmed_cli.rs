@@ -58,7 +58,7 @@ fn a_reading_plus_an_own_mistake_whose_outputs_equal_a_variants_gets_no_variant_
     let causes = causes(&s);
     for c in &causes {
         assert!(
-            !c.contains("--variant") || c.starts_with("not confirmed, weak evidence: "),
+            !c.contains("--variant") || c.starts_with("not confirmed: "),
             "{c}"
         );
     }
@@ -66,7 +66,7 @@ fn a_reading_plus_an_own_mistake_whose_outputs_equal_a_variants_gets_no_variant_
     assert!(
         causes
             .iter()
-            .any(|c| c.starts_with("not confirmed") && c.contains("designed cases")),
+            .any(|c| c.starts_with("not confirmed: ") && c.contains("; weak evidence: ")),
         "{causes:?}"
     );
     for g in d["groups"].as_array().expect("groups") {

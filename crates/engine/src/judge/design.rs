@@ -227,14 +227,20 @@ impl Confirmation {
                     t.figures()
                 ),
                 (false, _, false) => format!(
-                    "the answer gave what {} predicts on only {}, designed so that it \
-                     predicts another output than our reading and every rival",
+                    "the answer gave what {} predicts on only {}",
                     t.name,
                     t.figures()
                 ),
             })
             .collect();
-        format!("weak evidence: {}", each.join("; "))
+        let how = match event {
+            true => "",
+            false => {
+                " (each designed so that its output is the label's alone, and turns on that \
+                 part)"
+            }
+        };
+        format!("weak evidence: {}{how}", each.join("; "))
     }
 }
 
@@ -307,6 +313,18 @@ pub fn plan(
     keep_going: impl Fn() -> bool,
 ) -> Vec<Plan> {
     let common = common_outputs(observed);
+    // An own mistake elsewhere shows where the run's own mistakes are located: a designed
+    // case for a hypothesis keeps out of their rule events.
+    let elsewhere: u64 = d
+        .groups
+        .iter()
+        .filter_map(|g| match &g.cause {
+            Cause::Own {
+                suspect: Some(s), ..
+            } => s.event.event(),
+            _ => None,
+        })
+        .fold(0, |bits, e| bits | 1 << e.0);
     let heads: Vec<Hypothesis> = d
         .groups
         .iter()
@@ -333,7 +351,12 @@ pub fn plan(
                             .copied()
                             .filter(|&r| r != h)
                             .collect();
-                        design_hypothesis(h, &sources, &rivals, &common, seed, &keep_going)
+                        let against = Rivals {
+                            hypotheses: &rivals,
+                            common: &common,
+                            elsewhere,
+                        };
+                        design_hypothesis(h, &sources, &against, seed, &keep_going)
                     })
                     .collect()
             }
@@ -377,6 +400,19 @@ fn common_outputs(observed: &[Observed]) -> Vec<Answer> {
         .collect()
 }
 
+/// What a hypothesis's designed cases must tell it from, beside our reading and itself
+/// without each of its parts.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Rivals<'a> {
+    /// The run's other labels, and the hypotheses the run could not tell from it.
+    pub hypotheses: &'a [Hypothesis],
+    /// The outputs an own mistake elsewhere gives most: never a designed prediction.
+    pub common: &'a [Answer],
+    /// The rule events that locate the run's own mistakes, as bits over [`Event`]: a
+    /// designed case goes through none of them.
+    pub elsewhere: u64,
+}
+
 /// The parts of a hypothesis, each with the hypothesis without it: one a catalogue entry
 /// of its reading, and its shape; a constant is one part.
 fn parts_of(h: Hypothesis) -> Vec<(String, Hypothesis)> {
@@ -411,16 +447,26 @@ fn parts_of(h: Hypothesis) -> Vec<(String, Hypothesis)> {
 pub fn design_hypothesis(
     h: Hypothesis,
     sources: &[&Puzzle],
-    rivals: &[Hypothesis],
-    common: &[Answer],
+    against: &Rivals,
     seed: u64,
     keep_going: &impl Fn() -> bool,
 ) -> Experiment {
+    let (rivals, common) = (against.hypotheses, against.common);
     let ours = Hypothesis::reading(Rules::OURS);
-    let parts = parts_of(h)
+    let all = parts_of(h);
+    let withouts: Vec<Hypothesis> = all.iter().map(|(_, w)| *w).collect();
+    let parts = all
         .into_iter()
         .enumerate()
         .map(|(k, (name, without))| {
+            // The other parts make no difference on a part's cases: its prediction stands
+            // or falls with this part alone.
+            let others: Vec<Hypothesis> = withouts
+                .iter()
+                .enumerate()
+                .filter(|&(j, _)| j != k)
+                .map(|(_, &w)| w)
+                .collect();
             // A rival that shares the part agrees on it: telling it apart is another
             // part's work.
             let rivals: Vec<Hypothesis> = rivals
@@ -428,23 +474,26 @@ pub fn design_hypothesis(
                 .copied()
                 .filter(|&r| !shares(r, h, without))
                 .collect();
-            let tells_apart = |p: &Puzzle, rivals: &[Hypothesis]| -> Option<Answer> {
+            let tells_apart = |p: &Puzzle, rivals: &[Hypothesis], elsewhere: u64| {
                 let a = h.answer(p)?;
                 let other = |r: Hypothesis| r.answer(p).is_none_or(|b| b == a);
                 let told = !common.contains(&a)
                     && !other(ours)
                     && !other(without)
-                    && !rivals.iter().any(|&r| other(r));
+                    && !rivals.iter().any(|&r| other(r))
+                    && others.iter().all(|&w| w.answer(p) == Some(a))
+                    && (elsewhere == 0
+                        || event_bits(p, keep_going).is_some_and(|b| b & elsewhere == 0));
                 told.then_some(a)
             };
             let mut rng = ChaCha8Rng::seed_from_u64(seed.wrapping_add(k as u64));
-            let tells = |p: &Puzzle| tells_apart(p, &rivals);
+            let tells = |p: &Puzzle| tells_apart(p, &rivals, against.elsewhere);
             let (mut found, mut tried) = find_cases(sources, &tells, &mut rng, keep_going);
-            if found.len() < WANTED && !rivals.is_empty() {
+            if found.len() < WANTED && (!rivals.is_empty() || against.elsewhere != 0) {
                 // Rivals that agree with it wherever it differs from ours cannot be told
                 // apart from it: they stay beside it ("or equally"), and the part is tried
                 // against ours and the label without it alone.
-                let loose = |p: &Puzzle| tells_apart(p, &[]);
+                let loose = |p: &Puzzle| tells_apart(p, &[], 0);
                 let (more, also_tried) = find_cases(sources, &loose, &mut rng, keep_going);
                 tried += also_tried;
                 for m in more {
@@ -827,12 +876,11 @@ pub fn describe_group(group: &Group) -> String {
             format!("{} ({})", head.hypothesis.words(), c.words())
         }
         Cause::Hypothesis { head, .. } => format!(
-            "not confirmed, {} (these {} outputs are what {} gives, but a mistake of the \
-             answer's own may give them by chance): {}",
-            c.words(),
-            group.cases.len(),
-            Label::Hypothesis(head.hypothesis).name(),
+            "not confirmed: {} gives these {} outputs, but a mistake of the answer's own may \
+             give them by chance; {}",
             head.hypothesis.words(),
+            group.cases.len(),
+            c.words(),
         ),
         _ => format!("{}; {}", describe(&group.cause), c.words()),
     }

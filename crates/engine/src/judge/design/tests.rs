@@ -106,7 +106,7 @@ fn a_part_the_answer_does_not_have_is_not_confirmed_and_the_label_goes() {
     let both = find("tie-down-over-left").expect("in the catalogue").apply(after());
     let label = Hypothesis::reading(both);
     let sources: Vec<&Puzzle> = cases.iter().map(|(p, _)| p).take(40).collect();
-    let e = design_hypothesis(label, &sources, &[], &[], 3, &|| true);
+    let e = design_hypothesis(label, &sources, &Rivals::default(), 3, &|| true);
     // The answer aims after the move, and breaks ties as we do.
     let got: Vec<Option<Vec<u8>>> = e
         .puzzles()
@@ -135,7 +135,8 @@ fn a_label_that_does_not_stand_leaves_the_readings_named() {
     assert!(d.readings.is_empty(), "{:?}", d.readings);
     assert_eq!(d.status, Status::Unexplained);
     let words = describe_group(&d.groups[0]);
-    assert!(words.starts_with("not confirmed, weak evidence: "), "{words}");
+    assert!(words.starts_with("not confirmed: the beasts aim"), "{words}");
+    assert!(words.contains("; weak evidence: "), "{words}");
 }
 
 #[test]
@@ -146,7 +147,11 @@ fn designed_cases_never_predict_an_output_the_answers_failures_give_most() {
         eaten: true,
         score: 0,
     };
-    let e = design_hypothesis(Hypothesis::reading(after()), &sources, &[], &[zero], 1, &|| true);
+    let against = Rivals {
+        common: &[zero],
+        ..Rivals::default()
+    };
+    let e = design_hypothesis(Hypothesis::reading(after()), &sources, &against, 1, &|| true);
     assert!(e.parts[0].cases.len() >= ENOUGH);
     for d in &e.parts[0].cases {
         assert_ne!(d.prediction, Prediction::Output(zero));
