@@ -99,7 +99,10 @@ fn an_answer_that_gives_another_output_when_run_again_is_called_flaky() {
     let cause = first["cause"].as_str().unwrap_or_default();
     assert!(cause.starts_with("flaky: random-2-"), "{d}");
     assert!(cause.contains(" gave `"), "{cause}");
-    assert!(first["event"].is_null() && first["compare"].is_null(), "{first}");
+    assert!(
+        first["event"].is_null() && first["compare"].is_null(),
+        "{first}"
+    );
     assert!(
         d["sentence"]
             .as_str()
@@ -108,8 +111,14 @@ fn an_answer_that_gives_another_output_when_run_again_is_called_flaky() {
         "{d}"
     );
     // No rule label on the flaky cases: every failure is in the flaky group.
-    assert_eq!(first["cases"].as_array().map(Vec::len), s["failed"].as_u64().map(|n| n as usize));
-    assert!(d["explained_by"].as_array().is_some_and(Vec::is_empty), "{d}");
+    assert_eq!(
+        first["cases"].as_array().map(Vec::len),
+        s["failed"].as_u64().map(|n| n as usize)
+    );
+    assert!(
+        d["explained_by"].as_array().is_some_and(Vec::is_empty),
+        "{d}"
+    );
 }
 
 #[test]
@@ -142,7 +151,16 @@ fn a_deterministic_answer_run_again_is_not_flaky() {
 fn a_shown_case_larger_than_8x8_with_10_moves_says_why() {
     beast()
         .args(["check", "--no-builtin", "--random", "20", "--seed", "1"])
-        .args(["--size", "12x10", "--shrink", "none", "--", BEAST, "--exhaust", "stop"])
+        .args([
+            "--size",
+            "12x10",
+            "--shrink",
+            "none",
+            "--",
+            BEAST,
+            "--exhaust",
+            "stop",
+        ])
         .assert()
         .code(1)
         .stdout(predicate::str::contains(

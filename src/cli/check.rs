@@ -315,9 +315,13 @@ fn conclude(
 ) -> Result<(Vec<CaseReport>, Summary, DiagnosisReport), super::Error> {
     let mut diagnosis = diagnose_run(&ran, judge, jobs, budget);
     if let Some(judge) = judge {
-        let (repeat, seen) = (conclusion.repeat, observed(&ran));
-        diagnosis =
-            experiment::settle(judge, diagnosis, &ran, &seen, repeat, seed, jobs, budget)?;
+        let settings = experiment::Settings {
+            repeat: conclusion.repeat,
+            seed,
+            jobs,
+            budget,
+        };
+        diagnosis = experiment::settle(judge, diagnosis, &ran, &observed(&ran), &settings)?;
     }
     let groups = diagnose::group(&observed(&ran), &diagnosis);
     let mut shown = show_groups(judge, &groups, &ran, conclusion, jobs)?;
@@ -525,8 +529,12 @@ fn show_groups(
                         ShrinkWhich::First => *g == 0,
                         ShrinkWhich::Group | ShrinkWhich::All => true,
                     };
-                    let mut shown =
-                        shrinking::shown(judge.filter(|_| shrink), unit, ran, conclusion.shrink_time);
+                    let mut shown = shrinking::shown(
+                        judge.filter(|_| shrink),
+                        unit,
+                        ran,
+                        conclusion.shrink_time,
+                    );
                     if let Ok(s) = &mut shown {
                         let why = match which {
                             ShrinkWhich::None => "not shrunk: --shrink none",
@@ -567,15 +575,14 @@ fn group_report(group: &Group, shown: Shown, ran: &[(Case, CaseReport)]) -> Grou
     GroupReport {
         verdict: ran[group.smallest].1.verdict,
         compare: match &group.cause {
-            diagnose::Cause::Hypothesis { head, .. } if standing(group) => {
-                head.hypothesis
-                    .rules()
-                    .map(|rules| beast_engine::judge::report::ComparePage {
-                        flags: beast_engine::beast::variant::flags(rules),
-                        rules,
-                        written: None,
-                    })
-            }
+            diagnose::Cause::Hypothesis { head, .. } if standing(group) => head
+                .hypothesis
+                .rules()
+                .map(|rules| beast_engine::judge::report::ComparePage {
+                    flags: beast_engine::beast::variant::flags(rules),
+                    rules,
+                    written: None,
+                }),
             _ => None,
         },
         also: match &group.cause {
@@ -595,10 +602,7 @@ fn group_report(group: &Group, shown: Shown, ran: &[(Case, CaseReport)]) -> Grou
 
 /// True unless an experiment refuted the group's label.
 fn standing(group: &Group) -> bool {
-    group
-        .confirmation
-        .as_ref()
-        .is_none_or(|c| c.confirmed())
+    group.confirmation.as_ref().is_none_or(|c| c.confirmed())
 }
 
 /// The golf score's source: `--source FILE` (or the answer's `source`), or the script the

@@ -24,18 +24,34 @@ const AGAIN: usize = 2;
 /// which of them are.
 const SUSPECTS: usize = 60;
 
+/// How the experiments of one answer's run are made.
+pub struct Settings {
+    /// `--repeat`: how many more times every case runs (0: each group's shown failure,
+    /// twice).
+    pub repeat: usize,
+    /// The seed of the designed cases (the run's `--seed`).
+    pub seed: u64,
+    /// Threads.
+    pub jobs: usize,
+    /// The engine's budget for the new diagnosis and the design.
+    pub budget: Duration,
+}
+
 /// `d` settled by experiment: flaky cases set apart (the diagnosis made again without
-/// them), then every label tried on its designed cases, seeded by `seed`.
+/// them), then every label tried on its designed cases.
 pub fn settle<E: Execute>(
     judge: &Judge<E>,
     d: Diagnosis,
     ran: &[(Case, CaseReport)],
     observed: &[Observed],
-    repeat: usize,
-    seed: u64,
-    jobs: usize,
-    budget: Duration,
+    settings: &Settings,
 ) -> anyhow::Result<Diagnosis> {
+    let &Settings {
+        repeat,
+        seed,
+        jobs,
+        budget,
+    } = settings;
     let flaky = flaky_cases(judge, &d, ran, repeat, jobs)?;
     let deadline = Instant::now() + budget;
     let in_time = || Instant::now() < deadline && judge.runner.interrupted().is_none();

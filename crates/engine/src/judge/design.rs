@@ -32,6 +32,7 @@ use crate::beast::events::{self, Event};
 use crate::beast::variant::{self, Variant};
 use crate::beast::{Cell, Move, Puzzle, Rules};
 use crate::grid::{Dir, Pos};
+pub use crate::judge::confirmation::{Confirmation, ENOUGH, Tally};
 use crate::judge::diagnose::{
     Answer, Cause, Clue, Diagnosis, Explanation, Group, Hypothesis, Observed, Shape, Status,
     describe,
@@ -39,9 +40,6 @@ use crate::judge::diagnose::{
 use crate::judge::generate::{GenOptions, generate};
 use crate::judge::shrink;
 use crate::judge::verdict::Verdict;
-
-/// How many designed cases (pairs, for a rule event) a part must match to stay.
-pub const ENOUGH: usize = 3;
 
 /// How many designed cases (pairs) the judge makes for each part.
 pub const WANTED: usize = 4;
@@ -134,116 +132,6 @@ pub struct Experiment {
     pub parts: Vec<Part>,
 }
 
-/// What one part's designed cases showed.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Tally {
-    /// The part's name.
-    pub name: String,
-    /// The cases (pairs) the answer's outputs matched.
-    pub matched: usize,
-    /// Of how many designed (for a rule event: the pairs on whose first puzzle the answer
-    /// went wrong, as the label predicts; on the others the event did no harm).
-    pub designed: usize,
-    /// How many candidate puzzles were looked at to design them.
-    pub tried: usize,
-    /// True for a rule event's pairs.
-    pub paired: bool,
-}
-
-impl Tally {
-    /// True if the part earned its place.
-    pub fn confirmed(&self) -> bool {
-        self.matched >= ENOUGH
-    }
-
-    /// `4 of 4 designed cases`, or for a rule event `3 of 4 designed pairs`.
-    fn figures(&self) -> String {
-        let what = match (self.paired, self.designed) {
-            (true, 1) => "designed pair",
-            (true, _) => "designed pairs",
-            (false, 1) => "designed case",
-            (false, _) => "designed cases",
-        };
-        format!("{} of {} {what}", self.matched, self.designed)
-    }
-}
-
-/// What an experiment found: one tally a part.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Confirmation {
-    /// The label tried.
-    pub label: Label,
-    /// Each part's tally.
-    pub parts: Vec<Tally>,
-}
-
-impl Confirmation {
-    /// True if every part matched on [`ENOUGH`] designed cases.
-    pub fn confirmed(&self) -> bool {
-        !self.parts.is_empty() && self.parts.iter().all(Tally::confirmed)
-    }
-
-    /// How the label was confirmed, or why the evidence is weak, in words.
-    pub fn words(&self) -> String {
-        let event = matches!(self.label, Label::Event(_));
-        if self.confirmed() {
-            return match self.parts.as_slice() {
-                [one] if event => format!(
-                    "confirmed on {} (the same puzzle with and without {}: wrong with it, \
-                     right without)",
-                    one.figures(),
-                    one.name
-                ),
-                [one] => format!("confirmed on {}", one.figures()),
-                all => {
-                    let each: Vec<String> = all
-                        .iter()
-                        .map(|t| format!("{} on {}", t.name, t.figures()))
-                        .collect();
-                    format!("confirmed part by part: {}", each.join("; "))
-                }
-            };
-        }
-        let each: Vec<String> = self
-            .parts
-            .iter()
-            .map(|t| match (t.confirmed(), t.designed, event) {
-                (true, _, _) => format!("{} confirmed on {}", t.name, t.figures()),
-                (false, d, _) if d < ENOUGH => format!(
-                    "{} could be designed for {} ({} puzzles tried)",
-                    match (d, t.paired) {
-                        (0, true) => "no pair".to_string(),
-                        (0, false) => "no telling case".to_string(),
-                        (d, true) => format!("only {}", crate::words::count(d as u64, "pair")),
-                        (d, false) =>
-                            format!("only {}", crate::words::count(d as u64, "telling case")),
-                    },
-                    t.name,
-                    t.tried
-                ),
-                (false, _, true) => format!(
-                    "the answer was wrong with {} and right without on only {}",
-                    t.name,
-                    t.figures()
-                ),
-                (false, _, false) => format!(
-                    "the answer gave what {} predicts on only {}",
-                    t.name,
-                    t.figures()
-                ),
-            })
-            .collect();
-        let how = match event {
-            true => "",
-            false => {
-                " (each designed so that its output is the label's alone, and turns on that \
-                 part)"
-            }
-        };
-        format!("weak evidence: {}{how}", each.join("; "))
-    }
-}
-
 impl Experiment {
     /// Every designed puzzle, in order: the binary runs the answer on each.
     pub fn puzzles(&self) -> impl Iterator<Item = &Puzzle> {
@@ -288,7 +176,7 @@ impl Experiment {
             })
             .collect();
         Confirmation {
-            label: self.label,
+            rule_event: matches!(self.label, Label::Event(_)),
             parts,
         }
     }
@@ -340,8 +228,9 @@ pub fn plan(
         let seed = seed ^ (k as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
         let experiments = match &g.cause {
             Cause::Hypothesis { head, also } => {
-                let candidates: Vec<Hypothesis> =
-                    std::iter::once(head.hypothesis).chain(also.iter().copied()).collect();
+                let candidates: Vec<Hypothesis> = std::iter::once(head.hypothesis)
+                    .chain(also.iter().copied())
+                    .collect();
                 candidates
                     .iter()
                     .map(|&h| {
@@ -435,7 +324,13 @@ fn parts_of(h: Hypothesis) -> Vec<(String, Hypothesis)> {
                 .collect();
             if shape != Shape::Same {
                 let name = format!("\"{}\"", shape.words());
-                parts.push((name, Hypothesis::Reading { rules, shape: Shape::Same }));
+                parts.push((
+                    name,
+                    Hypothesis::Reading {
+                        rules,
+                        shape: Shape::Same,
+                    },
+                ));
             }
             parts
         }
@@ -581,9 +476,7 @@ fn find_cases(
             }
         };
         let Some(start) = start else { continue };
-        let small = shrink::shrink_within(&start, SHRINK_TRIES, keep_going, |p| {
-            tells(p).is_some()
-        });
+        let small = shrink::shrink_within(&start, SHRINK_TRIES, keep_going, |p| tells(p).is_some());
         tried += small.tries;
         if let Some(a) = tells(&small.puzzle).filter(|_| new(&small.puzzle, &found)) {
             found.push((small.puzzle, a));
@@ -801,16 +694,21 @@ pub fn settle(d: &mut Diagnosis, plans: &[Plan], found: &[Vec<Confirmation>]) {
         };
         match &mut group.cause {
             Cause::Hypothesis { head, also } => {
-                let confirmed: Vec<&Confirmation> =
-                    confirmations.iter().filter(|c| c.confirmed()).collect();
-                let is = |c: &Confirmation, h: Hypothesis| c.label == Label::Hypothesis(h);
+                let confirmed: Vec<(Label, &Confirmation)> = plan
+                    .experiments
+                    .iter()
+                    .map(|e| e.label)
+                    .zip(confirmations)
+                    .filter(|(_, c)| c.confirmed())
+                    .collect();
+                let is = |h: Hypothesis| confirmed.iter().any(|(l, _)| *l == Label::Hypothesis(h));
                 match confirmed.first() {
-                    Some(c) => {
-                        if let Label::Hypothesis(h) = c.label {
-                            head.hypothesis = h;
+                    Some((label, c)) => {
+                        if let Label::Hypothesis(h) = label {
+                            head.hypothesis = *h;
                         }
                         let first = head.hypothesis;
-                        also.retain(|&h| h != first && confirmed.iter().any(|c| is(c, h)));
+                        also.retain(|&h| h != first && is(h));
                         group.confirmation = Some((*c).clone());
                     }
                     None => {

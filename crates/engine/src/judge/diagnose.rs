@@ -509,10 +509,14 @@ impl Suspect {
             true => "weak evidence: ",
             false => "",
         };
-        format!("{weak}{failing} {}; {passing} [{}]", kind.words(), kind.name())
+        format!(
+            "{weak}{failing} {}; {passing} [{}]",
+            kind.words(),
+            kind.name()
+        )
     }
 
-    /// True if many passing cases share it (a [`WEAK`]th or more): it tells little.
+    /// True if many passing cases share it (a third or more): it tells little.
     pub fn weak(&self) -> bool {
         self.passing * WEAK >= self.of_passing && self.passing > 0
     }
@@ -587,8 +591,8 @@ pub struct Group {
     pub cases: Vec<usize>,
     /// The smallest of them (fewest cells, then fewest moves).
     pub smallest: usize,
-    /// How its label fared on designed cases ([`crate::judge::design`]), once tried.
-    pub confirmation: Option<crate::judge::design::Confirmation>,
+    /// How its label fared on designed cases (`judge::design`), once tried.
+    pub confirmation: Option<crate::judge::confirmation::Confirmation>,
 }
 
 impl Group {

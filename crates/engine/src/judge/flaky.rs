@@ -18,7 +18,8 @@ pub struct Rerun {
 impl Rerun {
     /// True if its outputs differ (leniently, as the verdicts compare: whitespace aside).
     pub fn differs(&self) -> bool {
-        let same = |a: &str, b: &str| match (Answer::read(a.as_bytes()), Answer::read(b.as_bytes())) {
+        let same = |a: &str, b: &str| match (Answer::read(a.as_bytes()), Answer::read(b.as_bytes()))
+        {
             (Some(x), Some(y)) => x == y,
             _ => a.split_whitespace().eq(b.split_whitespace()),
         };

@@ -5,6 +5,7 @@
 //! binary runs candidates and feeds these parts.
 
 pub mod cases;
+pub mod confirmation;
 pub mod design;
 pub mod diagnose;
 pub mod flaky;

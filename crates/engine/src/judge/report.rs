@@ -7,9 +7,7 @@ use std::fmt::Write as _;
 use serde::{Deserialize, Serialize};
 
 use crate::beast::{Rules, variant};
-use crate::judge::diagnose::{
-    Cause, Diagnosis, Explanation, Hypothesis, STRONG, Shape, Status,
-};
+use crate::judge::diagnose::{Cause, Diagnosis, Explanation, Hypothesis, STRONG, Shape, Status};
 use crate::judge::termination::Termination;
 use crate::judge::verdict::{Verdict, unified_diff};
 use crate::words::{count, mib};
@@ -176,9 +174,10 @@ impl DiagnosisReport {
 fn sentence(d: &Diagnosis) -> String {
     let say = |e: &Explanation| e.hypothesis.words();
     // Only a rule event locates a mistake in the rules (not an output shape or a trait).
-    let located = d.groups.iter().any(|g| {
-        matches!(&g.cause, Cause::Own { suspect: Some(s) } if s.event.event().is_some())
-    });
+    let located = d
+        .groups
+        .iter()
+        .any(|g| matches!(&g.cause, Cause::Own { suspect: Some(s) } if s.event.event().is_some()));
     let flaky = d
         .groups
         .iter()

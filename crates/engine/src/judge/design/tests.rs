@@ -85,14 +85,15 @@ fn a_reading_the_answer_follows_is_confirmed_on_designed_cases() {
     assert_eq!(d.readings[0].hypothesis, Hypothesis::reading(after()));
 }
 
-
 fn tie(name: &str) -> Rules {
     find(name).expect("in the catalogue").apply(Rules::OURS)
 }
 
 #[test]
 fn a_combined_label_is_tried_part_by_part() {
-    let both = find("tie-down-over-left").expect("in the catalogue").apply(after());
+    let both = find("tie-down-over-left")
+        .expect("in the catalogue")
+        .apply(after());
     let parts = parts_of(Hypothesis::reading(both));
     let names: Vec<&str> = parts.iter().map(|(n, _)| n.as_str()).collect();
     assert_eq!(names, ["--target after", "--variant tie-down-over-left"]);
@@ -103,7 +104,9 @@ fn a_combined_label_is_tried_part_by_part() {
 #[test]
 fn a_part_the_answer_does_not_have_is_not_confirmed_and_the_label_goes() {
     let cases = puzzles();
-    let both = find("tie-down-over-left").expect("in the catalogue").apply(after());
+    let both = find("tie-down-over-left")
+        .expect("in the catalogue")
+        .apply(after());
     let label = Hypothesis::reading(both);
     let sources: Vec<&Puzzle> = cases.iter().map(|(p, _)| p).take(40).collect();
     let e = design_hypothesis(label, &sources, &Rivals::default(), 3, &|| true);
@@ -116,11 +119,20 @@ fn a_part_the_answer_does_not_have_is_not_confirmed_and_the_label_goes() {
     assert!(c.parts[0].confirmed(), "{c:?}");
     assert_eq!(c.parts[1].matched, 0, "{c:?}");
     assert!(!c.confirmed());
-    assert!(c.words().starts_with("weak evidence: --target after confirmed on 4 of 4"));
+    assert!(
+        c.words()
+            .starts_with("weak evidence: --target after confirmed on 4 of 4")
+    );
     // Every designed case of the tie part tells the label from the reading without it.
     for d in &e.parts[1].cases {
-        assert_ne!(label.answer(&d.puzzle), Hypothesis::reading(after()).answer(&d.puzzle));
-        assert_ne!(label.answer(&d.puzzle), Hypothesis::reading(Rules::OURS).answer(&d.puzzle));
+        assert_ne!(
+            label.answer(&d.puzzle),
+            Hypothesis::reading(after()).answer(&d.puzzle)
+        );
+        assert_ne!(
+            label.answer(&d.puzzle),
+            Hypothesis::reading(Rules::OURS).answer(&d.puzzle)
+        );
     }
 }
 
@@ -135,7 +147,10 @@ fn a_label_that_does_not_stand_leaves_the_readings_named() {
     assert!(d.readings.is_empty(), "{:?}", d.readings);
     assert_eq!(d.status, Status::Unexplained);
     let words = describe_group(&d.groups[0]);
-    assert!(words.starts_with("not confirmed: the beasts aim"), "{words}");
+    assert!(
+        words.starts_with("not confirmed: the beasts aim"),
+        "{words}"
+    );
     assert!(words.contains("; weak evidence: "), "{words}");
 }
 
@@ -151,7 +166,9 @@ fn designed_cases_never_predict_an_output_the_answers_failures_give_most() {
         common: &[zero],
         ..Rivals::default()
     };
-    let e = design_hypothesis(Hypothesis::reading(after()), &sources, &against, 1, &|| true);
+    let e = design_hypothesis(Hypothesis::reading(after()), &sources, &against, 1, &|| {
+        true
+    });
     assert!(e.parts[0].cases.len() >= ENOUGH);
     for d in &e.parts[0].cases {
         assert_ne!(d.prediction, Prediction::Output(zero));
@@ -196,7 +213,10 @@ fn a_rule_event_is_confirmed_on_the_same_puzzle_with_and_without_it() {
     let got: Vec<Option<Vec<u8>>> = e.puzzles().map(|q| Some(answer(q).into_bytes())).collect();
     let c = e.judge(&got);
     assert!(c.confirmed(), "{c:?}");
-    assert!(c.words().contains("designed pairs (the same puzzle with and without push-train"));
+    assert!(
+        c.words()
+            .contains("designed pairs (the same puzzle with and without push-train")
+    );
     // An answer wrong everywhere is not confirmed by the pairs: it is wrong without too.
     let everywhere: Vec<Option<Vec<u8>>> = e.puzzles().map(|_| Some(b"99\n".to_vec())).collect();
     assert!(!e.judge(&everywhere).confirmed());
@@ -212,8 +232,12 @@ fn a_suspect_that_many_passing_cases_share_is_weak_evidence() {
         of_passing: 319,
     };
     assert!(s.weak());
-    assert!(s.words().starts_with("weak evidence: every failing case has beasts"), "{}", s.words());
+    assert!(
+        s.words()
+            .starts_with("weak evidence: every failing case has beasts"),
+        "{}",
+        s.words()
+    );
     let sharp = Suspect { passing: 3, ..s };
     assert!(!sharp.weak());
 }
-
