@@ -241,3 +241,22 @@ fn a_suspect_that_many_passing_cases_share_is_weak_evidence() {
     let sharp = Suspect { passing: 3, ..s };
     assert!(!sharp.weak());
 }
+
+#[test]
+fn the_diagnosis_locates_a_mistake_in_the_rules_only_by_a_rule_event() {
+    let cases: Vec<(Puzzle, String)> = puzzles().into_iter().take(60).collect();
+    // Every failure is an output that is not an answer: no rule event names a group.
+    let garbled = |p: &Puzzle| match under(after())(p) == under(Rules::OURS)(p) {
+        true => under(Rules::OURS)(p),
+        false => "oops\n".to_string(),
+    };
+    let outputs: Vec<String> = cases.iter().map(|(p, _)| garbled(p)).collect();
+    let d = diagnose(&observed(&cases, &outputs), 2, || true);
+    let report = crate::judge::report::DiagnosisReport::new(&d, Vec::new());
+    assert!(
+        report.sentence.ends_with("(see the groups)."),
+        "{}",
+        report.sentence
+    );
+    assert!(!report.sentence.contains("locate it in the rules"));
+}
