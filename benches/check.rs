@@ -1,11 +1,13 @@
 //! Benchmarks of the pure parts of `beast check`: generation, comparison, the diagnosis of a
-//! run and shrinking with an in-process candidate (the engine under another reading). The
+//! run (with the design of the cases that confirm its labels: `judge::design`; the answer's
+//! runs on them are counted apart) and shrinking with an in-process candidate (the engine under another reading). The
 //! process overhead of the judge is measured end to end instead (see the README), and so is
 //! the cost of each sandbox level: `check_20_cases_per_sandbox_level` runs `beast check` on
 //! 20 random cases with `beast` itself as the candidate; the difference between two levels,
 //! divided by 20, is the per-case overhead of the stronger one.
 
 use beast_engine::beast::{Puzzle, Rules, Target, play_out};
+use beast_engine::judge::design;
 use beast_engine::judge::diagnose::{self, Observed};
 use beast_engine::judge::generate::{GenOptions, generate};
 use beast_engine::judge::{shrink, verdict};
@@ -82,8 +84,16 @@ fn diagnose_thousand(b: divan::Bencher, got: impl Fn(&Puzzle) -> String) {
                 }
             })
             .collect();
-        diagnose::diagnose(&observed, 2, || true)
+        diagnosed_and_designed(&observed)
     });
+}
+
+/// The diagnosis of `observed` and the designed cases of its labels: the judge's own work
+/// before the answer runs on them.
+fn diagnosed_and_designed(observed: &[Observed]) -> (diagnose::Diagnosis, Vec<design::Plan>) {
+    let d = diagnose::diagnose(observed, 2, || true);
+    let plans = design::plan(observed, &d, 1, || true);
+    (d, plans)
 }
 
 /// One catalogue mistake (aiming after the move): explained.
@@ -153,7 +163,7 @@ fn diagnose_1000_cases_own_mistake_with_events(b: divan::Bencher) {
                 }
             })
             .collect();
-        diagnose::diagnose(&observed, 2, || true)
+        diagnosed_and_designed(&observed)
     });
 }
 

@@ -152,7 +152,7 @@ fn the_text_report_explains_and_ends_with_the_summary_line() {
         .code(1)
         .stdout(
             predicate::str::is_match(
-                r"(?m)^WA x\d+: the game stops when the moves run out \(--exhaust stop\)$",
+                r"(?m)^WA x\d+: the game stops when the moves run out \(--exhaust stop\) \(confirmed on \d of \d designed cases\)$",
             )
             .expect("regex"),
         )

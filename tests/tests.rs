@@ -11,6 +11,7 @@ mod beast_cli;
 mod bounded_cli;
 mod cases_cli;
 mod check_cli;
+mod confirmed_cli;
 #[cfg(target_os = "linux")]
 mod contain_cli;
 mod diagnosis_cli;

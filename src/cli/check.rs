@@ -12,6 +12,7 @@
 mod answers;
 mod args;
 mod event;
+mod experiment;
 pub(crate) mod load;
 mod plan;
 mod pool;
@@ -29,6 +30,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::Context;
 use beast_engine::judge::cases::Case;
+use beast_engine::judge::design;
 use beast_engine::judge::diagnose::{self, Diagnosis, Group, Observed};
 use beast_engine::judge::record::{self, SandboxRecord};
 use beast_engine::judge::report::{
@@ -235,6 +237,7 @@ fn conclude_each(
                     true => conclusion.engine_time.min(Duration::from_secs(2)),
                     false => conclusion.engine_time,
                 },
+                run.seed().unwrap_or(0),
             )?),
         };
         judged.push(Judged {
@@ -288,6 +291,7 @@ fn merged(plan: &Plan, files: &[PathBuf]) -> super::error::Ended {
                 plan.jobs,
                 html_dir(conclusion, many, &answer.name).as_deref(),
                 conclusion.engine_time,
+                m.header.seed.unwrap_or(0),
             )?),
         };
         judged.push(Judged {
@@ -323,10 +327,20 @@ fn conclude(
     jobs: usize,
     html_dir: Option<&Path>,
     budget: Duration,
+    seed: u64,
 ) -> Result<(Vec<CaseReport>, Summary, DiagnosisReport), super::Error> {
     // The robustness set is judged apart: in no group, count or exit code (issue 30).
     let (ran, robust): (Vec<_>, Vec<_>) = ran.into_iter().partition(|(c, _)| !c.robustness);
-    let diagnosis = diagnose_run(&ran, judge, jobs, budget);
+    let mut diagnosis = diagnose_run(&ran, judge, jobs, budget);
+    if let Some(judge) = judge {
+        let settings = experiment::Settings {
+            repeat: conclusion.repeat,
+            seed,
+            jobs,
+            budget,
+        };
+        diagnosis = experiment::settle(judge, diagnosis, &ran, &observed(&ran), &settings)?;
+    }
     let groups = diagnose::group(&observed(&ran), &diagnosis);
     let mut shown = show_groups(judge, &groups, &ran, conclusion, jobs)?;
     if let Some(groups) = judge.map(|j| &j.runner.groups) {
@@ -336,7 +350,8 @@ fn conclude(
         report::html::write_compare_pages(dir, &mut shown)?;
     }
     let mut diagnosis = DiagnosisReport::new(&diagnosis, shown);
-    let rates = tuning::Rates::of(ran.iter().map(|(c, r)| (&c.origin, r.passed)));
+    let judged = ran.iter().filter(|(_, r)| r.verdict.judged());
+    let rates = tuning::Rates::of(judged.map(|(c, r)| (&c.origin, r.passed)));
     diagnosis.sentence = tuning::with_lead(rates, &diagnosis.sentence);
     diagnosis.robustness = robustness_section(&robust, &ran);
     let reports: Vec<CaseReport> = ran.into_iter().map(|(_, r)| r).collect();
@@ -541,9 +556,9 @@ fn show_groups(
         .enumerate()
         .flat_map(|(g, group)| {
             let one = |i: usize| Group {
-                cause: group.cause.clone(),
                 cases: vec![i],
                 smallest: i,
+                ..group.clone()
             };
             match which {
                 ShrinkWhich::All => group.cases.iter().map(|&i| (g, one(i))).collect(),
@@ -564,8 +579,21 @@ fn show_groups(
                         ShrinkWhich::First => *g == 0,
                         ShrinkWhich::Group | ShrinkWhich::All => true,
                     };
-                    let judge = judge.filter(|_| shrink);
-                    let shown = shrinking::shown(judge, unit, ran, conclusion.shrink_time);
+                    let mut shown = shrinking::shown(
+                        judge.filter(|_| shrink),
+                        unit,
+                        ran,
+                        conclusion.shrink_time,
+                    );
+                    if let Ok(s) = &mut shown {
+                        let why = match which {
+                            ShrinkWhich::None => "not shrunk: --shrink none",
+                            _ => "not shrunk: --shrink first shrinks only the first group",
+                        };
+                        if judge.is_some() && !shrink && s.unshrunk.is_some() {
+                            s.unshrunk = Some(why.to_string());
+                        }
+                    }
                     if let Ok(mut r) = results.lock() {
                         r.push((*g, shown));
                     }
@@ -597,15 +625,14 @@ fn group_report(group: &Group, shown: Shown, ran: &[(Case, CaseReport)]) -> Grou
     GroupReport {
         verdict: ran[group.smallest].1.verdict,
         compare: match &group.cause {
-            diagnose::Cause::Hypothesis { head, .. } => {
-                head.hypothesis
-                    .rules()
-                    .map(|rules| beast_engine::judge::report::ComparePage {
-                        flags: beast_engine::beast::variant::flags(rules),
-                        rules,
-                        written: None,
-                    })
-            }
+            diagnose::Cause::Hypothesis { head, .. } if standing(group) => head
+                .hypothesis
+                .rules()
+                .map(|rules| beast_engine::judge::report::ComparePage {
+                    flags: beast_engine::beast::variant::flags(rules),
+                    rules,
+                    written: None,
+                }),
             _ => None,
         },
         also: match &group.cause {
@@ -613,14 +640,19 @@ fn group_report(group: &Group, shown: Shown, ran: &[(Case, CaseReport)]) -> Grou
             _ => Vec::new(),
         },
         evidence: match &group.cause {
-            diagnose::Cause::Hypothesis { head, .. } => Some(head.evidence),
+            diagnose::Cause::Hypothesis { head, .. } if standing(group) => Some(head.evidence),
             _ => None,
         },
         event: group.cause.suspect().map(|s| s.event.name().to_string()),
-        cause: diagnose::describe(&group.cause),
+        cause: design::describe_group(group),
         cases: group.cases.iter().map(|&i| ran[i].1.name.clone()).collect(),
         shown,
     }
+}
+
+/// True unless an experiment refuted the group's label.
+fn standing(group: &Group) -> bool {
+    group.confirmation.as_ref().is_none_or(|c| c.confirmed())
 }
 
 /// The golf score's source: `--source FILE` (or the answer's `source`), or the script the

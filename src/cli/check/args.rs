@@ -73,6 +73,10 @@ pub struct Args {
     /// The same as `--shrink none`.
     #[arg(long)]
     pub no_shrink: bool,
+    /// Run every case N more times and call the answer flaky where its outputs differ
+    /// [default: only each group's shown failure, twice].
+    #[arg(long, value_name = "N", default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=100))]
+    pub repeat: u32,
     /// Write, for every failure group a reading explains, its smallest case (`group-N.txt`)
     /// and the page comparing our reading with it (`group-N.html`, as `beast --html
     /// --compare` makes it) into DIR.

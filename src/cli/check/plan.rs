@@ -111,6 +111,9 @@ pub struct Conclusion {
     pub engine_time: Duration,
     /// `--html-dir`.
     pub html_dir: Option<PathBuf>,
+    /// `--repeat`: how many more times every case runs (0: only each group's shown
+    /// failure, twice).
+    pub repeat: usize,
 }
 
 /// Which failures to shrink.
@@ -216,6 +219,7 @@ impl Plan {
             shrink_time: args.shrink_time,
             engine_time: args.engine_time,
             html_dir: args.html_dir.clone(),
+            repeat: args.repeat as usize,
         };
         let output = Output {
             format: args.format.into(),

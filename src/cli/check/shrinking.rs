@@ -53,7 +53,11 @@ pub fn shown<E: Execute>(
     let (seen, stopped) = match judge {
         None => (None, false),
         Some(judge) => match &group.cause {
-            Cause::Hypothesis { head, .. } => {
+            // A flaky answer's case shows what it printed once; shrinking would chase chance.
+            Cause::Flaky { .. } => (None, false),
+            Cause::Hypothesis { head, .. }
+                if group.confirmation.as_ref().is_none_or(|c| c.confirmed()) =>
+            {
                 by_engine(judge, &case.puzzle, head.hypothesis, deadline)?
             }
             cause => by_answer(
@@ -72,6 +76,22 @@ pub fn shown<E: Execute>(
         to: dims(&s.puzzle),
     });
     let seen = seen.unwrap_or(original);
+    let unshrunk = match (judge, &group.cause) {
+        (_, _) if small(&seen.puzzle) => None,
+        (None, _) => Some(NOT_SHRUNK.to_string()),
+        (Some(_), Cause::Flaky { .. }) => {
+            Some("a flaky answer's case is shown as it ran, not shrunk".to_string())
+        }
+        (Some(_), _) if stopped => Some(format!(
+            "shrinking stopped at its time budget ({} s, --shrink-time)",
+            budget.as_secs_f64()
+        )),
+        (Some(_), _) => Some(
+            "no smaller puzzle tried fails the same way (the same verdict, the same kind of \
+             difference and, for a located group, the same rule event)"
+                .to_string(),
+        ),
+    };
     let puzzle = match shrunk {
         Some(_) => seen.puzzle.to_string(),
         None => report.puzzle.clone(),
@@ -90,7 +110,17 @@ pub fn shown<E: Execute>(
             .suspect()
             .and_then(|s| s.event.event())
             .and_then(|e| first_happens(&seen.puzzle, e)),
+        unshrunk,
     })
+}
+
+/// Why a case was not shrunk when no answer could run again; the caller says better
+/// where it knows (`--shrink`).
+pub const NOT_SHRUNK: &str = "not shrunk (a merged run, or an interrupted check)";
+
+/// True if `p` is at most 8x8 with at most 10 moves: what a shown case should be.
+fn small(p: &Puzzle) -> bool {
+    p.map().cols() <= 8 && p.map().rows() <= 8 && p.moves().len() <= 10
 }
 
 /// Where `puzzle` first goes through `event`, in words: `turn 5 (move R)`.

@@ -502,7 +502,20 @@ impl Suspect {
             (1, n) => format!("1 passing case of {n} does"),
             (k, n) => format!("{k} passing cases of {n} do"),
         };
-        format!("{failing} {}; {passing} [{}]", kind.words(), kind.name())
+        let weak = match self.weak() {
+            true => "weak evidence: ",
+            false => "",
+        };
+        format!(
+            "{weak}{failing} {}; {passing} [{}]",
+            kind.words(),
+            kind.name()
+        )
+    }
+
+    /// True if many passing cases share it (a third or more): it tells little.
+    pub fn weak(&self) -> bool {
+        self.passing * WEAK >= self.of_passing && self.passing > 0
     }
 
     /// True if it sets the cases apart exactly: all of them, and no passing case.
@@ -510,6 +523,9 @@ impl Suspect {
         self.failing == self.of_failing && self.passing == 0
     }
 }
+
+/// A clue shared by this fraction (1 in WEAK) of the passing cases or more is weak evidence.
+const WEAK: usize = 3;
 
 /// What a group of failures has in common.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -534,6 +550,13 @@ pub enum Cause {
     Format {
         /// What differs, in words.
         how: String,
+    },
+    /// The answer gave different outputs on the same case when run again: nondeterministic.
+    Flaky {
+        /// The case shown, by name.
+        name: String,
+        /// What it gave on each run, in order.
+        outputs: Vec<String>,
     },
     /// The same verdict; for a WA that is not an answer, the output got.
     Verdict {
@@ -565,6 +588,8 @@ pub struct Group {
     pub cases: Vec<usize>,
     /// The smallest of them (fewest cells, then fewest moves).
     pub smallest: usize,
+    /// How its label fared on designed cases (`judge::design`), once tried.
+    pub confirmation: Option<crate::judge::confirmation::Confirmation>,
 }
 
 impl Group {
@@ -578,6 +603,7 @@ impl Group {
             cause,
             cases,
             smallest,
+            confirmation: None,
         }
     }
 }
@@ -1012,7 +1038,12 @@ impl Spectrum {
         let counts: Vec<(Clue, usize)> = clues
             .map(|e| (e, failing.iter().filter(|&&i| self.has(i, e)).count()))
             .collect();
-        let everywhere = counts.iter().any(|&(_, f)| f == failing.len());
+        // A clue every failing case has is preferred, unless many passing cases share it:
+        // then the clue that tells failing from passing best (Ochiai) is taken.
+        let everywhere = counts.iter().any(|&(e, f)| {
+            let p = self.passing.iter().filter(|&&i| self.has(i, e)).count();
+            f == failing.len() && p * WEAK < self.passing.len()
+        });
         let mut best: Option<(f64, Suspect)> = None;
         for (e, f) in counts {
             if f == 0 || (everywhere && f < failing.len()) {
@@ -1101,13 +1132,25 @@ fn own_groups(own: &[usize], spectrum: Option<&Spectrum>) -> Vec<(Vec<usize>, Op
             groups.push((left, Some(suspect)));
             break;
         }
-        let (with, without): (Vec<usize>, Vec<usize>) = left
+        // One cause, one group: the cases of the same rule told by a sibling event (a crush
+        // against `~` beside one against `#`, one tie beside another) join it.
+        let (with, without): (Vec<usize>, Vec<usize>) = left.iter().partition(|&&i| {
+            spectrum.is_some_and(|s| {
+                Event::all()
+                    .filter(|&e| same_rule(Clue::Rule(e), suspect.event))
+                    .map(Clue::Rule)
+                    .chain([suspect.event])
+                    .any(|e| s.has(i, e))
+            })
+        });
+        let exact = with
             .iter()
-            .partition(|&&i| spectrum.is_some_and(|s| s.has(i, suspect.event)));
+            .filter(|&&i| spectrum.is_some_and(|s| s.has(i, suspect.event)))
+            .count();
         groups.push((
             with.clone(),
             Some(Suspect {
-                failing: with.len(),
+                failing: exact,
                 of_failing: with.len(),
                 ..suspect
             }),
@@ -1115,6 +1158,17 @@ fn own_groups(own: &[usize], spectrum: Option<&Spectrum>) -> Vec<(Vec<usize>, Op
         left = without;
     }
     groups
+}
+
+/// True if two clues tell of the same rule in other spellings: the crushes (against `#`
+/// or `~`), the ties.
+fn same_rule(a: Clue, b: Clue) -> bool {
+    let family = |c: Clue| match c.name() {
+        n if n.starts_with("crush-") => "crush",
+        n if n.starts_with("tie-") => "tie",
+        n => n,
+    };
+    family(a) == family(b)
 }
 
 /// True for a wrong answer that is the engine's own under our readings.
@@ -1261,6 +1315,19 @@ pub fn describe(cause: &Cause) -> String {
             "a mistake of the answer's own (no rule event sets these cases apart)".to_string()
         }
         Cause::Format { how } => how.clone(),
+        Cause::Flaky { name, outputs } => {
+            let runs: Vec<String> = outputs
+                .iter()
+                .map(|o| match o.split_whitespace().collect::<Vec<_>>() {
+                    w if w.is_empty() => "nothing".to_string(),
+                    w => format!("`{}`", short(&w.join("`/`"))),
+                })
+                .collect();
+            format!(
+                "flaky: {name} gave {} (the answer is nondeterministic: no rule is blamed for these cases)",
+                runs.join(", ")
+            )
+        }
         Cause::Verdict {
             verdict,
             got,

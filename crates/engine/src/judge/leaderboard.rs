@@ -258,6 +258,7 @@ mod tests {
                 stopped_early: None,
                 reproduce: None,
                 located: None,
+                unshrunk: None,
             },
             compare: None,
             also: Vec::new(),

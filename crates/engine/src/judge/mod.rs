@@ -6,7 +6,10 @@
 
 pub mod audit;
 pub mod cases;
+pub mod confirmation;
+pub mod design;
 pub mod diagnose;
+pub mod flaky;
 pub mod generate;
 pub mod kattis;
 pub mod leaderboard;

@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 use serde::{Deserialize, Serialize};
 
 use crate::beast::{Rules, variant};
-use crate::judge::diagnose::{Diagnosis, Explanation, Hypothesis, STRONG, Shape, Status};
+use crate::judge::diagnose::{Cause, Diagnosis, Explanation, Hypothesis, STRONG, Shape, Status};
 use crate::judge::post::LeftOut;
 use crate::judge::robustness::RobustnessReport;
 use crate::judge::termination::Termination;
@@ -86,6 +86,8 @@ pub struct Shown {
     /// For a group located by a rule event: where the case shown first goes through it,
     /// such as `turn 5 (move R)`.
     pub located: Option<String>,
+    /// Why it is larger than 8x8 with 10 moves, when it is.
+    pub unshrunk: Option<String>,
 }
 
 /// One group of failures with a common cause.
@@ -188,6 +190,15 @@ impl DiagnosisReport {
 /// The diagnosis in one sentence.
 fn sentence(d: &Diagnosis) -> String {
     let say = |e: &Explanation| e.hypothesis.words();
+    // Only a rule event locates a mistake in the rules (not an output shape or a trait).
+    let located = d
+        .groups
+        .iter()
+        .any(|g| matches!(&g.cause, Cause::Own { suspect: Some(s) } if s.event.event().is_some()));
+    let flaky = d
+        .groups
+        .iter()
+        .find(|g| matches!(g.cause, Cause::Flaky { .. }));
     let crashed = match d.crashed {
         0 => String::new(),
         n if d.wrong == 0 => format!(
@@ -274,11 +285,23 @@ fn sentence(d: &Diagnosis) -> String {
         _ if d.wrong == 0 && d.crashed > 0 => "no wrong answer to explain".to_string(),
         _ if d.wrong == 0 => "no wrong answer to explain.".to_string(),
         _ => format!(
-            "no known reading or output hypothesis reproduces the {} {} without breaking a passing case: it looks like a mistake of the answer's own (the groups locate it in the rules).",
+            "no known reading or output hypothesis reproduces the {} {} without breaking a passing case: it looks like a mistake of the answer's own ({}).",
             d.wrong,
-            wrong_answers(d.wrong)
+            wrong_answers(d.wrong),
+            match located {
+                true => "the groups locate it in the rules",
+                false => "see the groups",
+            }
         ),
     };
+    if let Some(g) = flaky {
+        text = format!(
+            "the answer is nondeterministic: {} {} gave another output when run again (the \
+             first group). Of the other cases: {text}",
+            g.cases.len(),
+            cases(g.cases.len())
+        );
+    }
     text += &crashed;
     if d.disputed > 0 {
         text += &format!(
@@ -645,6 +668,9 @@ pub fn group_text(g: &GroupReport) -> String {
             );
         }
         None => s += ":\n",
+    }
+    if let Some(why) = &sh.unshrunk {
+        let _ = writeln!(s, "  (larger than 8x8 with 10 moves: {})", visible(why));
     }
     s += &pasteable(&sh.puzzle);
     if let Some(at) = &sh.located {
@@ -1091,6 +1117,7 @@ mod tests {
                 stopped_early: Some(10.0),
                 reproduce: Some("beast gen --seed 99".to_string()),
                 located: Some("turn 1 (move R)".to_string()),
+                unshrunk: None,
             },
             compare: Some(ComparePage {
                 flags: "--exhaust stop".to_string(),

@@ -1,0 +1,262 @@
+//! Designed cases, one rule a test.
+
+use super::*;
+use crate::beast::play_out;
+use crate::beast::{Ending, Target, variant::find};
+use crate::judge::diagnose::{Suspect, diagnose};
+use crate::judge::generate::Recipe;
+use crate::judge::verdict::compare;
+
+/// 200 puzzles of the default generator with our answers.
+fn puzzles() -> Vec<(Puzzle, String)> {
+    let recipe = Recipe::default();
+    (0..200)
+        .filter_map(|s| recipe.make(s).ok())
+        .filter_map(|g| {
+            let answer = play_out(&g.puzzle, Rules::OURS).ok()?.answer();
+            Some((g.puzzle, answer))
+        })
+        .collect()
+}
+
+fn observed<'a>(cases: &'a [(Puzzle, String)], outputs: &'a [String]) -> Vec<Observed<'a>> {
+    cases
+        .iter()
+        .zip(outputs)
+        .map(|((p, e), g)| {
+            let verdict = compare(e.as_bytes(), g.as_bytes(), false);
+            Observed {
+                puzzle: p,
+                layout: crate::judge::robustness::Layout::default(),
+                expected: e,
+                got: g.as_bytes(),
+                verdict,
+                passed: verdict.passed(false),
+            }
+        })
+        .collect()
+}
+
+fn after() -> Rules {
+    Rules {
+        target: Target::After,
+        ..Rules::OURS
+    }
+}
+
+fn under(rules: Rules) -> impl Fn(&Puzzle) -> String {
+    move |p| play_out(p, rules).map(|o| o.answer()).unwrap_or_default()
+}
+
+/// The experiments of an answer that prints `answer(puzzle)`, run on that same answer.
+fn run(
+    cases: &[(Puzzle, String)],
+    answer: impl Fn(&Puzzle) -> String,
+) -> (Diagnosis, Vec<Plan>, Vec<Vec<Confirmation>>) {
+    let outputs: Vec<String> = cases.iter().map(|(p, _)| answer(p)).collect();
+    let seen = observed(cases, &outputs);
+    let d = diagnose(&seen, 2, || true);
+    let plans = plan(&seen, &d, 7, || true);
+    let found = plans
+        .iter()
+        .map(|p| {
+            p.experiments
+                .iter()
+                .map(|e| {
+                    let got: Vec<Option<Vec<u8>>> =
+                        e.puzzles().map(|q| Some(answer(q).into_bytes())).collect();
+                    e.judge(&got)
+                })
+                .collect()
+        })
+        .collect();
+    (d, plans, found)
+}
+
+#[test]
+fn a_reading_the_answer_follows_is_confirmed_on_designed_cases() {
+    let cases = puzzles();
+    let (mut d, plans, found) = run(&cases, under(after()));
+    assert_eq!(plans.len(), 1, "{:?}", d.groups);
+    let c = &found[0][0];
+    assert!(c.confirmed(), "{c:?}");
+    assert_eq!(c.words(), "confirmed on 4 of 4 designed cases");
+    settle(&mut d, &plans, &found);
+    assert_eq!(d.readings[0].hypothesis, Hypothesis::reading(after()));
+}
+
+fn tie(name: &str) -> Rules {
+    find(name).expect("in the catalogue").apply(Rules::OURS)
+}
+
+#[test]
+fn a_combined_label_is_tried_part_by_part() {
+    let both = find("tie-down-over-left")
+        .expect("in the catalogue")
+        .apply(after());
+    let parts = parts_of(Hypothesis::reading(both));
+    let names: Vec<&str> = parts.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(names, ["--target after", "--variant tie-down-over-left"]);
+    assert_eq!(parts[0].1, Hypothesis::reading(tie("tie-down-over-left")));
+    assert_eq!(parts[1].1, Hypothesis::reading(after()));
+}
+
+#[test]
+fn a_part_the_answer_does_not_have_is_not_confirmed_and_the_label_goes() {
+    let cases = puzzles();
+    let both = find("tie-down-over-left")
+        .expect("in the catalogue")
+        .apply(after());
+    let label = Hypothesis::reading(both);
+    let sources: Vec<&Puzzle> = cases.iter().map(|(p, _)| p).take(40).collect();
+    let e = design_hypothesis(label, &sources, &Rivals::default(), 3, &|| true);
+    // The answer aims after the move, and breaks ties as we do.
+    let got: Vec<Option<Vec<u8>>> = e
+        .puzzles()
+        .map(|q| Some(under(after())(q).into_bytes()))
+        .collect();
+    let c = e.judge(&got);
+    assert!(c.parts[0].confirmed(), "{c:?}");
+    assert_eq!(c.parts[1].matched, 0, "{c:?}");
+    assert!(!c.confirmed());
+    assert!(
+        c.words()
+            .starts_with("weak evidence: --target after confirmed on 4 of 4")
+    );
+    // Every designed case of the tie part tells the label from the reading without it.
+    for d in &e.parts[1].cases {
+        assert_ne!(
+            label.answer(&d.puzzle),
+            Hypothesis::reading(after()).answer(&d.puzzle)
+        );
+        assert_ne!(
+            label.answer(&d.puzzle),
+            Hypothesis::reading(Rules::OURS).answer(&d.puzzle)
+        );
+    }
+}
+
+#[test]
+fn a_label_that_does_not_stand_leaves_the_readings_named() {
+    let cases = puzzles();
+    let (mut d, plans, mut found) = run(&cases, under(after()));
+    for part in &mut found[0][0].parts {
+        part.matched = 1;
+    }
+    settle(&mut d, &plans, &found);
+    assert!(d.readings.is_empty(), "{:?}", d.readings);
+    assert_eq!(d.status, Status::Unexplained);
+    let words = describe_group(&d.groups[0]);
+    assert!(
+        words.starts_with("not confirmed: the beasts aim"),
+        "{words}"
+    );
+    assert!(words.contains("; weak evidence: "), "{words}");
+}
+
+#[test]
+fn designed_cases_never_predict_an_output_the_answers_failures_give_most() {
+    let cases = puzzles();
+    let sources: Vec<&Puzzle> = cases.iter().map(|(p, _)| p).take(40).collect();
+    let zero = Answer {
+        eaten: true,
+        score: 0,
+    };
+    let against = Rivals {
+        common: &[zero],
+        ..Rivals::default()
+    };
+    let e = design_hypothesis(Hypothesis::reading(after()), &sources, &against, 1, &|| {
+        true
+    });
+    assert!(e.parts[0].cases.len() >= ENOUGH);
+    for d in &e.parts[0].cases {
+        assert_ne!(d.prediction, Prediction::Output(zero));
+    }
+}
+
+/// An answer that is wrong exactly where `event` fires: one point more.
+fn wrong_where(event: Event) -> impl Fn(&Puzzle) -> String {
+    move |p| {
+        let Ok(o) = play_out(p, Rules::OURS) else {
+            return String::new();
+        };
+        let fires = events::record(p, || true).is_ok_and(|e| e.has(event));
+        let score = o.score + u64::from(fires);
+        match o.ending {
+            Ending::Eaten => format!("aHHHH!\n{score}\n"),
+            _ => format!("{score}\n"),
+        }
+    }
+}
+
+#[test]
+fn a_rule_event_is_confirmed_on_the_same_puzzle_with_and_without_it() {
+    let train = Event::named("push-train").expect("in the vocabulary");
+    let cases = puzzles();
+    let sources: Vec<&Puzzle> = cases
+        .iter()
+        .map(|(p, _)| p)
+        .filter(|p| events::record(p, || true).is_ok_and(|e| e.has(train)))
+        .collect();
+    let e = design_event(train, &sources, 5, &|| true);
+    let part = &e.parts[0];
+    assert!(part.cases.len() >= 2 * ENOUGH, "{part:?}");
+    for pair in part.cases.chunks(2) {
+        let bits = |p: &Puzzle| event_bits(p, &|| true).expect("decided");
+        // The same puzzle but for one step: the event gone, at most one other changed.
+        let (with, without) = (bits(&pair[0].puzzle), bits(&pair[1].puzzle));
+        assert!(with & 1 << train.0 != 0 && without & 1 << train.0 == 0);
+        assert!(((with & !(1 << train.0)) ^ without).count_ones() <= 1);
+    }
+    let answer = wrong_where(train);
+    let got: Vec<Option<Vec<u8>>> = e.puzzles().map(|q| Some(answer(q).into_bytes())).collect();
+    let c = e.judge(&got);
+    assert!(c.confirmed(), "{c:?}");
+    assert!(
+        c.words()
+            .contains("designed pairs (the same puzzle with and without push-train")
+    );
+    // An answer wrong everywhere is not confirmed by the pairs: it is wrong without too.
+    let everywhere: Vec<Option<Vec<u8>>> = e.puzzles().map(|_| Some(b"99\n".to_vec())).collect();
+    assert!(!e.judge(&everywhere).confirmed());
+}
+
+#[test]
+fn a_suspect_that_many_passing_cases_share_is_weak_evidence() {
+    let s = Suspect {
+        event: Clue::Rule(Event::named("order-changed").expect("in the vocabulary")),
+        failing: 50,
+        of_failing: 50,
+        passing: 174,
+        of_passing: 319,
+    };
+    assert!(s.weak());
+    assert!(
+        s.words()
+            .starts_with("weak evidence: every failing case has beasts"),
+        "{}",
+        s.words()
+    );
+    let sharp = Suspect { passing: 3, ..s };
+    assert!(!sharp.weak());
+}
+
+#[test]
+fn the_diagnosis_locates_a_mistake_in_the_rules_only_by_a_rule_event() {
+    let cases: Vec<(Puzzle, String)> = puzzles().into_iter().take(60).collect();
+    // Every failure is an output that is not an answer: no rule event names a group.
+    let garbled = |p: &Puzzle| match under(after())(p) == under(Rules::OURS)(p) {
+        true => under(Rules::OURS)(p),
+        false => "oops\n".to_string(),
+    };
+    let outputs: Vec<String> = cases.iter().map(|(p, _)| garbled(p)).collect();
+    let d = diagnose(&observed(&cases, &outputs), 2, || true);
+    let report = crate::judge::report::DiagnosisReport::new(&d, Vec::new());
+    assert!(
+        report.sentence.ends_with("(see the groups)."),
+        "{}",
+        report.sentence
+    );
+    assert!(!report.sentence.contains("locate it in the rules"));
+}

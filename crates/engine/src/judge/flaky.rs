@@ -1,0 +1,128 @@
+//! Flaky answers: a case run again that gives another output tells of an answer that is
+//! not deterministic, and no rule explains what it printed. Those cases are set apart
+//! before the diagnosis, and lead the groups.
+
+use crate::judge::diagnose::{self, Answer, Cause, Diagnosis, Group, Observed, Status};
+
+/// One case run again: its outputs, the first being the run the report judged.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Rerun {
+    /// The case, as its index in the observed list.
+    pub case: usize,
+    /// Its name.
+    pub name: String,
+    /// What it printed on each run, in order.
+    pub outputs: Vec<String>,
+}
+
+impl Rerun {
+    /// True if its outputs differ (leniently, as the verdicts compare: whitespace aside).
+    pub fn differs(&self) -> bool {
+        let same = |a: &str, b: &str| match (Answer::read(a.as_bytes()), Answer::read(b.as_bytes()))
+        {
+            (Some(x), Some(y)) => x == y,
+            _ => a.split_whitespace().eq(b.split_whitespace()),
+        };
+        self.outputs.windows(2).any(|w| !same(&w[0], &w[1]))
+    }
+}
+
+/// The diagnosis of `observed` with the `flaky` cases set apart: the rest is diagnosed as
+/// [`diagnose::diagnose`] does, and the flaky cases are the first group, shown by the
+/// first of them. A run whose failures are all flaky is not called correct.
+pub fn set_apart(
+    observed: &[Observed],
+    flaky: &[Rerun],
+    threads: usize,
+    keep_going: impl Fn() -> bool + Sync,
+) -> Diagnosis {
+    let apart = |i: usize| flaky.iter().any(|r| r.case == i);
+    let kept: Vec<usize> = (0..observed.len()).filter(|&i| !apart(i)).collect();
+    let rest: Vec<Observed> = kept.iter().map(|&i| observed[i]).collect();
+    let mut d = diagnose::diagnose(&rest, threads, keep_going);
+    for g in &mut d.groups {
+        g.cases = g.cases.iter().map(|&k| kept[k]).collect();
+        g.smallest = kept[g.smallest];
+    }
+    let Some(first) = flaky.first() else {
+        return d;
+    };
+    let mut cases: Vec<usize> = flaky.iter().map(|r| r.case).collect();
+    cases.sort_unstable();
+    d.groups.insert(
+        0,
+        Group {
+            cause: Cause::Flaky {
+                name: first.name.clone(),
+                outputs: first.outputs.clone(),
+            },
+            cases,
+            smallest: first.case,
+            confirmation: None,
+        },
+    );
+    if d.status == Status::Correct {
+        d.status = Status::Unexplained;
+    }
+    d
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::beast::Puzzle;
+    use crate::judge::verdict::compare;
+
+    const REAPER: &str = "5 5\n#####\n#O  #\n# ~ #\n#  H#\n#####\nWWW\n";
+
+    fn rerun(outputs: &[&str]) -> Rerun {
+        Rerun {
+            case: 0,
+            name: "random-5-44".into(),
+            outputs: outputs.iter().map(|s| s.to_string()).collect(),
+        }
+    }
+
+    #[test]
+    fn outputs_that_differ_only_in_whitespace_are_the_same_output() {
+        assert!(!rerun(&["aHHHH!\n0\n", "aHHHH! 0", "aHHHH!\n0"]).differs());
+        assert!(rerun(&["2\n", "aHHHH!\n0\n", "2\n"]).differs());
+        assert!(rerun(&["oops\n", "oops!\n"]).differs());
+    }
+
+    #[test]
+    fn flaky_cases_lead_the_groups_and_take_no_rule_label() {
+        let p = Puzzle::parse(REAPER).expect("valid");
+        let expected = "aHHHH!\n0\n";
+        let outputs = ["2\n", "aHHHH!\n0\n", "aHHHH!\n0\n"];
+        let observed: Vec<Observed> = outputs
+            .iter()
+            .map(|got| {
+                let verdict = compare(expected.as_bytes(), got.as_bytes(), false);
+                Observed {
+                    puzzle: &p,
+                    layout: crate::judge::robustness::Layout::default(),
+                    expected,
+                    got: got.as_bytes(),
+                    verdict,
+                    passed: verdict.passed(false),
+                }
+            })
+            .collect();
+        let flaky = [Rerun {
+            case: 0,
+            ..rerun(&["2\n", "aHHHH!\n0\n", "2\n"])
+        }];
+        let d = set_apart(&observed, &flaky, 1, || true);
+        assert_eq!(d.groups.len(), 1, "{:?}", d.groups);
+        assert!(matches!(d.groups[0].cause, Cause::Flaky { .. }));
+        assert_eq!(d.groups[0].cases, vec![0]);
+        assert!(d.readings.is_empty());
+        assert_ne!(d.status, Status::Correct);
+        assert_eq!(
+            diagnose::describe(&d.groups[0].cause),
+            "flaky: random-5-44 gave `2`, `aHHHH!`/`0`, `2` (the answer is nondeterministic: \
+             no rule is blamed for these cases)"
+        );
+    }
+}

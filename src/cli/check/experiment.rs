@@ -1,0 +1,213 @@
+//! The experiments that settle a run's diagnosis, run with the answer: each group's shown
+//! failure run again (`--repeat N`: every case) to tell a flaky answer, then each label's
+//! designed cases (`judge::design`), which the label must match to stay.
+
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use beast_engine::judge::cases::Case;
+use beast_engine::judge::design::{self, Confirmation, Plan};
+use beast_engine::judge::diagnose::{Cause, Diagnosis, Observed};
+use beast_engine::judge::flaky::{self, Rerun};
+use beast_engine::judge::report::CaseReport;
+use beast_engine::judge::verdict::Verdict;
+
+use super::pool::Judge;
+use super::runner::{Ended, Execute};
+
+/// Each group's shown failure runs this many more times.
+const AGAIN: usize = 2;
+
+/// At most this many failures of a group whose shown case was flaky run again to find
+/// which of them are.
+const SUSPECTS: usize = 60;
+
+/// How the experiments of one answer's run are made.
+pub struct Settings {
+    /// `--repeat`: how many more times every case runs (0: each group's shown failure,
+    /// twice).
+    pub repeat: usize,
+    /// The seed of the designed cases (the run's `--seed`).
+    pub seed: u64,
+    /// Threads.
+    pub jobs: usize,
+    /// The engine's budget for the new diagnosis and the design.
+    pub budget: Duration,
+}
+
+/// `d` settled by experiment: flaky cases set apart (the diagnosis made again without
+/// them), then every label tried on its designed cases.
+pub fn settle<E: Execute>(
+    judge: &Judge<E>,
+    d: Diagnosis,
+    ran: &[(Case, CaseReport)],
+    observed: &[Observed],
+    settings: &Settings,
+) -> anyhow::Result<Diagnosis> {
+    let &Settings {
+        repeat,
+        seed,
+        jobs,
+        budget,
+    } = settings;
+    let flaky = flaky_cases(judge, &d, ran, repeat, jobs)?;
+    let deadline = Instant::now() + budget;
+    let in_time = || Instant::now() < deadline && judge.runner.interrupted().is_none();
+    let mut d = match flaky.is_empty() {
+        true => d,
+        false => flaky::set_apart(observed, &flaky, jobs, in_time),
+    };
+    let plans = design::plan(observed, &d, seed, in_time);
+    let found = confirm(judge, &plans, jobs)?;
+    design::settle(&mut d, &plans, &found);
+    Ok(d)
+}
+
+/// The cases whose outputs differ when run again: with `--repeat N` every case runs N more
+/// times; otherwise each failing group's shown case runs twice more and, where one is
+/// flaky, so do the group's other failures.
+fn flaky_cases<E: Execute>(
+    judge: &Judge<E>,
+    d: &Diagnosis,
+    ran: &[(Case, CaseReport)],
+    repeat: usize,
+    jobs: usize,
+) -> anyhow::Result<Vec<Rerun>> {
+    // A format group passed; a timeout costs its whole limit again.
+    let failing_groups = d.groups.iter().filter(|g| {
+        !matches!(g.cause, Cause::Format { .. }) && ran[g.smallest].1.verdict != Verdict::TimeLimit
+    });
+    if repeat > 0 {
+        let all: Vec<usize> = (0..ran.len()).collect();
+        return reruns(judge, ran, &all, repeat, jobs);
+    }
+    let shown: Vec<usize> = failing_groups.clone().map(|g| g.smallest).collect();
+    let first = reruns(judge, ran, &shown, AGAIN, jobs)?;
+    if first.is_empty() {
+        return Ok(first);
+    }
+    let suspects: Vec<usize> = failing_groups
+        .filter(|g| first.iter().any(|r| r.case == g.smallest))
+        .flat_map(|g| g.cases.iter().copied().filter(|i| !shown.contains(i)))
+        .take(SUSPECTS)
+        .collect();
+    let mut all = first;
+    all.extend(reruns(judge, ran, &suspects, AGAIN, jobs)?);
+    Ok(all)
+}
+
+/// Runs each of `cases` `times` more times; returns those whose outputs differ.
+fn reruns<E: Execute>(
+    judge: &Judge<E>,
+    ran: &[(Case, CaseReport)],
+    cases: &[usize],
+    times: usize,
+    jobs: usize,
+) -> anyhow::Result<Vec<Rerun>> {
+    let inputs: Vec<Vec<u8>> = cases
+        .iter()
+        .flat_map(|&i| {
+            let (case, _) = &ran[i];
+            let input = match case.input.is_empty() {
+                true => case.puzzle.to_string().into_bytes(),
+                false => case.input.to_vec(),
+            };
+            std::iter::repeat_n(input, times)
+        })
+        .collect();
+    let outputs = run_each(judge, &inputs, jobs)?;
+    let mut found = Vec::new();
+    for (k, &i) in cases.iter().enumerate() {
+        let again = &outputs[k * times..(k + 1) * times];
+        let mut seen = vec![ran[i].1.got.clone()];
+        seen.extend(
+            again
+                .iter()
+                .map(|o| String::from_utf8_lossy(o.as_deref().unwrap_or(b"")).into_owned()),
+        );
+        let r = Rerun {
+            case: i,
+            name: ran[i].1.name.clone(),
+            outputs: seen,
+        };
+        if r.differs() {
+            found.push(r);
+        }
+    }
+    Ok(found)
+}
+
+/// Runs the answer on every designed case of `plans` and judges each experiment.
+fn confirm<E: Execute>(
+    judge: &Judge<E>,
+    plans: &[Plan],
+    jobs: usize,
+) -> anyhow::Result<Vec<Vec<Confirmation>>> {
+    let inputs: Vec<Vec<u8>> = plans
+        .iter()
+        .flat_map(|p| &p.experiments)
+        .flat_map(|e| e.puzzles())
+        .map(|p| p.to_string().into_bytes())
+        .collect();
+    let outputs = run_each(judge, &inputs, jobs)?;
+    let mut at = 0;
+    Ok(plans
+        .iter()
+        .map(|p| {
+            p.experiments
+                .iter()
+                .map(|e| {
+                    let n = e.puzzles().count();
+                    let c = e.judge(&outputs[at..at + n]);
+                    at += n;
+                    c
+                })
+                .collect()
+        })
+        .collect())
+}
+
+/// Runs the answer once on each input, on `jobs` threads: its output where it exited
+/// normally, `None` otherwise (or once the check is interrupted).
+fn run_each<E: Execute>(
+    judge: &Judge<E>,
+    inputs: &[Vec<u8>],
+    jobs: usize,
+) -> anyhow::Result<Vec<Option<Vec<u8>>>> {
+    let next = AtomicUsize::new(0);
+    let results: Mutex<Vec<Option<Vec<u8>>>> = Mutex::new(vec![None; inputs.len()]);
+    let failure: Mutex<Option<anyhow::Error>> = Mutex::new(None);
+    thread::scope(|scope| {
+        for _ in 0..jobs.min(inputs.len()).max(1) {
+            scope.spawn(|| {
+                loop {
+                    let k = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(input) = inputs.get(k) else { break };
+                    if judge.runner.interrupted().is_some() {
+                        break;
+                    }
+                    match judge.runner.run(input) {
+                        Ok(run) => {
+                            let out = matches!(run.ended, Ended::Exited(0)).then_some(run.stdout);
+                            if let Ok(mut r) = results.lock() {
+                                r[k] = out;
+                            }
+                        }
+                        Err(e) => {
+                            if let Ok(mut f) = failure.lock() {
+                                f.get_or_insert(e.into());
+                            }
+                            break;
+                        }
+                    }
+                }
+            });
+        }
+    });
+    if let Some(e) = failure.into_inner().ok().flatten() {
+        return Err(e);
+    }
+    Ok(results.into_inner().unwrap_or_default())
+}
