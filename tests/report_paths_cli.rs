@@ -213,3 +213,38 @@ fn compare_pages_of_an_absolute_command_stay_in_the_html_dir() {
     let beside = PathBuf::from(format!("{BEAST} --target after.txt"));
     assert!(!beside.exists(), "{} was written", beside.display());
 }
+
+#[test]
+fn a_symbolic_link_planted_at_a_report_file_is_replaced_never_written_through() {
+    let t = place();
+    let golf = t.path().join("answer/golf");
+    let (status, added) = check_in(t.path(), &[golf.clone().into()]);
+    assert_eq!(status, Some(0), "the first run passes: {added:?}");
+    let stem = report_stem(t.path(), &added);
+    // Someone else with write access to the report directory plants links to a file of
+    // the user's, hoping the next run writes the report into it.
+    let victim = t.path().join("victim");
+    std::fs::write(&victim, "the user's own file\n").expect("the victim");
+    let out = t.path().join("out");
+    let planted = [
+        out.join("reports").join(format!("{stem}.txt")),
+        out.join("reports").join(format!("{stem}.json")),
+        out.join("junit.xml"),
+    ];
+    for link in &planted {
+        std::fs::remove_file(link).expect("the first run's file");
+        std::os::unix::fs::symlink(&victim, link).expect("plant a link");
+    }
+    let (status, _) = check_in(t.path(), &[golf.into()]);
+    assert_eq!(status, Some(0));
+    assert_eq!(
+        std::fs::read_to_string(&victim).expect("the victim"),
+        "the user's own file\n",
+        "a report was written through a planted link"
+    );
+    for file in &planted {
+        let meta = std::fs::symlink_metadata(file).expect("the report file");
+        assert!(meta.is_file(), "{} is a plain file again", file.display());
+        assert!(meta.len() > 0, "{} holds the report", file.display());
+    }
+}

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use anyhow::Context;
 use beast_engine::judge::record::{CaseRecord, Record, SummaryRecord};
 
-use super::reporter::{Out, Reporter};
+use super::reporter::{Out, Reporter, write_report_file};
 use super::text::detail;
 use crate::cli::check::answers;
 use crate::cli::check::event::Event;
@@ -42,8 +42,7 @@ impl Reporter for ReportDir {
             }
             for (ext, contents) in [("txt", text), ("json", json)] {
                 let path = dir.join(format!("{}.{ext}", answers::file_name(&j.name)));
-                std::fs::write(&path, contents)
-                    .with_context(|| format!("cannot write {}", path.display()))?;
+                write_report_file(&path, contents.as_bytes())?;
             }
         }
         Ok(())

@@ -7,6 +7,8 @@
 use anyhow::Context;
 use beast_engine::judge::report::GroupReport;
 
+use super::reporter::write_report_file;
+
 /// Writes the pages of `groups` into `dir`, and records in each group where they are.
 pub fn write_compare_pages(
     dir: &std::path::Path,
@@ -28,10 +30,8 @@ pub fn write_compare_pages(
             Some((&compare.flags, compare.rules)),
             &name,
         )?;
-        std::fs::write(&puzzle_file, &g.shown.puzzle)
-            .with_context(|| format!("cannot write {}", puzzle_file.display()))?;
-        std::fs::write(&page_file, page)
-            .with_context(|| format!("cannot write {}", page_file.display()))?;
+        write_report_file(&puzzle_file, g.shown.puzzle.as_bytes())?;
+        write_report_file(&page_file, page.as_bytes())?;
         compare.written = Some((
             puzzle_file.display().to_string(),
             page_file.display().to_string(),

@@ -7,7 +7,7 @@ use anyhow::Context;
 use beast_engine::judge::cases::Shard;
 use beast_engine::judge::report;
 
-use super::reporter::{Out, Reporter};
+use super::reporter::{Out, Reporter, write_report_file};
 use crate::cli::check::event::Event;
 
 /// The JUnit reporter.
@@ -58,7 +58,7 @@ impl Reporter for Junit {
             })
             .collect();
         let junit = report::junit_suites(&suite, &suites);
-        std::fs::write(&self.path, junit)
+        write_report_file(&self.path, junit.as_bytes())
             .with_context(|| format!("cannot write the JUnit report to {}", self.path.display()))
     }
 }

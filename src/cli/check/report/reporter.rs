@@ -2,7 +2,9 @@
 //! the terminal, and [`Reporter`].
 
 use std::io::{self, Write};
+use std::path::Path;
 
+use anyhow::Context;
 use indicatif::ProgressBar;
 
 use crate::cli::check::event::Event;
@@ -118,4 +120,23 @@ pub fn interrupted_note(signal: i32, ran: usize, of: usize) -> String {
         "interrupted (signal {signal}): the report covers the {ran} cases that finished \
          before it, of {of} (no shrinking, a short diagnosis)\n"
     )
+}
+
+/// Writes a report file at `path` by a new file in its directory renamed over it, so that a
+/// symbolic link someone planted at `path` (in a shared report directory) is replaced, never
+/// written through.
+pub fn write_report_file(path: &Path, contents: &[u8]) -> anyhow::Result<()> {
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let mut file = tempfile::NamedTempFile::new_in(dir)
+        .with_context(|| format!("cannot write {}", path.display()))?;
+    file.write_all(contents)
+        .and_then(|()| file.flush())
+        .with_context(|| format!("cannot write {}", path.display()))?;
+    file.persist(path)
+        .map_err(|e| e.error)
+        .with_context(|| format!("cannot write {}", path.display()))?;
+    Ok(())
 }
