@@ -213,14 +213,34 @@ pub fn text(rows: &[Row]) -> String {
 /// The leaderboard as a Markdown table, ready to paste into the challenge post. Ends with
 /// a newline.
 pub fn markdown(rows: &[Row]) -> String {
-    let escape = |c: &str| c.replace('\\', "\\\\").replace('|', "\\|");
     let mut s = format!("| {} |\n", HEADERS.join(" | "));
     s += "|--:|---|--:|--:|--:|---|--:|---|\n";
     for (i, r) in rows.iter().enumerate() {
-        let cells: Vec<String> = cells(i + 1, r).iter().map(|c| escape(c)).collect();
+        let cells: Vec<String> = cells(i + 1, r).iter().map(|c| markdown_cell(c)).collect();
         s += &format!("| {} |\n", cells.join(" | "));
     }
     s
+}
+
+/// `text` as the text of one Markdown table cell, rendered as written: a `|` cannot end the
+/// cell, and an answer's name or words (`<img src=...>`, `[x](url)`, `*`, a backtick) are
+/// never read as HTML, a link, emphasis or code.
+fn markdown_cell(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '\\' | '|' | '`' | '[' | ']' | '*' | '_' | '~' => {
+                out.push('\\');
+                out.push(c);
+            }
+            '\n' | '\r' => out.push(' '),
+            _ => out.push(c),
+        }
+    }
+    out
 }
 
 #[cfg(test)]
@@ -350,6 +370,25 @@ mod tests {
         assert!(lines[0].starts_with("#  answer       passed  bytes"), "{t}");
         assert!(lines[1].starts_with("1  a            10/10       5"), "{t}");
         assert!(lines[2].ends_with("  x"), "{t}");
+    }
+
+    #[test]
+    fn markdown_cells_render_an_answers_name_as_written_never_as_html_or_a_link() {
+        let r = row(
+            "<img src=x onerror=y>[a](http://e/)*b*_c_`d`&amp;\nrow",
+            true,
+            Some(5),
+        );
+        let md = markdown(&[r]);
+        let line = md.lines().nth(2).expect("the row");
+        assert!(
+            line.contains(
+                r"&lt;img src=x onerror=y&gt;\[a\](http://e/)\*b\*\_c\_\`d\`&amp;amp;\\u{a}row"
+            ),
+            "{md}"
+        );
+        assert!(!md.contains("<img"), "{md}");
+        assert_eq!(md.lines().count(), 3, "one line a row: {md}");
     }
 
     #[test]
