@@ -582,16 +582,11 @@ fn a_compiled_c_answer_posts_under_the_default_sandbox() {
 /// A new place fails this test until it is added here with its reason.
 #[test]
 fn every_process_the_judge_starts_is_itself_its_paths_or_jailed() {
-    const SITES: [(&str, &str, &str); 11] = [
+    const SITES: [(&str, &str, &str); 8] = [
         (
-            "src/cli/sandbox/mod.rs",
-            "std::process::Command::new(exe)",
-            "the judge itself (the warden, the jail probe)",
-        ),
-        (
-            "src/cli/sandbox/jail.rs",
+            "src/cli/sandbox/spec.rs",
             "Command::new(exe)",
-            "the judge itself (the jail's init)",
+            "the judge itself (the sandbox helper, every role: Spec::command)",
         ),
         (
             "src/cli/sandbox/jail.rs",
@@ -617,16 +612,6 @@ fn every_process_the_judge_starts_is_itself_its_paths_or_jailed() {
             "src/cli/check/runner.rs",
             "Command::new(program)",
             "the answer under --sandbox none, as the user asked",
-        ),
-        (
-            "src/cli/check/runner.rs",
-            "Command::new(&self.sandbox.exe)",
-            "the judge itself (the sandbox helper)",
-        ),
-        (
-            "src/cli/sandbox/subordinate.rs",
-            "Command::new(exe)",
-            "the judge itself (the id mapper's role)",
         ),
         (
             "src/cli/sandbox/subordinate.rs",

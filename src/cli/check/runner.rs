@@ -662,10 +662,8 @@ impl Runner {
             await_go: ahead,
             ..self.spec(workdir, command, &files)
         };
-        let mut cmd = Command::new(&self.sandbox.exe);
-        cmd.arg("__contain")
-            .args(spec.to_args())
-            .env_clear()
+        let mut cmd = spec.command(&self.sandbox.exe);
+        cmd.env_clear()
             .envs(self.sandbox.env.iter().map(|(k, v)| (k, v)))
             .env("HOME", &home)
             .env("TMPDIR", &home)
