@@ -7,6 +7,7 @@
 //! one description both sides share is [`spec::Spec`]; what the answer may see is
 //! [`layout`], from what [`trusted`] allows; the cgroups are [`cgroup`].
 
+pub mod case;
 pub mod cgroup;
 #[cfg(jail)]
 pub mod confine;
@@ -35,7 +36,6 @@ use beast_engine::judge::record::SandboxRecord;
 
 use self::cgroup::{CaseGroup, Cgroups};
 use self::layout::Layout;
-pub use self::spec::{INPUT_NAME, JAILED_HOME};
 use crate::cli::platform::{self, FileLock};
 
 /// `--sandbox`: how strongly the answer is contained.
@@ -318,7 +318,7 @@ fn probe_jail(workspace: &Path, subordinate: Option<u32>) -> Result<(), String> 
         tmp_size: 1 << 20,
         root_dir: Some(root),
         // The probe's failure is read from its standard error: no status file.
-        workdir: PathBuf::from(JAILED_HOME),
+        workdir: PathBuf::from(spec::JAILED_HOME),
         command: vec![program.into()],
         ..spec::Spec::new(spec::Role::Outer, judge_pid)
     };
