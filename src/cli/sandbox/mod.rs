@@ -828,6 +828,12 @@ mod tests {
     }
 
     #[test]
+    fn the_memory_limits_kind_keeps_its_name_in_the_json_summary() {
+        assert_eq!(MemoryLimit::Cgroup.name(), "cgroup");
+        assert_eq!(MemoryLimit::AddressSpace.name(), "rlimit");
+    }
+
+    #[test]
     fn cpu_time_is_twice_the_timeout_rounded_up() {
         assert_eq!(cpu_seconds(Duration::from_millis(300)), 1);
         assert_eq!(cpu_seconds(Duration::from_secs(5)), 10);
