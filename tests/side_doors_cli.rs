@@ -576,69 +576,57 @@ fn a_compiled_c_answer_posts_under_the_default_sandbox() {
     );
 }
 
+/// The places [`every_process_the_judge_starts_is_itself_its_paths_or_jailed`] knows,
+/// each with why it may start a process.
+const SITES: [(&str, &str, &str); 8] = [
+    (
+        "src/cli/sandbox/spec.rs",
+        "Command::new(exe)",
+        "the judge itself (the sandbox helper, every role: Spec::command)",
+    ),
+    (
+        "src/cli/sandbox/jail.rs",
+        "Command::new(&spec.command[0])",
+        "inside the jail: init starts the answer",
+    ),
+    (
+        "src/cli/sandbox/jail.rs",
+        ".exec()",
+        "inside the jail: init becomes the answer (the same chain)",
+    ),
+    (
+        "src/cli/sandbox/keep.rs",
+        "Command::new(&spec.command[0])",
+        "inside basic's confinement: the keeper starts the answer",
+    ),
+    (
+        "src/cli/sandbox/trusted.rs",
+        "Command::new(&self.path)",
+        "a HostProgram: found through the judge's PATH outside every named place",
+    ),
+    (
+        "src/cli/sandbox/case.rs",
+        "Command::new(program)",
+        "the answer under --sandbox none, as the user asked",
+    ),
+    (
+        "src/cli/sandbox/subordinate.rs",
+        "Command::new(program)",
+        "newuidmap or newgidmap from a system directory (MAPPERS), never a PATH the answer sets",
+    ),
+    (
+        "src/cli/sandbox/procs.rs",
+        "Command::new(\"sleep\")",
+        "a unit test's child",
+    ),
+];
+
 /// Every place the binary starts a process, and why it may: the judge itself, a program
 /// found through the judge's own `PATH` (a `HostProgram`), a process inside the jail (or
 /// `basic`'s confinement), or the answer under `--sandbox none`, which the user asked for.
 /// A new place fails this test until it is added here with its reason.
 #[test]
 fn every_process_the_judge_starts_is_itself_its_paths_or_jailed() {
-    const SITES: [(&str, &str, &str); 11] = [
-        (
-            "src/cli/sandbox/mod.rs",
-            "std::process::Command::new(exe)",
-            "the judge itself (the warden, the jail probe)",
-        ),
-        (
-            "src/cli/sandbox/jail.rs",
-            "Command::new(exe)",
-            "the judge itself (the jail's init)",
-        ),
-        (
-            "src/cli/sandbox/jail.rs",
-            "Command::new(&spec.command[0])",
-            "inside the jail: init starts the answer",
-        ),
-        (
-            "src/cli/sandbox/jail.rs",
-            ".exec()",
-            "inside the jail: init becomes the answer (the same chain)",
-        ),
-        (
-            "src/cli/sandbox/keep.rs",
-            "Command::new(&spec.command[0])",
-            "inside basic's confinement: the keeper starts the answer",
-        ),
-        (
-            "src/cli/sandbox/trusted.rs",
-            "Command::new(&self.path)",
-            "a HostProgram: found through the judge's PATH outside every named place",
-        ),
-        (
-            "src/cli/check/runner.rs",
-            "Command::new(program)",
-            "the answer under --sandbox none, as the user asked",
-        ),
-        (
-            "src/cli/check/runner.rs",
-            "Command::new(&self.sandbox.exe)",
-            "the judge itself (the sandbox helper)",
-        ),
-        (
-            "src/cli/sandbox/subordinate.rs",
-            "Command::new(exe)",
-            "the judge itself (the id mapper's role)",
-        ),
-        (
-            "src/cli/sandbox/subordinate.rs",
-            "Command::new(program)",
-            "newuidmap or newgidmap from a system directory (MAPPERS), never a PATH the answer sets",
-        ),
-        (
-            "src/cli/sandbox/procs.rs",
-            "Command::new(\"sleep\")",
-            "a unit test's child",
-        ),
-    ];
     let mut found: Vec<(String, String)> = Vec::new();
     let mut todo = vec![repo("src")];
     while let Some(dir) = todo.pop() {

@@ -9,10 +9,12 @@
 //! as [`event`]s to the [`report`]ers, one a format; a `--merge` tells the shards' records
 //! as the same events.
 
+mod ahead;
 mod answers;
 mod args;
 mod event;
 mod experiment;
+mod interrupt;
 pub(crate) mod load;
 mod plan;
 mod pool;
@@ -41,11 +43,13 @@ use beast_engine::judge::{leaderboard, merge, robustness, tuning};
 use self::answers::Answer;
 pub use self::args::Args;
 use self::event::{Event, Finish, Judged, Start};
+use self::interrupt::Running as Groups;
 use self::plan::{Conclusion, Output, Plan, ShrinkWhich, Work};
 use self::pool::{Judge, Tick};
 use self::report::{Out, Reporters};
-use self::runner::{Groups, Runner, Workspace};
+use self::runner::Runner;
 use super::paint::ColorChoice;
+use super::sandbox::case::Workspace;
 use super::sandbox::{self, Host, Sandbox};
 
 /// Runs `beast check`; the progress bar is coloured as `color` allows.

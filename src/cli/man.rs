@@ -144,7 +144,11 @@ mod tests {
                 .sum::<usize>()
         }
         assert_eq!(pages.len(), count(&command));
-        assert!(!pages.iter().any(|(name, _)| name.contains("__contain")));
+        assert!(
+            !pages
+                .iter()
+                .any(|(name, _)| name.contains(crate::cli::sandbox::spec::SUBCOMMAND))
+        );
     }
 
     #[test]

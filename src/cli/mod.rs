@@ -129,7 +129,10 @@ pub use error::Ended;
 pub fn run() -> ExitCode {
     let result = match contained() {
         Some(Ok(spec)) => sandbox::helper::run(spec),
-        Some(Err(e)) => Err(Error::Input(anyhow::anyhow!("beast __contain: {e}"))),
+        Some(Err(e)) => Err(Error::Input(anyhow::anyhow!(
+            "beast {}: {e}",
+            sandbox::spec::SUBCOMMAND
+        ))),
         None => dispatch(parse()),
     };
     match result {
@@ -148,7 +151,7 @@ pub fn run() -> ExitCode {
 /// clap, since every case starts a helper.
 fn contained() -> Option<Result<sandbox::spec::Spec, String>> {
     let mut args = std::env::args_os().skip(1);
-    if args.next()? != "__contain" {
+    if args.next()? != sandbox::spec::SUBCOMMAND {
         return None;
     }
     Some(sandbox::spec::Spec::parse(args))

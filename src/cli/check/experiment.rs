@@ -15,7 +15,7 @@ use beast_engine::judge::report::CaseReport;
 use beast_engine::judge::verdict::Verdict;
 
 use super::pool::Judge;
-use super::runner::{Ended, Execute};
+use super::runner::{Execute, Exit};
 
 /// Each group's shown failure runs this many more times.
 const AGAIN: usize = 2;
@@ -190,7 +190,7 @@ fn run_each<E: Execute>(
                     }
                     match judge.runner.run(input) {
                         Ok(run) => {
-                            let out = matches!(run.ended, Ended::Exited(0)).then_some(run.stdout);
+                            let out = matches!(run.ended, Exit::Exited(0)).then_some(run.stdout);
                             if let Ok(mut r) = results.lock() {
                                 r[k] = out;
                             }

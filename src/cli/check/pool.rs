@@ -16,7 +16,7 @@ use beast_engine::judge::termination::Termination;
 use beast_engine::judge::verdict::{self, Verdict};
 
 use super::load::{CaseList, Job};
-use super::runner::{Ended, Execute, Run, Runner};
+use super::runner::{Execute, Exit, Run, Runner};
 use crate::cli::budget::in_time;
 
 /// Everything a worker needs to run and judge a case.
@@ -72,20 +72,20 @@ impl<E: Execute> Judge<E> {
         let limits = self.runner.limits();
         let stderr = || stderr_tail(&run.stderr);
         let (verdict, ended) = match run.ended {
-            Ended::OutputLimit => (
+            Exit::OutputLimit => (
                 Verdict::OutputLimit,
                 Termination::OutputLimit {
                     cap: limits.max_output,
                 },
             ),
-            Ended::TimedOut => (
+            Exit::TimedOut => (
                 Verdict::TimeLimit,
                 Termination::TimeLimit {
                     seconds: limits.timeout.as_secs_f64(),
                 },
             ),
             // The peak is the cgroup's measure, when the kernel's OOM kill ended it.
-            Ended::MemoryLimit => (
+            Exit::MemoryLimit => (
                 Verdict::MemoryLimit,
                 Termination::MemoryLimit {
                     limit_mib: limits.memory_mib,
@@ -93,25 +93,25 @@ impl<E: Execute> Judge<E> {
                     stderr: stderr(),
                 },
             ),
-            Ended::ArgumentTooLong => (Verdict::RuntimeError, Termination::ArgumentTooLong),
-            Ended::SetupFailed => (
+            Exit::ArgumentTooLong => (Verdict::RuntimeError, Termination::ArgumentTooLong),
+            Exit::SetupFailed => (
                 Verdict::InternalError,
                 Termination::SetupFailed {
                     what: run.setup_failure.clone().unwrap_or_default(),
                 },
             ),
-            Ended::Exited(0) => {
+            Exit::Exited(0) => {
                 let v = verdict::compare(expected.as_bytes(), &run.stdout, self.strict);
                 return (v, None);
             }
-            Ended::Exited(code) => (
+            Exit::Exited(code) => (
                 Verdict::RuntimeError,
                 Termination::Exited {
                     code,
                     stderr: stderr(),
                 },
             ),
-            Ended::Signaled(signal) => (
+            Exit::Signaled(signal) => (
                 Verdict::RuntimeError,
                 Termination::Signaled {
                     signal,
@@ -172,7 +172,7 @@ impl<E: Execute> Judge<E> {
     /// (IE): a passing hiccup of the machine is not reported.
     fn case(&self, case: &Case) -> anyhow::Result<CaseReport> {
         let mut run = self.runner.run(&case.input)?;
-        if run.ended == Ended::SetupFailed && self.runner.interrupted().is_none() {
+        if run.ended == Exit::SetupFailed && self.runner.interrupted().is_none() {
             run = self.runner.run(&case.input)?;
         }
         let (v, detail) = self.verdict(&run, &case.expected);
@@ -463,7 +463,7 @@ mod tests {
     /// A run that printed `out` and exited 0.
     fn printed(out: &str) -> Run {
         Run {
-            ended: Ended::Exited(0),
+            ended: Exit::Exited(0),
             stdout: out.as_bytes().to_vec(),
             stderr: Vec::new(),
             elapsed: Duration::from_millis(1),
@@ -533,7 +533,7 @@ mod tests {
     #[test]
     fn how_a_run_ended_is_kept_typed_in_the_cases_report() {
         let (cases, _) = samples();
-        let ending = |ended: Ended, stderr: &str, peak: Option<u64>| {
+        let ending = |ended: Exit, stderr: &str, peak: Option<u64>| {
             let judges = [judge(
                 move |_: &[u8]| {
                     Ok(Run {
@@ -550,7 +550,7 @@ mod tests {
             (report.verdict, report.detail.clone())
         };
         assert_eq!(
-            ending(Ended::Exited(3), "oops\n", None),
+            ending(Exit::Exited(3), "oops\n", None),
             (
                 Verdict::RuntimeError,
                 Some(Termination::Exited {
@@ -559,21 +559,21 @@ mod tests {
                 })
             )
         );
-        let (v, t) = ending(Ended::Signaled(11), "", None);
+        let (v, t) = ending(Exit::Signaled(11), "", None);
         assert_eq!(v, Verdict::RuntimeError);
         assert_eq!(
             t.expect("an ending").to_string(),
             "killed by signal 11 (SIGSEGV)"
         );
         assert_eq!(
-            ending(Ended::TimedOut, "", None),
+            ending(Exit::TimedOut, "", None),
             (
                 Verdict::TimeLimit,
                 Some(Termination::TimeLimit { seconds: 5.0 })
             )
         );
         assert_eq!(
-            ending(Ended::MemoryLimit, "", Some(2 << 30)),
+            ending(Exit::MemoryLimit, "", Some(2 << 30)),
             (
                 Verdict::MemoryLimit,
                 Some(Termination::MemoryLimit {
@@ -584,18 +584,18 @@ mod tests {
             )
         );
         assert_eq!(
-            ending(Ended::OutputLimit, "", None).1,
+            ending(Exit::OutputLimit, "", None).1,
             Some(Termination::OutputLimit { cap: 1 << 20 })
         );
         // An answer that exits 0 is judged by its output, and its report has no ending.
-        assert_eq!(ending(Ended::Exited(0), "", None).1, None);
+        assert_eq!(ending(Exit::Exited(0), "", None).1, None);
     }
 
     #[test]
     fn a_case_the_judge_could_not_set_up_is_tried_once_more_then_is_an_ie() {
         let (cases, expected) = samples();
         let failed = || Run {
-            ended: Ended::SetupFailed,
+            ended: Exit::SetupFailed,
             setup_failure: Some("bind a path: ENOENT: No such file or directory".to_string()),
             // What an answer's own exit could look like: it must not decide.
             stderr: b"beast sandbox: cannot bind a path".to_vec(),
@@ -735,7 +735,7 @@ mod tests {
         let judges = [judge(
             |input: &[u8]| match failing.iter().any(|f| f == input) {
                 true => Ok(Run {
-                    ended: Ended::Exited(1),
+                    ended: Exit::Exited(1),
                     ..printed("")
                 }),
                 false => Ok(printed(&expected[input])),

@@ -78,11 +78,7 @@ pub fn outer(spec: &Spec) -> Result<u8, Failure> {
         cgroup: Vec::new(),
         ..spec.with_role(Role::Init)
     };
-    let child = Command::new(exe)
-        .arg("__contain")
-        .args(init.to_args())
-        .spawn()
-        .step("start the jail's init")?;
+    let child = init.command(&exe).spawn().step("start the jail's init")?;
     let pid = Pid::from_raw(i32::try_from(child.id()).unwrap_or(i32::MAX));
     let ended = wait_for(pid, &waited);
     if ended.is_none() {

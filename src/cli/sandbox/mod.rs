@@ -7,6 +7,7 @@
 //! one description both sides share is [`spec::Spec`]; what the answer may see is
 //! [`layout`], from what [`trusted`] allows; the cgroups are [`cgroup`].
 
+pub mod case;
 pub mod cgroup;
 #[cfg(jail)]
 pub mod confine;
@@ -35,7 +36,6 @@ use beast_engine::judge::record::SandboxRecord;
 
 use self::cgroup::{CaseGroup, Cgroups};
 use self::layout::Layout;
-pub use self::spec::{INPUT_NAME, JAILED_HOME};
 use crate::cli::platform::{self, FileLock};
 
 /// `--sandbox`: how strongly the answer is contained.
@@ -75,6 +75,25 @@ impl Mechanism {
             Mechanism::Jail => "jail",
             Mechanism::Basic => "basic",
             Mechanism::None => "none",
+        }
+    }
+}
+
+/// How an answer's memory is limited (`--memory`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MemoryLimit {
+    /// A memory cgroup per case: what the case holds, measured and capped by the kernel.
+    Cgroup,
+    /// `RLIMIT_AS` where no memory cgroup can be made: the address space of each process.
+    AddressSpace,
+}
+
+impl MemoryLimit {
+    /// Its name in the reports (`memory_limit` of the JSON summary): `cgroup` or `rlimit`.
+    pub fn name(self) -> &'static str {
+        match self {
+            MemoryLimit::Cgroup => "cgroup",
+            MemoryLimit::AddressSpace => "rlimit",
         }
     }
 }
@@ -265,28 +284,8 @@ const NO_JAIL: &str = "this build has none: it is Linux-only";
 fn start_warden(bases: &[PathBuf]) -> Option<u32> {
     use std::os::unix::process::CommandExt;
     let exe = std::env::current_exe().ok()?;
-    let spec = spec::Spec {
-        role: spec::Role::Warden,
-        judge_pid: std::process::id() as i32,
-        address_space: None,
-        nproc: None,
-        cpu: 0,
-        fsize: 0,
-        uid: None,
-        cgroup: bases.to_vec(),
-        ro: Vec::new(),
-        mask: Vec::new(),
-        tmp_size: 0,
-        root_dir: None,
-        input_file: None,
-        await_go: false,
-        status: None,
-        workdir: PathBuf::from("/"),
-        command: vec!["-".into()],
-    };
-    let child = std::process::Command::new(exe)
-        .arg("__contain")
-        .args(spec.to_args())
+    let child = spec::Spec::warden(bases.to_vec())
+        .command(&exe)
         .env_clear()
         .stdin(std::process::Stdio::null())
         .stdout(std::process::Stdio::null())
@@ -308,32 +307,23 @@ fn probe_jail(workspace: &Path, subordinate: Option<u32>) -> Result<(), String> 
         .into_iter()
         .find(|p| Path::new(p).is_file())
         .ok_or("no /bin/true to try a jail on")?;
+    let judge_pid = i32::try_from(std::process::id()).unwrap_or(i32::MAX);
     let spec = spec::Spec {
-        role: spec::Role::Outer,
-        judge_pid: std::process::id() as i32,
-        address_space: None,
-        nproc: None,
         cpu: 5,
         fsize: 1 << 20,
         uid: match platform::is_root() {
             true => Some(FIRST_UID + UIDS - 1),
             false => subordinate,
         },
-        cgroup: Vec::new(),
-        ro: Vec::new(),
-        mask: Vec::new(),
         tmp_size: 1 << 20,
         root_dir: Some(root),
-        input_file: None,
-        await_go: false,
-        // The probe's failure is read from its standard error.
-        status: None,
-        workdir: PathBuf::from(JAILED_HOME),
+        // The probe's failure is read from its standard error: no status file.
+        workdir: PathBuf::from(spec::JAILED_HOME),
         command: vec![program.into()],
+        ..spec::Spec::new(spec::Role::Outer, judge_pid)
     };
-    let out = std::process::Command::new(exe)
-        .arg("__contain")
-        .args(spec.to_args())
+    let out = spec
+        .command(&exe)
         .env_clear()
         .stdin(std::process::Stdio::null())
         .output()
@@ -601,16 +591,16 @@ impl Sandbox {
             protections.push("seccomp".to_string());
         }
         let memory_limit = self.memory_limit();
-        if let Some(kind) = memory_limit {
-            let m = self.memory_mib;
-            if kind == "cgroup" {
-                protections.push(format!("memory cgroup {m} MiB"));
-            } else {
+        let m = self.memory_mib;
+        match memory_limit {
+            Some(MemoryLimit::Cgroup) => protections.push(format!("memory cgroup {m} MiB")),
+            Some(MemoryLimit::AddressSpace) => {
                 let why = host.no_memory_cgroup.as_deref().unwrap_or("no cgroup");
                 missing.push(format!(
                     "memory cgroup ({why}): memory is RLIMIT_AS {m} MiB, so a JVM needs --memory 0"
                 ));
             }
+            None => {}
         }
         let pids_cgroup = self.cgroups().is_some_and(Cgroups::has_pids);
         if contained {
@@ -633,7 +623,7 @@ impl Sandbox {
                 _ => Vec::new(),
             },
             memory_mib: memory_limit.map(|_| self.memory_mib),
-            memory_limit: memory_limit.map(str::to_string),
+            memory_limit: memory_limit.map(|kind| kind.name().to_string()),
             processes: contained.then_some(self.nproc().unwrap_or(PROCESSES)),
             env_cleared: contained,
             run_as_uid: host.uids.as_ref().filter(|_| contained).map(UidPool::first),
@@ -672,12 +662,12 @@ impl Sandbox {
         }
     }
 
-    /// How memory is limited: `cgroup`, `rlimit` (address space), or `None`.
-    fn memory_limit(&self) -> Option<&'static str> {
+    /// How memory is limited, or `None` where it is not.
+    fn memory_limit(&self) -> Option<MemoryLimit> {
         let contained = self.mechanism != Mechanism::None;
         match (contained, self.memory_bytes()) {
-            (true, Some(_)) if self.memory_cgroup() => Some("cgroup"),
-            (true, Some(_)) => Some("rlimit"),
+            (true, Some(_)) if self.memory_cgroup() => Some(MemoryLimit::Cgroup),
+            (true, Some(_)) => Some(MemoryLimit::AddressSpace),
             _ => None,
         }
     }
@@ -835,6 +825,12 @@ mod tests {
             "sandbox: none (the command runs unconfined): a process group; missing: the jail \
              (no jail in this build)"
         );
+    }
+
+    #[test]
+    fn the_memory_limits_kind_keeps_its_name_in_the_json_summary() {
+        assert_eq!(MemoryLimit::Cgroup.name(), "cgroup");
+        assert_eq!(MemoryLimit::AddressSpace.name(), "rlimit");
     }
 
     #[test]

@@ -6,7 +6,11 @@
 //! the status file (`--status`), where a helper tells the judge of its own failure.
 
 use std::ffi::OsString;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// The hidden subcommand that makes `beast` the helper: `beast __contain SPEC...`.
+pub const SUBCOMMAND: &str = "__contain";
 
 /// The name of the puzzle file in the answer's directory (`--input file`).
 pub const INPUT_NAME: &str = "input.txt";
@@ -57,6 +61,12 @@ impl Role {
 
     fn named(name: &str) -> Option<Role> {
         Role::ALL.into_iter().find(|r| r.name() == name)
+    }
+
+    /// True for the roles that run the answer's command (the warden and the mapper run
+    /// none).
+    fn runs_a_command(self) -> bool {
+        matches!(self, Role::Outer | Role::Init | Role::Keep)
     }
 }
 
@@ -109,6 +119,61 @@ pub struct Spec {
 }
 
 impl Spec {
+    /// A spec for `role` on behalf of the judge `judge_pid`, with nothing else set: no
+    /// limit, no uid, no cgroup, nothing bound or masked, no root, `/` as the working
+    /// directory and no command. Each role sets only the fields it uses.
+    pub fn new(role: Role, judge_pid: i32) -> Spec {
+        Spec {
+            role,
+            judge_pid,
+            address_space: None,
+            nproc: None,
+            cpu: 0,
+            fsize: 0,
+            uid: None,
+            cgroup: Vec::new(),
+            ro: Vec::new(),
+            mask: Vec::new(),
+            tmp_size: 0,
+            root_dir: None,
+            input_file: None,
+            await_go: false,
+            status: None,
+            workdir: PathBuf::from("/"),
+            command: Vec::new(),
+        }
+    }
+
+    /// The warden of this judge's check over its cgroup `bases`.
+    #[cfg_attr(not(jail), allow(dead_code))]
+    pub fn warden(bases: Vec<PathBuf>) -> Spec {
+        let judge_pid = i32::try_from(std::process::id()).unwrap_or(i32::MAX);
+        Spec {
+            cgroup: bases,
+            ..Spec::new(Role::Warden, judge_pid)
+        }
+    }
+
+    /// The mapper of this spec's case uid into the user namespace of `outer` (the outer
+    /// process that starts it).
+    #[cfg_attr(not(jail), allow(dead_code))]
+    pub fn mapper(&self, outer: i32) -> Spec {
+        Spec {
+            uid: self.uid,
+            // A failed mapping is a failed set-up: the mapper tells it where the case does.
+            status: self.status.clone(),
+            ..Spec::new(Role::Map, outer)
+        }
+    }
+
+    /// The helper's process for this spec: `exe` (this binary) run as [`SUBCOMMAND`] with
+    /// the spec as its arguments; the caller sets its environment and streams.
+    pub fn command(&self, exe: &Path) -> Command {
+        let mut cmd = Command::new(exe);
+        cmd.arg(SUBCOMMAND).args(self.to_args());
+        cmd
+    }
+
     /// The same spec for another role (the outer process starts `init` with its own).
     #[cfg_attr(not(jail), allow(dead_code))]
     pub fn with_role(&self, role: Role) -> Spec {
@@ -222,11 +287,12 @@ impl Spec {
         let small = |what: &str, v: u64| -> Result<u32, String> {
             u32::try_from(v).map_err(|_| format!("--{what}: {v} is too large"))
         };
-        if command.is_empty() {
+        let role = role.ok_or_else(|| missing("role"))?;
+        if command.is_empty() && role.runs_a_command() {
             return Err("no command after --".to_string());
         }
         Ok(Spec {
-            role: role.ok_or_else(|| missing("role"))?,
+            role,
             judge_pid: i32::try_from(judge_pid.ok_or_else(|| missing("judge-pid"))?)
                 .map_err(|_| "--judge-pid: too large".to_string())?,
             address_space,
@@ -295,6 +361,28 @@ mod tests {
         for role in Role::ALL {
             assert_eq!(Role::named(role.name()), Some(role));
         }
+    }
+
+    #[test]
+    fn the_warden_and_the_mapper_need_no_command_and_carry_only_what_they_use() {
+        let warden = Spec::warden(vec!["/sys/fs/cgroup/memory/beast-1".into()]);
+        assert!(warden.command.is_empty());
+        assert_eq!(Spec::parse(warden.to_args()), Ok(warden.clone()));
+        let outer = Spec {
+            uid: Some(100_007),
+            status: Some("/tmp/beast-check-1/status-x".into()),
+            command: vec!["./golf".into()],
+            ..Spec::new(Role::Outer, 42)
+        };
+        let mapper = outer.mapper(43);
+        assert_eq!((mapper.role, mapper.judge_pid), (Role::Map, 43));
+        assert_eq!((mapper.uid, &mapper.status), (outer.uid, &outer.status));
+        assert!(mapper.command.is_empty() && mapper.ro.is_empty());
+        assert_eq!(Spec::parse(mapper.to_args()), Ok(mapper));
+        let started = outer.command(Path::new("/usr/bin/beast"));
+        let args: Vec<OsString> = started.get_args().map(OsString::from).collect();
+        assert_eq!(args[0], SUBCOMMAND);
+        assert_eq!(Spec::parse(args[1..].to_vec()), Ok(outer));
     }
 
     #[test]

@@ -13,7 +13,7 @@ use std::process::{Child, Command, Stdio};
 
 use nix::unistd::{Pid, getegid, geteuid};
 
-use super::spec::{GO, Role, Spec};
+use super::spec::{GO, Spec};
 use super::step::{Failure, SETUP_FAILED, Step, go};
 
 /// A user's subordinate ids: the same numbers for users and groups.
@@ -87,14 +87,9 @@ impl Mapper {
     /// into this process's user namespace once it is made.
     pub fn start(spec: &Spec) -> Result<Mapper, Failure> {
         let exe = std::env::current_exe().step("find the judge's binary")?;
-        let map = Spec {
-            role: Role::Map,
-            judge_pid: nix::unistd::getpid().as_raw(),
-            ..spec.clone()
-        };
-        let child = Command::new(exe)
-            .arg("__contain")
-            .args(map.to_args())
+        let child = spec
+            .mapper(nix::unistd::getpid().as_raw())
+            .command(&exe)
             .stdin(Stdio::piped())
             .stdout(Stdio::null())
             .spawn()
