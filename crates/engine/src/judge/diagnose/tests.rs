@@ -2,6 +2,8 @@
 //! one mistake one group, the rule located by its event.
 
 use super::*;
+use crate::beast::events::{self, Event};
+use crate::beast::{Ending, variant};
 use crate::beast::play_out;
 use crate::beast::variant::find;
 use crate::judge::generate::{GenOptions, generate};
