@@ -3,7 +3,7 @@
 //! (the Ochiai score of spectrum-based fault localisation), which names the rule.
 
 use crate::beast::Puzzle;
-use crate::beast::events::{self, Event, Events};
+use crate::beast::events::{self, Events, RuleEvent};
 use crate::judge::robustness::Layout;
 
 /// Something a case may go through or have that sets failing cases apart: a rule event of
@@ -11,7 +11,7 @@ use crate::judge::robustness::Layout;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Clue {
     /// A rule event.
-    Rule(Event),
+    Rule(RuleEvent),
     /// A trait of the input.
     Input(InputTrait),
 }
@@ -93,7 +93,7 @@ impl Clue {
     }
 
     /// The rule event, if it is one.
-    pub fn event(self) -> Option<Event> {
+    pub fn event(self) -> Option<RuleEvent> {
         match self {
             Clue::Rule(e) => Some(e),
             Clue::Input(_) => None,
@@ -228,7 +228,7 @@ impl Spectrum {
         if self.passing.is_empty() {
             return None;
         }
-        let clues = Event::all()
+        let clues = RuleEvent::all()
             .map(Clue::Rule)
             .chain(TRAITS.iter().map(|&t| Clue::Input(t)));
         let counts: Vec<(Clue, usize)> = clues
@@ -288,7 +288,7 @@ pub(super) fn own_groups(
         // against `~` beside one against `#`, one tie beside another) join it.
         let (with, without): (Vec<usize>, Vec<usize>) = left.iter().partition(|&&i| {
             spectrum.is_some_and(|s| {
-                Event::all()
+                RuleEvent::all()
                     .filter(|&e| same_rule(Clue::Rule(e), suspect.event))
                     .map(Clue::Rule)
                     .chain([suspect.event])
@@ -315,10 +315,8 @@ pub(super) fn own_groups(
 /// True if two clues tell of the same rule in other spellings: the crushes (against `#`
 /// or `~`), the ties.
 pub(super) fn same_rule(a: Clue, b: Clue) -> bool {
-    let family = |c: Clue| match c.name() {
-        n if n.starts_with("crush-") => "crush",
-        n if n.starts_with("tie-") => "tie",
-        n => n,
-    };
-    family(a) == family(b)
+    match (a, b) {
+        (Clue::Rule(x), Clue::Rule(y)) => x.same_rule(y),
+        _ => a == b,
+    }
 }
