@@ -478,72 +478,93 @@ impl Reader {
         let start = m.clone();
         let target = self.player;
         for i in 0..mover_count {
-            let (from, to) = (before[i], after[i]);
-            let distance = |p: Pos| {
-                let (dr, dc) = (
-                    p.row as i64 - target.row as i64,
-                    p.col as i64 - target.col as i64,
-                );
-                dr * dr + dc * dc
-            };
-            let around: Vec<(usize, Pos)> = NEIGHBOURS
-                .iter()
-                .enumerate()
-                .filter_map(|(k, &(dr, dc))| from.offset(dr, dc).map(|p| (k, p)))
-                .collect();
-            let open_now: Vec<(usize, Pos)> = around
-                .iter()
-                .copied()
-                .filter(|&(_, p)| m.get(p).is_some_and(|&c| open(c)))
-                .collect();
-            let Some(best) = open_now.iter().map(|&(_, p)| distance(p)).min() else {
-                self.events.add(RuleEvent::BOXED_IN, t);
-                continue;
-            };
-            if best > distance(from) {
-                self.events.add(RuleEvent::FORCED_AWAY, t);
-            }
-            let tied: Vec<usize> = open_now
-                .iter()
-                .filter(|&&(_, p)| distance(p) == best)
-                .map(|&(k, _)| k)
-                .collect();
-            let chosen = around.iter().find(|&&(_, p)| p == to).map(|&(k, _)| k);
-            if let Some(won) = chosen {
-                for &lost in tied.iter().filter(|&&k| k != won) {
-                    let (a, b) = (won.min(lost) + 1, won.max(lost) + 1);
-                    // The winner has the lower number under our tie order.
-                    if a == won + 1
-                        && let Some(tie) = RuleEvent::tie(a, b)
-                    {
-                        self.events.add(tie, t);
-                    }
-                }
-                let (dr, dc) = NEIGHBOURS[won];
-                if dr != 0 && dc != 0 {
-                    let side_a = from.offset(dr, 0).and_then(|p| m.get(p).copied());
-                    let side_b = from.offset(0, dc).and_then(|p| m.get(p).copied());
-                    if side_a.is_some_and(wall) && side_b.is_some_and(wall) {
-                        self.events.add(RuleEvent::DIAGONAL_SQUEEZE, t);
-                    }
-                }
-            }
-            // Its best cell at the start of the beasts' half, taken by an earlier beast.
-            let best_at_start = around
-                .iter()
-                .filter(|&&(_, p)| start.get(p).is_some_and(|&c| open(c)))
-                .min_by_key(|&&(k, p)| (distance(p), k))
-                .map(|&(_, p)| p);
-            if let Some(b) = best_at_start
-                && b != to
-                && m.get(b) == Some(&Cell::Beast)
-            {
-                self.events.add(RuleEvent::CELL_TAKEN, t);
-            }
-            m[from] = Cell::Space;
-            m[to] = Cell::Beast;
+            read_beast_move(
+                &mut self.events,
+                m,
+                &start,
+                target,
+                (before[i], after[i]),
+                t,
+            );
         }
     }
+}
+
+/// Reads the move of one beast `from` `to` on turn `t`, chasing `target`: boxed in, forced
+/// away, a tie it decided, a diagonal squeeze, its best cell taken. `m` is the map as the
+/// beast saw it (the later beasts' moves undone), and is moved on past it; `start` is the
+/// map at the start of the beasts' half.
+fn read_beast_move(
+    events: &mut Events,
+    m: &mut Grid<Cell>,
+    start: &Grid<Cell>,
+    target: Pos,
+    (from, to): (Pos, Pos),
+    t: u64,
+) {
+    let distance = |p: Pos| {
+        let (dr, dc) = (
+            p.row as i64 - target.row as i64,
+            p.col as i64 - target.col as i64,
+        );
+        dr * dr + dc * dc
+    };
+    let around: Vec<(usize, Pos)> = NEIGHBOURS
+        .iter()
+        .enumerate()
+        .filter_map(|(k, &(dr, dc))| from.offset(dr, dc).map(|p| (k, p)))
+        .collect();
+    let open_now: Vec<(usize, Pos)> = around
+        .iter()
+        .copied()
+        .filter(|&(_, p)| m.get(p).is_some_and(|&c| open(c)))
+        .collect();
+    let Some(best) = open_now.iter().map(|&(_, p)| distance(p)).min() else {
+        events.add(RuleEvent::BOXED_IN, t);
+        return;
+    };
+    if best > distance(from) {
+        events.add(RuleEvent::FORCED_AWAY, t);
+    }
+    let tied: Vec<usize> = open_now
+        .iter()
+        .filter(|&&(_, p)| distance(p) == best)
+        .map(|&(k, _)| k)
+        .collect();
+    let chosen = around.iter().find(|&&(_, p)| p == to).map(|&(k, _)| k);
+    if let Some(won) = chosen {
+        for &lost in tied.iter().filter(|&&k| k != won) {
+            let (a, b) = (won.min(lost) + 1, won.max(lost) + 1);
+            // The winner has the lower number under our tie order.
+            if a == won + 1
+                && let Some(tie) = RuleEvent::tie(a, b)
+            {
+                events.add(tie, t);
+            }
+        }
+        let (dr, dc) = NEIGHBOURS[won];
+        if dr != 0 && dc != 0 {
+            let side_a = from.offset(dr, 0).and_then(|p| m.get(p).copied());
+            let side_b = from.offset(0, dc).and_then(|p| m.get(p).copied());
+            if side_a.is_some_and(wall) && side_b.is_some_and(wall) {
+                events.add(RuleEvent::DIAGONAL_SQUEEZE, t);
+            }
+        }
+    }
+    // Its best cell at the start of the beasts' half, taken by an earlier beast.
+    let best_at_start = around
+        .iter()
+        .filter(|&&(_, p)| start.get(p).is_some_and(|&c| open(c)))
+        .min_by_key(|&&(k, p)| (distance(p), k))
+        .map(|&(_, p)| p);
+    if let Some(b) = best_at_start
+        && b != to
+        && m.get(b) == Some(&Cell::Beast)
+    {
+        events.add(RuleEvent::CELL_TAKEN, t);
+    }
+    m[from] = Cell::Space;
+    m[to] = Cell::Beast;
 }
 
 #[cfg(test)]
