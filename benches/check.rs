@@ -131,9 +131,9 @@ fn thousand_varied() -> Vec<(Puzzle, String)> {
 /// case are recorded to locate it.
 #[divan::bench(sample_count = 5)]
 fn diagnose_1000_cases_own_mistake_with_events(b: divan::Bencher) {
-    use beast_engine::beast::events::{self, Event};
+    use beast_engine::beast::events::{self, RuleEvent};
     let cases = thousand_varied();
-    let train = Event::named("push-train").expect("in the vocabulary");
+    let train = RuleEvent::named("push-train").expect("in the vocabulary");
     let outputs: Vec<String> = cases
         .iter()
         .map(|(p, expected)| match events::record(p, || true) {

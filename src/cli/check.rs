@@ -345,7 +345,7 @@ fn conclude(
         };
         diagnosis = experiment::settle(judge, diagnosis, &ran, &observed(&ran), &settings)?;
     }
-    let groups = diagnose::group(&observed(&ran), &diagnosis);
+    let groups = diagnosis.groups.clone();
     let mut shown = show_groups(judge, &groups, &ran, conclusion, jobs)?;
     if let Some(groups) = judge.map(|j| &j.runner.groups) {
         stop_if_interrupted(groups)?;

@@ -9,7 +9,7 @@
 
 use std::time::{Duration, Instant};
 
-use beast_engine::beast::events::{self, Event};
+use beast_engine::beast::events::{self, RuleEvent};
 use beast_engine::beast::{Puzzle, Rules};
 use beast_engine::judge::cases::Case;
 use beast_engine::judge::diagnose::{self, Cause, Group, Hypothesis};
@@ -124,7 +124,7 @@ fn small(p: &Puzzle) -> bool {
 }
 
 /// Where `puzzle` first goes through `event`, in words: `turn 5 (move R)`.
-fn first_happens(puzzle: &Puzzle, event: Event) -> Option<String> {
+fn first_happens(puzzle: &Puzzle, event: RuleEvent) -> Option<String> {
     let turn = events::record(puzzle, || true).ok()?.first_turn(event)?;
     let moves = puzzle.moves();
     Some(match turn {
@@ -184,7 +184,7 @@ fn by_engine<E: Execute>(
 fn by_answer<E: Execute>(
     judge: &Judge<E>,
     original: &Seen,
-    suspect: Option<Event>,
+    suspect: Option<RuleEvent>,
     deadline: Instant,
 ) -> anyhow::Result<(Option<Seen>, bool)> {
     let kind = diagnose::difference(&original.expected, original.got.as_bytes());

@@ -13,6 +13,13 @@
 //!
 //! The names are a documented, stable vocabulary: a name, once listed, keeps its meaning.
 //! New events are added at the end of [`EVENTS`].
+//!
+//! The rules' code names an event by a constant ([`RuleEvent::PUSH_TRAIN`], one per line of
+//! the `others!` list, which also gives its name and words) or by [`RuleEvent::tie`]: a
+//! misspelt event does not compile. Only the edges look one up by name
+//! ([`RuleEvent::named`]). Sixteen listed ties can never happen (two cells whose squared
+//! distances to any cell differ by an odd number); they stay listed, as the vocabulary is
+//! stable.
 
 use crate::beast::choice::NEIGHBOURS;
 use crate::beast::game::{Action, Game, Status, Step};
@@ -66,89 +73,75 @@ const TIES: [EventKind; 28] = ties![
     "down-right" "down",
 ];
 
-/// The events that are not ties, in the order of [`EVENTS`].
-const OTHERS: [EventKind; 19] = [
-    EventKind {
-        name: "push-one",
-        words: "pushes a single `~`",
-    },
-    EventKind {
-        name: "push-train",
-        words: "pushes a train of 2 or more `~`",
-    },
-    EventKind {
-        name: "push-stuck",
-        words: "pushes `~` that cannot move (a `#`, or a beast not wedged, behind it)",
-    },
-    EventKind {
-        name: "crush-against-wall",
-        words: "crushes a beast against `#`",
-    },
-    EventKind {
-        name: "crush-against-movable",
-        words: "crushes a beast against `~`",
-    },
-    EventKind {
-        name: "beast-behind-beast",
-        words: "pushes `~` onto a beast with a beast behind it (no crush: nothing moves)",
-    },
-    EventKind {
-        name: "forced-away",
-        words: "forces a beast away from the player (every open cell is farther)",
-    },
-    EventKind {
-        name: "boxed-in",
-        words: "boxes a beast in (no open cell: it stays put)",
-    },
-    EventKind {
-        name: "diagonal-squeeze",
-        words: "has a beast squeeze diagonally between two walls",
-    },
-    EventKind {
-        name: "cell-taken",
-        words: "has a beast find its best cell taken by a beast that moved before it",
-    },
-    EventKind {
-        name: "eaten-by-beast",
-        words: "ends with a beast moving onto the player",
-    },
-    EventKind {
-        name: "walked-into-beast",
-        words: "ends with the player walking into a beast",
-    },
-    EventKind {
-        name: "blocked-move",
-        words: "has the player step against `#` (the turn is used up)",
-    },
-    EventKind {
-        name: "moves-run-out",
-        words: "runs out of moves with the player and a beast alive",
-    },
-    EventKind {
-        name: "waiting",
-        words: "has the player wait after the moves ran out, and the beasts move",
-    },
-    EventKind {
-        name: "stalemate",
-        words: "ends in a stalemate (the beasts can never reach the player)",
-    },
-    EventKind {
-        name: "win-with-moves-left",
-        words: "is won with moves left over (they are ignored)",
-    },
-    EventKind {
-        name: "order-changed",
-        words: "has beasts whose rank (from the start) is no longer their reading order",
-    },
-    EventKind {
-        name: "player-moved-on-beast-turn",
-        words: "has the player leave his cell on a beast turn (the beasts aim at where he was)",
-    },
-];
+/// Defines the events that are not ties from one list: a [`RuleEvent`] constant each, and
+/// [`OTHERS`], their kinds in the same order (a constant and its kind cannot drift apart).
+macro_rules! others {
+    ($($konst:ident $name:literal $words:literal,)*) => {
+        /// The positions of the events that are not ties in [`EVENTS`].
+        #[allow(non_camel_case_types, clippy::upper_case_acronyms)]
+        #[repr(u8)]
+        enum Position {
+            $($konst),*
+        }
 
-/// Every event kind in the vocabulary, in a fixed order: [`Event`] indexes it.
-pub static EVENTS: [EventKind; 47] = {
-    let mut all = [OTHERS[0]; 47];
+        impl RuleEvent {
+            $(
+                #[doc = concat!("`", $name, "`: a case that ", $words, ".")]
+                pub const $konst: RuleEvent = RuleEvent(Position::$konst as u8);
+            )*
+        }
+
+        /// The events that are not ties, in the order of [`EVENTS`].
+        const OTHERS: [EventKind; [$($name),*].len()] = [
+            $(EventKind { name: $name, words: $words }),*
+        ];
+    };
+}
+
+others! {
+    PUSH_ONE "push-one"
+        "pushes a single `~`",
+    PUSH_TRAIN "push-train"
+        "pushes a train of 2 or more `~`",
+    PUSH_STUCK "push-stuck"
+        "pushes `~` that cannot move (a `#`, or a beast not wedged, behind it)",
+    CRUSH_AGAINST_WALL "crush-against-wall"
+        "crushes a beast against `#`",
+    CRUSH_AGAINST_MOVABLE "crush-against-movable"
+        "crushes a beast against `~`",
+    BEAST_BEHIND_BEAST "beast-behind-beast"
+        "pushes `~` onto a beast with a beast behind it (no crush: nothing moves)",
+    FORCED_AWAY "forced-away"
+        "forces a beast away from the player (every open cell is farther)",
+    BOXED_IN "boxed-in"
+        "boxes a beast in (no open cell: it stays put)",
+    DIAGONAL_SQUEEZE "diagonal-squeeze"
+        "has a beast squeeze diagonally between two walls",
+    CELL_TAKEN "cell-taken"
+        "has a beast find its best cell taken by a beast that moved before it",
+    EATEN_BY_BEAST "eaten-by-beast"
+        "ends with a beast moving onto the player",
+    WALKED_INTO_BEAST "walked-into-beast"
+        "ends with the player walking into a beast",
+    BLOCKED_MOVE "blocked-move"
+        "has the player step against `#` (the turn is used up)",
+    MOVES_RUN_OUT "moves-run-out"
+        "runs out of moves with the player and a beast alive",
+    WAITING "waiting"
+        "has the player wait after the moves ran out, and the beasts move",
+    STALEMATE "stalemate"
+        "ends in a stalemate (the beasts can never reach the player)",
+    WIN_WITH_MOVES_LEFT "win-with-moves-left"
+        "is won with moves left over (they are ignored)",
+    ORDER_CHANGED "order-changed"
+        "has beasts whose rank (from the start) is no longer their reading order",
+    PLAYER_MOVED_ON_BEAST_TURN "player-moved-on-beast-turn"
+        "has the player leave his cell on a beast turn (the beasts aim at where he was)",
+}
+
+/// Every event kind in the vocabulary, in a fixed order: [`RuleEvent`] indexes it.
+pub static EVENTS: [EventKind; OTHERS.len() + TIES.len()] = {
+    let mut all = [OTHERS[0]; OTHERS.len() + TIES.len()];
     let mut i = 0;
     while i < OTHERS.len() {
         all[i] = OTHERS[i];
@@ -162,38 +155,62 @@ pub static EVENTS: [EventKind; 47] = {
     all
 };
 
-/// One event kind, as its index in [`EVENTS`].
+/// One kind of rule event, as its index in [`EVENTS`]: the constants such as
+/// [`RuleEvent::PUSH_TRAIN`] and [`RuleEvent::tie`] name them in the rules' code, and
+/// [`RuleEvent::named`] looks one up by name at the edges (the command line, JSON).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Event(pub u8);
+pub struct RuleEvent(pub(crate) u8);
 
-impl Event {
+impl RuleEvent {
     /// The event's kind.
     pub fn kind(self) -> &'static EventKind {
         &EVENTS[usize::from(self.0) % EVENTS.len()]
     }
 
     /// The event called `name`.
-    pub fn named(name: &str) -> Option<Event> {
+    pub fn named(name: &str) -> Option<RuleEvent> {
         EVENTS
             .iter()
             .position(|k| k.name == name)
-            .map(|i| Event(i as u8))
+            .map(|i| RuleEvent(i as u8))
     }
 
     /// Every event, in the order of [`EVENTS`].
-    pub fn all() -> impl Iterator<Item = Event> {
-        (0..EVENTS.len() as u8).map(Event)
+    pub fn all() -> impl Iterator<Item = RuleEvent> {
+        (0..EVENTS.len() as u8).map(RuleEvent)
     }
 
-    fn of(name: &str) -> Event {
-        // The names are constants of this file; a missing one is a bug caught by the tests.
-        Event::named(name).unwrap_or(Event(0))
+    /// True for a tie event (one of the `TIES`).
+    pub fn is_tie(self) -> bool {
+        usize::from(self.0) >= OTHERS.len()
     }
 
-    /// The tie event of the matrix numbers `won` and `lost` (1 to 8, different).
-    fn tie(won: usize, lost: usize) -> Event {
-        let name = format!("tie-{}-over-{}", SIDES[won - 1], SIDES[lost - 1]);
-        Event::of(&name)
+    /// True if both tell of the same rule in other spellings: the crushes (against `#` or
+    /// `~`), the ties.
+    pub fn same_rule(self, other: RuleEvent) -> bool {
+        let crush = |e| {
+            matches!(
+                e,
+                RuleEvent::CRUSH_AGAINST_WALL | RuleEvent::CRUSH_AGAINST_MOVABLE
+            )
+        };
+        self == other || (self.is_tie() && other.is_tie()) || (crush(self) && crush(other))
+    }
+
+    /// The tie event of the matrix numbers `won` and `lost` (1 to 8, `won` the lower):
+    /// `None` for any other pair. The ties' table lists the pairs in order, `won` first.
+    pub const fn tie(won: usize, lost: usize) -> Option<RuleEvent> {
+        if won == 0 || won >= lost || lost > SIDES.len() {
+            return None;
+        }
+        // The pairs before `won`'s: 7 for the first number, 6 for the second, ...
+        let mut before = 0;
+        let mut k = 1;
+        while k < won {
+            before += SIDES.len() - k;
+            k += 1;
+        }
+        Some(RuleEvent((OTHERS.len() + before + lost - won - 1) as u8))
     }
 }
 
@@ -202,29 +219,29 @@ impl Event {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Events {
     seen: u64,
-    first: Vec<(Event, u64)>,
-    every: Option<Vec<(Event, u64)>>,
+    first: Vec<(RuleEvent, u64)>,
+    every: Option<Vec<(RuleEvent, u64)>>,
 }
 
 impl Events {
     /// True if the game went through `e`.
-    pub fn has(&self, e: Event) -> bool {
+    pub fn has(&self, e: RuleEvent) -> bool {
         self.seen & (1 << e.0) != 0
     }
 
     /// The turn `e` first happened on (0: before the first move).
-    pub fn first_turn(&self, e: Event) -> Option<u64> {
+    pub fn first_turn(&self, e: RuleEvent) -> Option<u64> {
         self.first.iter().find(|(x, _)| *x == e).map(|&(_, t)| t)
     }
 
     /// The events, in the order they first happened.
-    pub fn iter(&self) -> impl Iterator<Item = (Event, u64)> + '_ {
+    pub fn iter(&self) -> impl Iterator<Item = (RuleEvent, u64)> + '_ {
         self.first.iter().copied()
     }
 
     /// The events of turn `turn`, in the order they happened; empty unless the events
     /// were recorded by [`record_every`].
-    pub fn on_turn(&self, turn: u64) -> impl Iterator<Item = Event> + '_ {
+    pub fn on_turn(&self, turn: u64) -> impl Iterator<Item = RuleEvent> + '_ {
         let every = self.every.as_deref().unwrap_or_default();
         every
             .iter()
@@ -242,7 +259,7 @@ impl Events {
         }
     }
 
-    fn add(&mut self, e: Event, turn: u64) {
+    fn add(&mut self, e: RuleEvent, turn: u64) {
         if let Some(every) = &mut self.every
             && !every.contains(&(e, turn))
         {
@@ -301,12 +318,12 @@ fn record_into(
     )?;
     let mut events = reader.events;
     if moves == 0 && outcome.ending != Ending::Won {
-        events.add(Event::of("moves-run-out"), 0);
+        events.add(RuleEvent::MOVES_RUN_OUT, 0);
     }
     match outcome.ending {
-        Ending::Stalemate => events.add(Event::of("stalemate"), outcome.turns),
+        Ending::Stalemate => events.add(RuleEvent::STALEMATE, outcome.turns),
         Ending::Won if (outcome.moves_used as u64) < moves => {
-            events.add(Event::of("win-with-moves-left"), outcome.turns)
+            events.add(RuleEvent::WIN_WITH_MOVES_LEFT, outcome.turns)
         }
         _ => {}
     }
@@ -345,13 +362,13 @@ impl Reader {
         }
         self.player_half(step);
         if t > self.moves {
-            self.events.add(Event::of("waiting"), t);
+            self.events.add(RuleEvent::WAITING, t);
         }
         if step.beasts_moved {
             self.beasts_half(game, step);
         }
         if t == self.moves && game.status() == Status::Playing {
-            self.events.add(Event::of("moves-run-out"), t);
+            self.events.add(RuleEvent::MOVES_RUN_OUT, t);
         }
         self.before.clone_from(game.map());
         self.beasts.clear();
@@ -369,32 +386,36 @@ impl Reader {
             Move::Step(d) => d,
             Move::Wait => return,
         };
-        let add = |events: &mut Events, name: &str| events.add(Event::of(name), t);
+        let add = |events: &mut Events, e: RuleEvent| events.add(e, t);
         match step.action {
-            Action::Blocked => add(&mut self.events, "blocked-move"),
+            Action::Blocked => add(&mut self.events, RuleEvent::BLOCKED_MOVE),
             Action::Pushed { walls } | Action::Crushed { walls, .. } => {
                 add(
                     &mut self.events,
-                    if walls >= 2 { "push-train" } else { "push-one" },
+                    if walls >= 2 {
+                        RuleEvent::PUSH_TRAIN
+                    } else {
+                        RuleEvent::PUSH_ONE
+                    },
                 );
                 if let Action::Crushed { at, .. } = step.action {
                     match self.at(at.step(dir)) {
-                        Some(Cell::Wall) => add(&mut self.events, "crush-against-wall"),
-                        _ => add(&mut self.events, "crush-against-movable"),
+                        Some(Cell::Wall) => add(&mut self.events, RuleEvent::CRUSH_AGAINST_WALL),
+                        _ => add(&mut self.events, RuleEvent::CRUSH_AGAINST_MOVABLE),
                     }
                 }
             }
             Action::Stuck { walls } => {
-                add(&mut self.events, "push-stuck");
+                add(&mut self.events, RuleEvent::PUSH_STUCK);
                 let x = self.train_end(dir, walls);
                 if self.at(x) == Some(Cell::Beast)
                     && self.at(x.and_then(|x| x.step(dir))) == Some(Cell::Beast)
                 {
-                    add(&mut self.events, "beast-behind-beast");
+                    add(&mut self.events, RuleEvent::BEAST_BEHIND_BEAST);
                 }
             }
             Action::Bumped { .. } if step.status == Status::Eaten => {
-                add(&mut self.events, "walked-into-beast")
+                add(&mut self.events, RuleEvent::WALKED_INTO_BEAST)
             }
             Action::Bumped { .. } | Action::Walked | Action::Waited => {}
         }
@@ -426,7 +447,7 @@ impl Reader {
             return;
         }
         if before.windows(2).any(|w| w[0] > w[1]) {
-            self.events.add(Event::of("order-changed"), t);
+            self.events.add(RuleEvent::ORDER_CHANGED, t);
         }
         // The map after the player's half: the beasts' moves undone, last first.
         let m = &mut self.scratch;
@@ -449,78 +470,101 @@ impl Reader {
             }
         }
         if game.player() != self.player {
-            self.events.add(Event::of("player-moved-on-beast-turn"), t);
+            self.events.add(RuleEvent::PLAYER_MOVED_ON_BEAST_TURN, t);
         }
         if step.eaten_at.is_some() {
-            self.events.add(Event::of("eaten-by-beast"), t);
+            self.events.add(RuleEvent::EATEN_BY_BEAST, t);
         }
         let start = m.clone();
         let target = self.player;
         for i in 0..mover_count {
-            let (from, to) = (before[i], after[i]);
-            let distance = |p: Pos| {
-                let (dr, dc) = (
-                    p.row as i64 - target.row as i64,
-                    p.col as i64 - target.col as i64,
-                );
-                dr * dr + dc * dc
-            };
-            let around: Vec<(usize, Pos)> = NEIGHBOURS
-                .iter()
-                .enumerate()
-                .filter_map(|(k, &(dr, dc))| from.offset(dr, dc).map(|p| (k, p)))
-                .collect();
-            let open_now: Vec<(usize, Pos)> = around
-                .iter()
-                .copied()
-                .filter(|&(_, p)| m.get(p).is_some_and(|&c| open(c)))
-                .collect();
-            let Some(best) = open_now.iter().map(|&(_, p)| distance(p)).min() else {
-                self.events.add(Event::of("boxed-in"), t);
-                continue;
-            };
-            if best > distance(from) {
-                self.events.add(Event::of("forced-away"), t);
-            }
-            let tied: Vec<usize> = open_now
-                .iter()
-                .filter(|&&(_, p)| distance(p) == best)
-                .map(|&(k, _)| k)
-                .collect();
-            let chosen = around.iter().find(|&&(_, p)| p == to).map(|&(k, _)| k);
-            if let Some(won) = chosen {
-                for &lost in tied.iter().filter(|&&k| k != won) {
-                    let (a, b) = (won.min(lost) + 1, won.max(lost) + 1);
-                    // The winner has the lower number under our tie order.
-                    if a == won + 1 {
-                        self.events.add(Event::tie(a, b), t);
-                    }
-                }
-                let (dr, dc) = NEIGHBOURS[won];
-                if dr != 0 && dc != 0 {
-                    let side_a = from.offset(dr, 0).and_then(|p| m.get(p).copied());
-                    let side_b = from.offset(0, dc).and_then(|p| m.get(p).copied());
-                    if side_a.is_some_and(wall) && side_b.is_some_and(wall) {
-                        self.events.add(Event::of("diagonal-squeeze"), t);
-                    }
-                }
-            }
-            // Its best cell at the start of the beasts' half, taken by an earlier beast.
-            let best_at_start = around
-                .iter()
-                .filter(|&&(_, p)| start.get(p).is_some_and(|&c| open(c)))
-                .min_by_key(|&&(k, p)| (distance(p), k))
-                .map(|&(_, p)| p);
-            if let Some(b) = best_at_start
-                && b != to
-                && m.get(b) == Some(&Cell::Beast)
-            {
-                self.events.add(Event::of("cell-taken"), t);
-            }
-            m[from] = Cell::Space;
-            m[to] = Cell::Beast;
+            read_beast_move(
+                &mut self.events,
+                m,
+                &start,
+                target,
+                (before[i], after[i]),
+                t,
+            );
         }
     }
+}
+
+/// Reads the move of one beast `from` `to` on turn `t`, chasing `target`: boxed in, forced
+/// away, a tie it decided, a diagonal squeeze, its best cell taken. `m` is the map as the
+/// beast saw it (the later beasts' moves undone), and is moved on past it; `start` is the
+/// map at the start of the beasts' half.
+fn read_beast_move(
+    events: &mut Events,
+    m: &mut Grid<Cell>,
+    start: &Grid<Cell>,
+    target: Pos,
+    (from, to): (Pos, Pos),
+    t: u64,
+) {
+    let distance = |p: Pos| {
+        let (dr, dc) = (
+            p.row as i64 - target.row as i64,
+            p.col as i64 - target.col as i64,
+        );
+        dr * dr + dc * dc
+    };
+    let around: Vec<(usize, Pos)> = NEIGHBOURS
+        .iter()
+        .enumerate()
+        .filter_map(|(k, &(dr, dc))| from.offset(dr, dc).map(|p| (k, p)))
+        .collect();
+    let open_now: Vec<(usize, Pos)> = around
+        .iter()
+        .copied()
+        .filter(|&(_, p)| m.get(p).is_some_and(|&c| open(c)))
+        .collect();
+    let Some(best) = open_now.iter().map(|&(_, p)| distance(p)).min() else {
+        events.add(RuleEvent::BOXED_IN, t);
+        return;
+    };
+    if best > distance(from) {
+        events.add(RuleEvent::FORCED_AWAY, t);
+    }
+    let tied: Vec<usize> = open_now
+        .iter()
+        .filter(|&&(_, p)| distance(p) == best)
+        .map(|&(k, _)| k)
+        .collect();
+    let chosen = around.iter().find(|&&(_, p)| p == to).map(|&(k, _)| k);
+    if let Some(won) = chosen {
+        for &lost in tied.iter().filter(|&&k| k != won) {
+            let (a, b) = (won.min(lost) + 1, won.max(lost) + 1);
+            // The winner has the lower number under our tie order.
+            if a == won + 1
+                && let Some(tie) = RuleEvent::tie(a, b)
+            {
+                events.add(tie, t);
+            }
+        }
+        let (dr, dc) = NEIGHBOURS[won];
+        if dr != 0 && dc != 0 {
+            let side_a = from.offset(dr, 0).and_then(|p| m.get(p).copied());
+            let side_b = from.offset(0, dc).and_then(|p| m.get(p).copied());
+            if side_a.is_some_and(wall) && side_b.is_some_and(wall) {
+                events.add(RuleEvent::DIAGONAL_SQUEEZE, t);
+            }
+        }
+    }
+    // Its best cell at the start of the beasts' half, taken by an earlier beast.
+    let best_at_start = around
+        .iter()
+        .filter(|&&(_, p)| start.get(p).is_some_and(|&c| open(c)))
+        .min_by_key(|&&(k, p)| (distance(p), k))
+        .map(|&(_, p)| p);
+    if let Some(b) = best_at_start
+        && b != to
+        && m.get(b) == Some(&Cell::Beast)
+    {
+        events.add(RuleEvent::CELL_TAKEN, t);
+    }
+    m[from] = Cell::Space;
+    m[to] = Cell::Beast;
 }
 
 #[cfg(test)]
@@ -536,13 +580,38 @@ mod tests {
     #[test]
     fn every_name_is_listed_once_and_found() {
         for (i, k) in EVENTS.iter().enumerate() {
-            assert_eq!(Event::named(k.name), Some(Event(i as u8)), "{}", k.name);
+            assert_eq!(
+                RuleEvent::named(k.name),
+                Some(RuleEvent(i as u8)),
+                "{}",
+                k.name
+            );
         }
+        let mut ties = Vec::new();
         for a in 1..=8 {
             for b in a + 1..=8 {
-                assert_ne!(Event::tie(a, b), Event(0));
+                let tie = RuleEvent::tie(a, b).expect("a pair of the matrix");
+                let name = format!("tie-{}-over-{}", SIDES[a - 1], SIDES[b - 1]);
+                assert_eq!(tie.kind().name, name);
+                ties.push(tie);
             }
+            assert_eq!(RuleEvent::tie(a, a), None);
         }
+        ties.dedup();
+        assert_eq!(ties.len(), TIES.len());
+        assert_eq!(RuleEvent::tie(0, 1), None);
+        assert_eq!(RuleEvent::tie(2, 1), None);
+        assert_eq!(RuleEvent::tie(1, 9), None);
+    }
+
+    #[test]
+    fn the_crushes_are_one_rule_and_the_ties_another() {
+        let tie = |a, b| RuleEvent::tie(a, b).expect("a pair");
+        assert!(RuleEvent::CRUSH_AGAINST_WALL.same_rule(RuleEvent::CRUSH_AGAINST_MOVABLE));
+        assert!(tie(1, 3).same_rule(tie(6, 8)));
+        assert!(!tie(1, 3).same_rule(RuleEvent::CRUSH_AGAINST_WALL));
+        assert!(!RuleEvent::PUSH_ONE.same_rule(RuleEvent::PUSH_TRAIN));
+        assert!(RuleEvent::PUSH_ONE.same_rule(RuleEvent::PUSH_ONE));
     }
 
     #[test]
@@ -591,8 +660,8 @@ mod tests {
         let p =
             Puzzle::parse("9 4\n#########\n#O~ ~   #\n#      H#\n#########\nRRR\n").expect("valid");
         let e = record_every(&p, || true).expect("decided");
-        let one = Event::named("push-one").expect("named");
-        let train = Event::named("push-train").expect("named");
+        let one = RuleEvent::named("push-one").expect("named");
+        let train = RuleEvent::named("push-train").expect("named");
         assert_eq!(e.on_turn(1).collect::<Vec<_>>(), [one]);
         assert_eq!(e.on_turn(2).next(), Some(train));
         assert_eq!(e.first_turn(one), Some(1));
@@ -604,7 +673,83 @@ mod tests {
         // down-right are both at distance 5 once down is walled off.
         let p = Puzzle::parse("5 5\n#####\n# H #\n# # #\n# O #\n#####\nW\nW\n").expect("valid");
         let e = record(&p, || true).expect("decided");
-        let tie = Event::named("tie-down-left-over-down-right").expect("named");
+        let tie = RuleEvent::named("tie-down-left-over-down-right").expect("named");
         assert_eq!(e.first_turn(tie), Some(2), "{e:?}");
+    }
+}
+
+/// Every listed event fires on some drawn puzzle: the reader can see each of them.
+#[cfg(test)]
+mod every_event_fires {
+    use super::*;
+    use crate::judge::generate::{GenOptions, generate};
+
+    /// The shapes of puzzle drawn: the default, then small crowded maps (ties, boxes,
+    /// squeezes), then few moves (waiting, moves run out, a stalemate).
+    fn shapes() -> Vec<GenOptions> {
+        vec![
+            GenOptions::default(),
+            GenOptions {
+                cols: 7,
+                rows: 7,
+                beasts: 4,
+                walls_pct: 40,
+                moves: 8,
+            },
+            GenOptions {
+                cols: 9,
+                rows: 6,
+                beasts: 2,
+                walls_pct: 60,
+                moves: 2,
+            },
+        ]
+    }
+
+    /// True for a tie that can never happen: two cells of the neighbourhood whose rows and
+    /// columns differ by an odd sum (`up-left` and `left`) are never at the same distance
+    /// from a cell, since their squared distances differ by an odd number.
+    fn never_ties(e: RuleEvent) -> bool {
+        (1..=8)
+            .flat_map(|a| (a + 1..=8).map(move |b| (a, b)))
+            .any(|(a, b)| {
+                let ((ra, ca), (rb, cb)) = (NEIGHBOURS[a - 1], NEIGHBOURS[b - 1]);
+                RuleEvent::tie(a, b) == Some(e) && (ra - rb + ca - cb) % 2 != 0
+            })
+    }
+
+    #[test]
+    fn every_listed_event_fires_on_a_drawn_puzzle_but_the_ties_that_cannot_happen() {
+        let can_fire: Vec<RuleEvent> = RuleEvent::all().filter(|&e| !never_ties(e)).collect();
+        assert_eq!(EVENTS.len() - can_fire.len(), 16);
+        let mut seen = vec![false; EVENTS.len()];
+        'draw: for opts in shapes() {
+            for seed in 0..3000 {
+                let Ok(p) = generate(seed, &opts) else {
+                    continue;
+                };
+                let Ok(e) = record(&p, || true) else { continue };
+                for (x, _) in e.iter() {
+                    seen[usize::from(x.0)] = true;
+                }
+                if can_fire.iter().all(|e| seen[usize::from(e.0)]) {
+                    break 'draw;
+                }
+            }
+        }
+        let missing: Vec<&str> = can_fire
+            .iter()
+            .filter(|e| !seen[usize::from(e.0)])
+            .map(|e| e.kind().name)
+            .collect();
+        assert!(missing.is_empty(), "never fired: {missing:?}");
+        let impossible: Vec<&str> = RuleEvent::all()
+            .filter(|e| seen[usize::from(e.0)] && never_ties(*e))
+            .map(|e| e.kind().name)
+            .collect();
+        assert!(
+            impossible.is_empty(),
+            "fired though it cannot: {impossible:?}"
+        );
     }
 }

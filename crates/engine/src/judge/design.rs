@@ -28,7 +28,7 @@
 use rand_chacha::ChaCha8Rng;
 use rand_core::{Rng, SeedableRng};
 
-use crate::beast::events::{self, Event};
+use crate::beast::events::{self, RuleEvent};
 use crate::beast::variant::{self, Variant};
 use crate::beast::{Cell, Move, Puzzle, Rules};
 use crate::grid::{Dir, Pos};
@@ -63,7 +63,7 @@ pub enum Label {
     /// The answer's output is the hypothesis's.
     Hypothesis(Hypothesis),
     /// The answer goes wrong where the rule event fires, and only there.
-    Event(Event),
+    Event(RuleEvent),
 }
 
 impl Label {
@@ -297,7 +297,7 @@ pub struct Rivals<'a> {
     pub hypotheses: &'a [Hypothesis],
     /// The outputs an own mistake elsewhere gives most: never a designed prediction.
     pub common: &'a [Answer],
-    /// The rule events that locate the run's own mistakes, as bits over [`Event`]: a
+    /// The rule events that locate the run's own mistakes, as bits over [`RuleEvent`]: a
     /// designed case goes through none of them.
     pub elsewhere: u64,
 }
@@ -520,11 +520,11 @@ fn find_cases(
     (found, tried)
 }
 
-/// The rule events `puzzle` goes through, as bits over [`Event`]; `None` if undecided.
+/// The rule events `puzzle` goes through, as bits over [`RuleEvent`]; `None` if undecided.
 fn event_bits(puzzle: &Puzzle, keep_going: &impl Fn() -> bool) -> Option<u64> {
     let e = events::record(puzzle, keep_going).ok()?;
     Some(
-        Event::all()
+        RuleEvent::all()
             .filter(|&x| e.has(x))
             .fold(0, |bits, x| bits | 1 << x.0),
     )
@@ -534,7 +534,7 @@ fn event_bits(puzzle: &Puzzle, keep_going: &impl Fn() -> bool) -> Option<u64> {
 /// its moves cut after the turn it first fires on) and the same puzzle changed by one step
 /// so that it does not, every other event the same or but one.
 pub fn design_event(
-    event: Event,
+    event: RuleEvent,
     sources: &[&Puzzle],
     seed: u64,
     keep_going: &impl Fn() -> bool,

@@ -176,7 +176,7 @@ fn designed_cases_never_predict_an_output_the_answers_failures_give_most() {
 }
 
 /// An answer that is wrong exactly where `event` fires: one point more.
-fn wrong_where(event: Event) -> impl Fn(&Puzzle) -> String {
+fn wrong_where(event: RuleEvent) -> impl Fn(&Puzzle) -> String {
     move |p| {
         let Ok(o) = play_out(p, Rules::OURS) else {
             return String::new();
@@ -192,7 +192,7 @@ fn wrong_where(event: Event) -> impl Fn(&Puzzle) -> String {
 
 #[test]
 fn a_rule_event_is_confirmed_on_the_same_puzzle_with_and_without_it() {
-    let train = Event::named("push-train").expect("in the vocabulary");
+    let train = RuleEvent::named("push-train").expect("in the vocabulary");
     let cases = puzzles();
     let sources: Vec<&Puzzle> = cases
         .iter()
@@ -225,7 +225,7 @@ fn a_rule_event_is_confirmed_on_the_same_puzzle_with_and_without_it() {
 #[test]
 fn a_suspect_that_many_passing_cases_share_is_weak_evidence() {
     let s = Suspect {
-        event: Clue::Rule(Event::named("order-changed").expect("in the vocabulary")),
+        event: Clue::Rule(RuleEvent::named("order-changed").expect("in the vocabulary")),
         failing: 50,
         of_failing: 50,
         passing: 174,

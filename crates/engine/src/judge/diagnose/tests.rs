@@ -2,8 +2,10 @@
 //! one mistake one group, the rule located by its event.
 
 use super::*;
+use crate::beast::events::{self, RuleEvent};
 use crate::beast::play_out;
 use crate::beast::variant::find;
+use crate::beast::{Ending, variant};
 use crate::judge::generate::{GenOptions, generate};
 use crate::judge::verdict::compare;
 
@@ -197,7 +199,7 @@ fn a_reading_plus_one_point_a_crush_is_named_as_both() {
 #[test]
 fn an_own_mistake_is_located_by_its_rule_event() {
     // An answer that gets every case with a train push wrong, in a way no hypothesis gives.
-    let train = Event::named("push-train").expect("named");
+    let train = RuleEvent::named("push-train").expect("named");
     let d = diagnose_answer(&puzzles(), |p, e| {
         let events = events::record(p, || true).expect("decided");
         match events.has(train) {
