@@ -435,7 +435,14 @@ fn one_point_a_crush_is_named_as_the_score_it_gives() {
 #[test]
 fn a_constant_output_is_called_constant() {
     let command = ["sh", "-c", "cat > /dev/null; echo 0"].map(String::from);
-    diagnosed_as(&command, "prints \"0\" whatever the puzzle");
+    let s = diagnosed_as(&command, "prints \"0\" whatever the puzzle");
+    // Its common wrong output is the constant itself: that is no rival of the label, and
+    // the designed cases (ours prints another output) confirm it.
+    let cause = s["diagnosis"]["groups"][0]["cause"]
+        .as_str()
+        .unwrap_or_default();
+    assert!(cause.contains("(confirmed on "), "{cause}");
+    assert!(!cause.contains("not confirmed"), "{cause}");
 }
 
 #[test]

@@ -346,7 +346,14 @@ pub fn design_hypothesis(
     seed: u64,
     keep_going: &impl Fn() -> bool,
 ) -> Experiment {
-    let (rivals, common) = (against.hypotheses, against.common);
+    let rivals = against.hypotheses;
+    // A constant output is what the common outputs are made of: "an own mistake that gives
+    // the common output" is the constant itself, no rival of it. It is told from our
+    // reading by the cases where ours prints another output.
+    let common: &[Answer] = match h {
+        Hypothesis::Constant(_) => &[],
+        Hypothesis::Reading { .. } => against.common,
+    };
     let ours = Hypothesis::reading(Rules::OURS);
     let all = parts_of(h);
     let withouts: Vec<Hypothesis> = all.iter().map(|(_, w)| *w).collect();
