@@ -30,7 +30,6 @@ use std::time::{Duration, Instant};
 
 use anyhow::Context;
 use beast_engine::judge::cases::Case;
-use beast_engine::judge::design;
 use beast_engine::judge::diagnose::{self, Diagnosis, Group, Observed};
 use beast_engine::judge::record::{self, SandboxRecord};
 use beast_engine::judge::report::{
@@ -605,10 +604,7 @@ fn show_groups(
     let results = results.into_inner().unwrap_or_default();
     for (g, shown) in results {
         let shown = shown?;
-        let size = |s: &Shown| {
-            s.shrunk
-                .map_or(usize::MAX, |x| x.to.0 * x.to.1 * 1000 + x.to.2)
-        };
+        let size = |s: &Shown| s.shrunk.map_or(usize::MAX, |x| x.to.order());
         if best[g].as_ref().is_none_or(|b| size(&shown) < size(b)) {
             best[g] = Some(shown);
         }
@@ -616,43 +612,8 @@ fn show_groups(
     Ok(groups
         .iter()
         .zip(best)
-        .filter_map(|(group, shown)| Some(group_report(group, shown?, ran)))
+        .filter_map(|(group, shown)| Some(GroupReport::of(group, shown?, ran)))
         .collect())
-}
-
-/// The report of one group, showing `shown`.
-fn group_report(group: &Group, shown: Shown, ran: &[(Case, CaseReport)]) -> GroupReport {
-    GroupReport {
-        verdict: ran[group.smallest].1.verdict,
-        compare: match &group.cause {
-            diagnose::Cause::Hypothesis { head, .. } if standing(group) => head
-                .hypothesis
-                .rules()
-                .map(|rules| beast_engine::judge::report::ComparePage {
-                    flags: beast_engine::beast::variant::flags(rules),
-                    rules,
-                    written: None,
-                }),
-            _ => None,
-        },
-        also: match &group.cause {
-            diagnose::Cause::Hypothesis { also, .. } => also.iter().map(|h| h.words()).collect(),
-            _ => Vec::new(),
-        },
-        evidence: match &group.cause {
-            diagnose::Cause::Hypothesis { head, .. } if standing(group) => Some(head.evidence),
-            _ => None,
-        },
-        event: group.cause.suspect().map(|s| s.event.name().to_string()),
-        cause: design::describe_group(group),
-        cases: group.cases.iter().map(|&i| ran[i].1.name.clone()).collect(),
-        shown,
-    }
-}
-
-/// True unless an experiment refuted the group's label.
-fn standing(group: &Group) -> bool {
-    group.confirmation.as_ref().is_none_or(|c| c.confirmed())
 }
 
 /// The golf score's source: `--source FILE` (or the answer's `source`), or the script the
