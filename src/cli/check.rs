@@ -39,7 +39,7 @@ use beast_engine::judge::{leaderboard, merge, robustness, tuning};
 
 use self::answers::Answer;
 pub use self::args::Args;
-use self::event::{Event, Finish, Judged, Start};
+use self::event::{Concluded, Event, Finish, Judged, Start};
 use self::plan::{Conclusion, Output, Plan, ShrinkWhich, Work};
 use self::pool::{Judge, Tick};
 use self::report::{Out, Reporters};
@@ -115,9 +115,9 @@ fn run_answers(
     let mut judged = conclude_each(plan, run, setup, finished, &groups)?;
     let wall = started.elapsed().as_secs_f64() * 1000.0;
     for j in &mut judged {
-        if let Ok((_, summary, _)) = &mut j.outcome {
-            summary.wall_ms = Some(wall);
-            summary.interrupted = interrupted;
+        if let Ok(c) = &mut j.outcome {
+            c.summary.wall_ms = Some(wall);
+            c.summary.interrupted = interrupted;
         }
     }
     let ended = finish(&mut reporters, &judged, run.seed());
@@ -126,7 +126,7 @@ fn run_answers(
             let ran: usize = judged
                 .iter()
                 .filter_map(|j| j.outcome.as_ref().ok())
-                .map(|(r, _, _)| r.len())
+                .map(|c| c.reports.len())
                 .sum();
             let of = all.len() * answers.len();
             reporters.emit(Event::Interrupted { signal, ran, of })?;
@@ -225,19 +225,20 @@ fn conclude_each(
         let outcome = match finished.failure {
             Some(e) if !many => return Err(e.into()),
             Some(e) => Err(e.root_cause().to_string()),
-            None => Ok(conclude(
-                (!cut).then_some(judge),
-                finished.ran,
-                source.clone(),
-                conclusion,
-                plan.jobs,
-                html_dir(conclusion, many, &answer.name).as_deref(),
-                match cut {
-                    true => conclusion.engine_time.min(Duration::from_secs(2)),
-                    false => conclusion.engine_time,
-                },
-                run.seed().unwrap_or(0),
-            )?),
+            None => {
+                let concluding = Concluding {
+                    judge: (!cut).then_some(judge),
+                    conclusion,
+                    jobs: plan.jobs,
+                    html_dir: html_dir(conclusion, many, &answer.name),
+                    budget: match cut {
+                        true => conclusion.engine_time.min(Duration::from_secs(2)),
+                        false => conclusion.engine_time,
+                    },
+                    seed: run.seed().unwrap_or(0),
+                };
+                Ok(conclude(&concluding, finished.ran, source.clone())?)
+            }
         };
         judged.push(Judged {
             name: answer.name.clone(),
@@ -282,16 +283,17 @@ fn merged(plan: &Plan, files: &[PathBuf]) -> super::error::Ended {
         }
         let outcome = match answer.cannot_start {
             Some(reason) => Err(reason),
-            None => Ok(conclude(
-                None,
-                answer.ran,
-                answer.source.clone(),
-                conclusion,
-                plan.jobs,
-                html_dir(conclusion, many, &answer.name).as_deref(),
-                conclusion.engine_time,
-                m.header.seed.unwrap_or(0),
-            )?),
+            None => {
+                let concluding = Concluding {
+                    judge: None,
+                    conclusion,
+                    jobs: plan.jobs,
+                    html_dir: html_dir(conclusion, many, &answer.name),
+                    budget: conclusion.engine_time,
+                    seed: m.header.seed.unwrap_or(0),
+                };
+                Ok(conclude(&concluding, answer.ran, answer.source.clone())?)
+            }
         };
         judged.push(Judged {
             name: answer.name,
@@ -315,37 +317,49 @@ fn names_of(answers: &[Answer]) -> Vec<&str> {
     answers.iter().map(|a| a.name.as_str()).collect()
 }
 
+/// What concluding one answer's run takes besides its cases and its source.
+struct Concluding<'a> {
+    /// Runs the answer again, for the experiments and shrinking; `None` for a merged run
+    /// or an interrupted check.
+    judge: Option<&'a Judge>,
+    /// The flags that shape the conclusion (`--shrink`, `--repeat`, `--html-dir`...).
+    conclusion: &'a Conclusion,
+    /// Threads for the diagnosis and the shrinking.
+    jobs: usize,
+    /// Where this answer's compare pages go (`--html-dir`).
+    html_dir: Option<PathBuf>,
+    /// The diagnosis's time budget.
+    budget: Duration,
+    /// The seed of the experiments' cases (the run's, or 0).
+    seed: u64,
+}
+
 /// Diagnoses an answer's run, groups its failures and shows each group's case, shrunk
-/// with `judge` when there is one and `--shrink` asks.
-#[allow(clippy::too_many_arguments)]
+/// with the judge when there is one and `--shrink` asks.
 fn conclude(
-    judge: Option<&Judge>,
+    how: &Concluding,
     ran: Vec<(Case, CaseReport)>,
     source: Option<Source>,
-    conclusion: &Conclusion,
-    jobs: usize,
-    html_dir: Option<&Path>,
-    budget: Duration,
-    seed: u64,
-) -> Result<(Vec<CaseReport>, Summary, DiagnosisReport), super::Error> {
+) -> Result<Concluded, super::Error> {
+    let (judge, jobs) = (how.judge, how.jobs);
     // The robustness set is judged apart: in no group, count or exit code (issue 30).
     let (ran, robust): (Vec<_>, Vec<_>) = ran.into_iter().partition(|(c, _)| !c.robustness);
-    let mut diagnosis = diagnose_run(&ran, judge, jobs, budget);
+    let mut diagnosis = diagnose_run(&ran, judge, jobs, how.budget);
     if let Some(judge) = judge {
         let settings = experiment::Settings {
-            repeat: conclusion.repeat,
-            seed,
+            repeat: how.conclusion.repeat,
+            seed: how.seed,
             jobs,
-            budget,
+            budget: how.budget,
         };
         diagnosis = experiment::settle(judge, diagnosis, &ran, &observed(&ran), &settings)?;
     }
     let groups = diagnose::group(&observed(&ran), &diagnosis);
-    let mut shown = show_groups(judge, &groups, &ran, conclusion, jobs)?;
+    let mut shown = show_groups(judge, &groups, &ran, how.conclusion, jobs)?;
     if let Some(groups) = judge.map(|j| &j.runner.groups) {
         stop_if_interrupted(groups)?;
     }
-    if let Some(dir) = html_dir {
+    if let Some(dir) = &how.html_dir {
         report::html::write_compare_pages(dir, &mut shown)?;
     }
     let mut diagnosis = DiagnosisReport::new(&diagnosis, shown);
@@ -356,7 +370,11 @@ fn conclude(
     let reports: Vec<CaseReport> = ran.into_iter().map(|(_, r)| r).collect();
     let mut summary = Summary::of(&reports);
     summary.source = source;
-    Ok((reports, summary, diagnosis))
+    Ok(Concluded {
+        reports,
+        summary,
+        diagnosis,
+    })
 }
 
 /// The robustness section of the cases `robust`; a twin's failure is put down to its form
