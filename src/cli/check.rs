@@ -25,7 +25,6 @@ use std::ffi::OsString;
 use std::io::{self, IsTerminal};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::thread;
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
@@ -557,7 +556,7 @@ fn diagnose_run(
 }
 
 /// The report of every group, each with the case it shows, shrunk as `--shrink` says; the
-/// groups shrink in parallel on `jobs` threads.
+/// groups shrink in parallel on `jobs` threads of the pool's workers.
 fn show_groups(
     judge: Option<&Judge>,
     groups: &[Group],
@@ -583,48 +582,15 @@ fn show_groups(
             }
         })
         .collect();
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let results = std::sync::Mutex::new(Vec::new());
-    thread::scope(|scope| {
-        for _ in 0..jobs.min(units.len()).max(1) {
-            scope.spawn(|| {
-                loop {
-                    let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                    let Some((g, unit)) = units.get(k) else { break };
-                    let shrink = match which {
-                        ShrinkWhich::None => false,
-                        ShrinkWhich::First => *g == 0,
-                        ShrinkWhich::Group | ShrinkWhich::All => true,
-                    };
-                    let mut shown = shrinking::shown(
-                        judge.filter(|_| shrink),
-                        unit,
-                        ran,
-                        conclusion.shrink_time,
-                    );
-                    if let Ok(s) = &mut shown {
-                        let why = match which {
-                            ShrinkWhich::None => "not shrunk: --shrink none",
-                            _ => "not shrunk: --shrink first shrinks only the first group",
-                        };
-                        if judge.is_some() && !shrink && s.unshrunk.is_some() {
-                            s.unshrunk = Some(why.to_string());
-                        }
-                    }
-                    if let Ok(mut r) = results.lock() {
-                        r.push((*g, shown));
-                    }
-                }
-            });
-        }
+    let results = pool::map(&units, jobs, |(g, unit)| {
+        show_unit(judge, *g, unit, ran, conclusion)
     });
     let mut best: Vec<Option<Shown>> = vec![None; groups.len()];
-    let results = results.into_inner().unwrap_or_default();
-    for (g, shown) in results {
+    for ((g, _), shown) in units.iter().zip(results) {
         let shown = shown?;
         let size = |s: &Shown| s.shrunk.map_or(usize::MAX, |x| x.to.order());
-        if best[g].as_ref().is_none_or(|b| size(&shown) < size(b)) {
-            best[g] = Some(shown);
+        if best[*g].as_ref().is_none_or(|b| size(&shown) < size(b)) {
+            best[*g] = Some(shown);
         }
     }
     Ok(groups
@@ -632,6 +598,32 @@ fn show_groups(
         .zip(best)
         .filter_map(|(group, shown)| Some(GroupReport::of(group, shown?, ran)))
         .collect())
+}
+
+/// The case `unit`, a unit to shrink of the group numbered `g`, shows: shrunk when
+/// `--shrink` asks for that group, and otherwise saying why it was not.
+fn show_unit(
+    judge: Option<&Judge>,
+    g: usize,
+    unit: &Group,
+    ran: &[(Case, CaseReport)],
+    conclusion: &Conclusion,
+) -> anyhow::Result<Shown> {
+    let which = conclusion.shrink;
+    let shrink = match which {
+        ShrinkWhich::None => false,
+        ShrinkWhich::First => g == 0,
+        ShrinkWhich::Group | ShrinkWhich::All => true,
+    };
+    let mut shown = shrinking::shown(judge.filter(|_| shrink), unit, ran, conclusion.shrink_time)?;
+    let why = match which {
+        ShrinkWhich::None => "not shrunk: --shrink none",
+        _ => "not shrunk: --shrink first shrinks only the first group",
+    };
+    if judge.is_some() && !shrink && shown.unshrunk.is_some() {
+        shown.unshrunk = Some(why.to_string());
+    }
+    Ok(shown)
 }
 
 /// The golf score's source: `--source FILE` (or the answer's `source`), or the script the
