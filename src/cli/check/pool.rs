@@ -821,6 +821,18 @@ mod tests {
     }
 
     #[test]
+    fn mapped_work_comes_back_in_the_items_order_whatever_order_it_ends_in() {
+        let items: Vec<u64> = (0..8).collect();
+        // Later items end first.
+        let out = map(&items, 4, |&i| {
+            thread::sleep(Duration::from_millis(40 - i * 5));
+            i * 10
+        });
+        assert_eq!(out, (0..8).map(|i| i * 10).collect::<Vec<_>>());
+        assert!(map(&[] as &[u64], 4, |&i| i).is_empty());
+    }
+
+    #[test]
     fn the_end_of_stderr_is_kept() {
         let err: String = (1..=30).map(|i| format!("line {i}\n")).collect();
         let tail = stderr_tail(err.as_bytes());
