@@ -6,40 +6,47 @@ use crate::judge::diagnose::{Cause, Diagnosis, Explanation, Hypothesis, STRONG, 
 
 /// The diagnosis in one sentence.
 pub(super) fn sentence(d: &Diagnosis) -> String {
+    let flaky = d
+        .groups
+        .iter()
+        .find(|g| matches!(g.cause, Cause::Flaky { .. }));
+    let mut text = findings(d);
+    if let Some(g) = flaky {
+        text = format!(
+            "the answer is nondeterministic: {} {} gave another output when run again (the \
+             first group). Of the other cases: {text}",
+            g.cases.len(),
+            cases(g.cases.len())
+        );
+    }
+    text += &crashed(d);
+    if d.disputed > 0 {
+        text += &format!(
+            " {} {} the engine's own answer where the case file expects another: the expected \
+             output may be wrong.",
+            d.disputed,
+            if d.disputed == 1 {
+                "output is"
+            } else {
+                "outputs are"
+            }
+        );
+    }
+    if d.stopped_early {
+        text += " The search stopped early, at its time budget: it covers the hypotheses tried.";
+    }
+    text
+}
+
+/// What the outputs are, as the diagnosis's status says: the sentence's main clause.
+fn findings(d: &Diagnosis) -> String {
     let say = |e: &Explanation| e.hypothesis.words();
     // Only a rule event locates a mistake in the rules (not an output shape or a trait).
     let located = d
         .groups
         .iter()
         .any(|g| matches!(&g.cause, Cause::Own { suspect: Some(s) } if s.event.event().is_some()));
-    let flaky = d
-        .groups
-        .iter()
-        .find(|g| matches!(g.cause, Cause::Flaky { .. }));
-    let crashed = match d.crashed {
-        0 => String::new(),
-        n if d.wrong == 0 => format!(
-            ": {n} {} failed without an answer (see the groups).",
-            cases(n)
-        ),
-        n => format!(
-            " {n} more {} failed without an answer (see the groups).",
-            cases(n)
-        ),
-    };
-    let early = if d.stopped_early {
-        " The search stopped early, at its time budget: it covers the hypotheses tried."
-    } else {
-        ""
-    };
-    let wrong_answers = |n: usize| {
-        if n == 1 {
-            "wrong answer"
-        } else {
-            "wrong answers"
-        }
-    };
-    let mut text = match (d.status, d.readings.split_first()) {
+    match (d.status, d.readings.split_first()) {
         (Status::Correct, _) => {
             let mut t = format!("correct on all {} {}", d.outputs, cases(d.outputs));
             if d.presentation > 0 {
@@ -50,36 +57,7 @@ pub(super) fn sentence(d: &Diagnosis) -> String {
             }
             t + "."
         }
-        (Status::Explained, Some((first, rest))) => {
-            let what = match first.hypothesis {
-                Hypothesis::Reading {
-                    rules,
-                    shape: Shape::Same,
-                } if rules != Rules::OURS => format!(
-                    "what beast {} prints: {}",
-                    variant::flags(rules),
-                    variant::words(rules)
-                ),
-                h => format!("what one hypothesis gives: {}", h.words()),
-            };
-            let mut t = format!(
-                "all {} outputs ({} passed, {} failed) are {what}. Evidence: {} {} that no \
-                 simpler hypothesis reproduces.",
-                d.outputs,
-                d.passed,
-                d.wrong,
-                first.evidence,
-                wrong_answers(first.evidence),
-            );
-            if !rest.is_empty() {
-                let others: Vec<String> = rest.iter().map(say).collect();
-                t += &format!(
-                    " Equally consistent with every case run: {}.",
-                    others.join("; ")
-                );
-            }
-            t
-        }
+        (Status::Explained, Some((first, rest))) => explained(d, first, rest),
         (Status::Consistent, Some((first, rest))) => {
             let mut t = format!(
                 "consistent with {} (weak evidence: {} {}, fewer than {STRONG}); run more cases (--random 200) to tell",
@@ -110,30 +88,65 @@ pub(super) fn sentence(d: &Diagnosis) -> String {
                 false => "see the groups",
             }
         ),
+    }
+}
+
+/// The main clause when one hypothesis explains every output: what the outputs are, the
+/// evidence, and the hypotheses the run cannot tell apart from it.
+fn explained(d: &Diagnosis, first: &Explanation, rest: &[Explanation]) -> String {
+    let what = match first.hypothesis {
+        Hypothesis::Reading {
+            rules,
+            shape: Shape::Same,
+        } if rules != Rules::OURS => format!(
+            "what beast {} prints: {}",
+            variant::flags(rules),
+            variant::words(rules)
+        ),
+        h => format!("what one hypothesis gives: {}", h.words()),
     };
-    if let Some(g) = flaky {
-        text = format!(
-            "the answer is nondeterministic: {} {} gave another output when run again (the \
-             first group). Of the other cases: {text}",
-            g.cases.len(),
-            cases(g.cases.len())
+    let mut t = format!(
+        "all {} outputs ({} passed, {} failed) are {what}. Evidence: {} {} that no \
+         simpler hypothesis reproduces.",
+        d.outputs,
+        d.passed,
+        d.wrong,
+        first.evidence,
+        wrong_answers(first.evidence),
+    );
+    if !rest.is_empty() {
+        let others: Vec<String> = rest.iter().map(|e| e.hypothesis.words()).collect();
+        t += &format!(
+            " Equally consistent with every case run: {}.",
+            others.join("; ")
         );
     }
-    text += &crashed;
-    if d.disputed > 0 {
-        text += &format!(
-            " {} {} the engine's own answer where the case file expects another: the expected \
-             output may be wrong.",
-            d.disputed,
-            if d.disputed == 1 {
-                "output is"
-            } else {
-                "outputs are"
-            }
-        );
+    t
+}
+
+/// The cases that failed without an answer, as the sentence ends with them (empty when
+/// there is none).
+fn crashed(d: &Diagnosis) -> String {
+    match d.crashed {
+        0 => String::new(),
+        n if d.wrong == 0 => format!(
+            ": {n} {} failed without an answer (see the groups).",
+            cases(n)
+        ),
+        n => format!(
+            " {n} more {} failed without an answer (see the groups).",
+            cases(n)
+        ),
     }
-    text += early;
-    text
+}
+
+/// `wrong answer` or `wrong answers`, as `n` asks.
+fn wrong_answers(n: usize) -> &'static str {
+    if n == 1 {
+        "wrong answer"
+    } else {
+        "wrong answers"
+    }
 }
 
 /// `case` or `cases`, as `n` asks.
