@@ -1,9 +1,9 @@
 //! The results of a check run, as data: each case's report, the groups of failures with the
 //! case each shows, the diagnosis and the summary. They are rendered in the child modules,
-//! one a format: [`text`] (the text report), [`junit`] (JUnit XML); the JSON lines are the
-//! typed records of [`record`](crate::judge::record), made from these types. [`escape`]
+//! one a format: `text` (the text report), `junit` (JUnit XML); the JSON lines are the
+//! typed records of [`record`](crate::judge::record), made from these types. `escape`
 //! makes a candidate's text safe and its whitespace visible for all of them, and
-//! [`sentence`] says the diagnosis in one sentence.
+//! `sentence` says the diagnosis in one sentence.
 
 mod escape;
 mod junit;
