@@ -27,12 +27,10 @@ use std::ffi::OsString;
 use std::io::{self, IsTerminal};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::thread;
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
 use beast_engine::judge::cases::Case;
-use beast_engine::judge::design;
 use beast_engine::judge::diagnose::{self, Diagnosis, Group, Observed};
 use beast_engine::judge::record::{self, SandboxRecord};
 use beast_engine::judge::report::{
@@ -42,7 +40,7 @@ use beast_engine::judge::{leaderboard, merge, robustness, tuning};
 
 use self::answers::Answer;
 pub use self::args::Args;
-use self::event::{Event, Finish, Judged, Start};
+use self::event::{Concluded, Event, Finish, Judged, Start};
 use self::interrupt::Running as Groups;
 use self::plan::{Conclusion, Output, Plan, ShrinkWhich, Work};
 use self::pool::{Judge, Tick};
@@ -120,9 +118,9 @@ fn run_answers(
     let mut judged = conclude_each(plan, run, setup, finished, &groups)?;
     let wall = started.elapsed().as_secs_f64() * 1000.0;
     for j in &mut judged {
-        if let Ok((_, summary, _)) = &mut j.outcome {
-            summary.wall_ms = Some(wall);
-            summary.interrupted = interrupted;
+        if let Ok(c) = &mut j.outcome {
+            c.summary.wall_ms = Some(wall);
+            c.summary.interrupted = interrupted;
         }
     }
     let ended = finish(&mut reporters, &judged, run.seed());
@@ -131,7 +129,7 @@ fn run_answers(
             let ran: usize = judged
                 .iter()
                 .filter_map(|j| j.outcome.as_ref().ok())
-                .map(|(r, _, _)| r.len())
+                .map(|c| c.reports.len())
                 .sum();
             let of = all.len() * answers.len();
             reporters.emit(Event::Interrupted { signal, ran, of })?;
@@ -230,19 +228,20 @@ fn conclude_each(
         let outcome = match finished.failure {
             Some(e) if !many => return Err(e.into()),
             Some(e) => Err(e.root_cause().to_string()),
-            None => Ok(conclude(
-                (!cut).then_some(judge),
-                finished.ran,
-                source.clone(),
-                conclusion,
-                plan.jobs,
-                html_dir(conclusion, many, &answer.name).as_deref(),
-                match cut {
-                    true => conclusion.engine_time.min(Duration::from_secs(2)),
-                    false => conclusion.engine_time,
-                },
-                run.seed().unwrap_or(0),
-            )?),
+            None => {
+                let concluding = Concluding {
+                    judge: (!cut).then_some(judge),
+                    conclusion,
+                    jobs: plan.jobs,
+                    html_dir: html_dir(conclusion, many, &answer.name),
+                    budget: match cut {
+                        true => conclusion.engine_time.min(Duration::from_secs(2)),
+                        false => conclusion.engine_time,
+                    },
+                    seed: run.seed().unwrap_or(0),
+                };
+                Ok(conclude(&concluding, finished.ran, source.clone())?)
+            }
         };
         judged.push(Judged {
             name: answer.name.clone(),
@@ -287,16 +286,17 @@ fn merged(plan: &Plan, files: &[PathBuf]) -> super::error::Ended {
         }
         let outcome = match answer.cannot_start {
             Some(reason) => Err(reason),
-            None => Ok(conclude(
-                None,
-                answer.ran,
-                answer.source.clone(),
-                conclusion,
-                plan.jobs,
-                html_dir(conclusion, many, &answer.name).as_deref(),
-                conclusion.engine_time,
-                m.header.seed.unwrap_or(0),
-            )?),
+            None => {
+                let concluding = Concluding {
+                    judge: None,
+                    conclusion,
+                    jobs: plan.jobs,
+                    html_dir: html_dir(conclusion, many, &answer.name),
+                    budget: conclusion.engine_time,
+                    seed: m.header.seed.unwrap_or(0),
+                };
+                Ok(conclude(&concluding, answer.ran, answer.source.clone())?)
+            }
         };
         judged.push(Judged {
             name: answer.name,
@@ -320,37 +320,49 @@ fn names_of(answers: &[Answer]) -> Vec<&str> {
     answers.iter().map(|a| a.name.as_str()).collect()
 }
 
+/// What concluding one answer's run takes besides its cases and its source.
+struct Concluding<'a> {
+    /// Runs the answer again, for the experiments and shrinking; `None` for a merged run
+    /// or an interrupted check.
+    judge: Option<&'a Judge>,
+    /// The flags that shape the conclusion (`--shrink`, `--repeat`, `--html-dir`...).
+    conclusion: &'a Conclusion,
+    /// Threads for the diagnosis and the shrinking.
+    jobs: usize,
+    /// Where this answer's compare pages go (`--html-dir`).
+    html_dir: Option<PathBuf>,
+    /// The diagnosis's time budget.
+    budget: Duration,
+    /// The seed of the experiments' cases (the run's, or 0).
+    seed: u64,
+}
+
 /// Diagnoses an answer's run, groups its failures and shows each group's case, shrunk
-/// with `judge` when there is one and `--shrink` asks.
-#[allow(clippy::too_many_arguments)]
+/// with the judge when there is one and `--shrink` asks.
 fn conclude(
-    judge: Option<&Judge>,
+    how: &Concluding,
     ran: Vec<(Case, CaseReport)>,
     source: Option<Source>,
-    conclusion: &Conclusion,
-    jobs: usize,
-    html_dir: Option<&Path>,
-    budget: Duration,
-    seed: u64,
-) -> Result<(Vec<CaseReport>, Summary, DiagnosisReport), super::Error> {
+) -> Result<Concluded, super::Error> {
+    let (judge, jobs) = (how.judge, how.jobs);
     // The robustness set is judged apart: in no group, count or exit code (issue 30).
     let (ran, robust): (Vec<_>, Vec<_>) = ran.into_iter().partition(|(c, _)| !c.robustness);
-    let mut diagnosis = diagnose_run(&ran, judge, jobs, budget);
+    let mut diagnosis = diagnose_run(&ran, judge, jobs, how.budget);
     if let Some(judge) = judge {
         let settings = experiment::Settings {
-            repeat: conclusion.repeat,
-            seed,
+            repeat: how.conclusion.repeat,
+            seed: how.seed,
             jobs,
-            budget,
+            budget: how.budget,
         };
         diagnosis = experiment::settle(judge, diagnosis, &ran, &observed(&ran), &settings)?;
     }
     let groups = diagnosis.groups.clone();
-    let mut shown = show_groups(judge, &groups, &ran, conclusion, jobs)?;
+    let mut shown = show_groups(judge, &groups, &ran, how.conclusion, jobs)?;
     if let Some(groups) = judge.map(|j| &j.runner.groups) {
         stop_if_interrupted(groups)?;
     }
-    if let Some(dir) = html_dir {
+    if let Some(dir) = &how.html_dir {
         report::html::write_compare_pages(dir, &mut shown)?;
     }
     let mut diagnosis = DiagnosisReport::new(&diagnosis, shown);
@@ -361,7 +373,11 @@ fn conclude(
     let reports: Vec<CaseReport> = ran.into_iter().map(|(_, r)| r).collect();
     let mut summary = Summary::of(&reports);
     summary.source = source;
-    Ok((reports, summary, diagnosis))
+    Ok(Concluded {
+        reports,
+        summary,
+        diagnosis,
+    })
 }
 
 /// The robustness section of the cases `robust`; a twin's failure is put down to its form
@@ -544,7 +560,7 @@ fn diagnose_run(
 }
 
 /// The report of every group, each with the case it shows, shrunk as `--shrink` says; the
-/// groups shrink in parallel on `jobs` threads.
+/// groups shrink in parallel on `jobs` threads of the pool's workers.
 fn show_groups(
     judge: Option<&Judge>,
     groups: &[Group],
@@ -570,93 +586,48 @@ fn show_groups(
             }
         })
         .collect();
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let results = std::sync::Mutex::new(Vec::new());
-    thread::scope(|scope| {
-        for _ in 0..jobs.min(units.len()).max(1) {
-            scope.spawn(|| {
-                loop {
-                    let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                    let Some((g, unit)) = units.get(k) else { break };
-                    let shrink = match which {
-                        ShrinkWhich::None => false,
-                        ShrinkWhich::First => *g == 0,
-                        ShrinkWhich::Group | ShrinkWhich::All => true,
-                    };
-                    let mut shown = shrinking::shown(
-                        judge.filter(|_| shrink),
-                        unit,
-                        ran,
-                        conclusion.shrink_time,
-                    );
-                    if let Ok(s) = &mut shown {
-                        let why = match which {
-                            ShrinkWhich::None => "not shrunk: --shrink none",
-                            _ => "not shrunk: --shrink first shrinks only the first group",
-                        };
-                        if judge.is_some() && !shrink && s.unshrunk.is_some() {
-                            s.unshrunk = Some(why.to_string());
-                        }
-                    }
-                    if let Ok(mut r) = results.lock() {
-                        r.push((*g, shown));
-                    }
-                }
-            });
-        }
+    let results = pool::map(&units, jobs, |(g, unit)| {
+        show_unit(judge, *g, unit, ran, conclusion)
     });
     let mut best: Vec<Option<Shown>> = vec![None; groups.len()];
-    let results = results.into_inner().unwrap_or_default();
-    for (g, shown) in results {
+    for ((g, _), shown) in units.iter().zip(results) {
         let shown = shown?;
-        let size = |s: &Shown| {
-            s.shrunk
-                .map_or(usize::MAX, |x| x.to.0 * x.to.1 * 1000 + x.to.2)
-        };
-        if best[g].as_ref().is_none_or(|b| size(&shown) < size(b)) {
-            best[g] = Some(shown);
+        let size = |s: &Shown| s.shrunk.map_or(usize::MAX, |x| x.to.order());
+        if best[*g].as_ref().is_none_or(|b| size(&shown) < size(b)) {
+            best[*g] = Some(shown);
         }
     }
     Ok(groups
         .iter()
         .zip(best)
-        .filter_map(|(group, shown)| Some(group_report(group, shown?, ran)))
+        .filter_map(|(group, shown)| Some(GroupReport::of(group, shown?, ran)))
         .collect())
 }
 
-/// The report of one group, showing `shown`.
-fn group_report(group: &Group, shown: Shown, ran: &[(Case, CaseReport)]) -> GroupReport {
-    GroupReport {
-        verdict: ran[group.smallest].1.verdict,
-        compare: match &group.cause {
-            diagnose::Cause::Hypothesis { head, .. } if standing(group) => head
-                .hypothesis
-                .rules()
-                .map(|rules| beast_engine::judge::report::ComparePage {
-                    flags: beast_engine::beast::variant::flags(rules),
-                    rules,
-                    written: None,
-                }),
-            _ => None,
-        },
-        also: match &group.cause {
-            diagnose::Cause::Hypothesis { also, .. } => also.iter().map(|h| h.words()).collect(),
-            _ => Vec::new(),
-        },
-        evidence: match &group.cause {
-            diagnose::Cause::Hypothesis { head, .. } if standing(group) => Some(head.evidence),
-            _ => None,
-        },
-        event: group.cause.suspect().map(|s| s.event.name().to_string()),
-        cause: design::describe_group(group),
-        cases: group.cases.iter().map(|&i| ran[i].1.name.clone()).collect(),
-        shown,
+/// The case `unit`, a unit to shrink of the group numbered `g`, shows: shrunk when
+/// `--shrink` asks for that group, and otherwise saying why it was not.
+fn show_unit(
+    judge: Option<&Judge>,
+    g: usize,
+    unit: &Group,
+    ran: &[(Case, CaseReport)],
+    conclusion: &Conclusion,
+) -> anyhow::Result<Shown> {
+    let which = conclusion.shrink;
+    let shrink = match which {
+        ShrinkWhich::None => false,
+        ShrinkWhich::First => g == 0,
+        ShrinkWhich::Group | ShrinkWhich::All => true,
+    };
+    let mut shown = shrinking::shown(judge.filter(|_| shrink), unit, ran, conclusion.shrink_time)?;
+    let why = match which {
+        ShrinkWhich::None => "not shrunk: --shrink none",
+        _ => "not shrunk: --shrink first shrinks only the first group",
+    };
+    if judge.is_some() && !shrink && shown.unshrunk.is_some() {
+        shown.unshrunk = Some(why.to_string());
     }
-}
-
-/// True unless an experiment refuted the group's label.
-fn standing(group: &Group) -> bool {
-    group.confirmation.as_ref().is_none_or(|c| c.confirmed())
+    Ok(shown)
 }
 
 /// The golf score's source: `--source FILE` (or the answer's `source`), or the script the

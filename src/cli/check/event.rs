@@ -12,12 +12,22 @@ use beast_engine::judge::leaderboard;
 use beast_engine::judge::record::{self, SandboxRecord};
 use beast_engine::judge::report::{CaseReport, DiagnosisReport, Source, Summary};
 
+/// One answer's run, concluded: its cases' reports, its summary and its diagnosis.
+pub struct Concluded {
+    /// Its cases' reports, in the case list's order.
+    pub reports: Vec<CaseReport>,
+    /// Its summary.
+    pub summary: Summary,
+    /// Its diagnosis, with the groups of failures.
+    pub diagnosis: DiagnosisReport,
+}
+
 /// One answer's judged run: what its reporters need of it once it is concluded.
 pub struct Judged {
     /// The answer's name.
     pub name: String,
     /// Its cases' reports, its summary and its diagnosis; or why it could not start.
-    pub outcome: Result<(Vec<CaseReport>, Summary, DiagnosisReport), String>,
+    pub outcome: Result<Concluded, String>,
     /// Its source, for the score.
     pub source: Option<Source>,
     /// What contained it, as the JSON summary has it (the report's line in `line`).
@@ -28,19 +38,19 @@ impl Judged {
     /// Its leaderboard row.
     pub fn row(&self) -> leaderboard::Row {
         match &self.outcome {
-            Ok((_, summary, d)) => leaderboard::Row::judged(&self.name, summary, d),
+            Ok(c) => leaderboard::Row::judged(&self.name, &c.summary, &c.diagnosis),
             Err(reason) => leaderboard::Row::cannot_start(&self.name, reason, self.source.as_ref()),
         }
     }
 
     /// True when every case passed.
     pub fn passed(&self) -> bool {
-        self.outcome.as_ref().is_ok_and(|(_, s, _)| s.failed == 0)
+        self.outcome.as_ref().is_ok_and(|c| c.summary.failed == 0)
     }
 
     /// The cases the judge could not set up (IE).
     pub fn not_judged(&self) -> usize {
-        self.outcome.as_ref().map_or(0, |(_, s, _)| s.internal)
+        self.outcome.as_ref().map_or(0, |c| c.summary.internal)
     }
 }
 

@@ -265,23 +265,19 @@ pub fn run_all<E: Execute>(
         judges,
         all,
         fail_fast,
-        next: AtomicUsize::new(0),
         stopped: judges.iter().map(|_| AtomicBool::new(false)).collect(),
         stopped_count: AtomicUsize::new(0),
     };
     let mut slots: Vec<Slot> = (0..total).map(|_| Slot::Pending).collect();
     let mut printed = 0;
     let mut failures: Vec<Option<anyhow::Error>> = judges.iter().map(|_| None).collect();
-    thread::scope(|scope| {
-        let (tx, rx) = mpsc::channel();
-        for _ in 0..jobs.min(total.max(1)) {
-            let tx = tx.clone();
-            let queue = &queue;
-            scope.spawn(move || queue.work(&tx));
-        }
-        drop(tx);
-        let mut failed = 0;
-        for (i, result, cut) in rx {
+    let mut failed = 0;
+    workers(
+        total,
+        jobs,
+        || queue.going(),
+        |i| queue.job(i),
+        |i, (result, cut)| {
             let a = i / cases;
             slots[i] = match result {
                 _ if cut => Slot::Skipped,
@@ -309,8 +305,8 @@ pub fn run_all<E: Execute>(
                 }
                 printed += 1;
             }
-        }
-    });
+        },
+    );
     // With --fail-fast some cases never ran; report the rest that did, in order.
     for (i, slot) in slots.iter().enumerate().skip(printed) {
         if let (Slot::Done(done), None) = (slot, &failures[i / cases]) {
@@ -328,8 +324,6 @@ struct Queue<'a, E: Execute> {
     judges: &'a [Judge<E>],
     all: &'a CaseList,
     fail_fast: bool,
-    /// The next job to take: answer `i / cases`, case `i % cases`.
-    next: AtomicUsize,
     /// Answers whose remaining cases are skipped (cannot start, or failed under
     /// `--fail-fast`).
     stopped: Vec<AtomicBool>,
@@ -337,42 +331,93 @@ struct Queue<'a, E: Execute> {
 }
 
 impl<E: Execute> Queue<'_, E> {
-    /// A worker: takes jobs until none is left, every answer has stopped, or the run is
-    /// interrupted, and sends each result with its job number and whether the check had been
-    /// interrupted when it ended.
-    fn work(&self, tx: &mpsc::Sender<(usize, JobResult, bool)>) {
-        let cases = self.all.len().max(1);
-        let interrupted = || {
-            self.judges
-                .first()
-                .is_some_and(|j| j.runner.interrupted().is_some())
-        };
-        while self.stopped_count.load(Ordering::Relaxed) < self.judges.len() && !interrupted() {
-            let i = self.next.fetch_add(1, Ordering::Relaxed);
-            let a = i / cases;
-            let (Some(judge), Some(job)) = (self.judges.get(a), self.all.get(i % cases)) else {
-                break;
-            };
-            let result = if self.stopped[a].load(Ordering::Relaxed) {
-                Ok(Done::NotRun)
-            } else {
-                judge.job(&job)
-            };
-            let failed = matches!(&result, Ok(Done::Ran(done)) if done.1.failed());
-            if (result.is_err() || (self.fail_fast && failed))
-                && !self.stopped[a].swap(true, Ordering::Relaxed)
-            {
-                self.stopped_count.fetch_add(1, Ordering::Relaxed);
-            }
-            // A case that ends after an interrupt was cut short by it: it proves nothing.
-            // (Asked here, as it ends: by the time its result is read, later cases may
-            // have seen the interrupt.)
-            let cut = interrupted();
-            if tx.send((i, result, cut)).is_err() {
-                break;
-            }
-        }
+    /// True while a worker may take another job: some answer has not stopped and the check
+    /// has not been interrupted.
+    fn going(&self) -> bool {
+        self.stopped_count.load(Ordering::Relaxed) < self.judges.len() && !self.interrupted()
     }
+
+    /// True once a signal has interrupted the check.
+    fn interrupted(&self) -> bool {
+        self.judges
+            .first()
+            .is_some_and(|j| j.runner.interrupted().is_some())
+    }
+
+    /// Runs job `i` (answer `i / cases`, case `i % cases`): its result, and whether the check
+    /// had been interrupted when it ended; `None` when there is no such job.
+    fn job(&self, i: usize) -> Option<(JobResult, bool)> {
+        let cases = self.all.len().max(1);
+        let a = i / cases;
+        let (Some(judge), Some(job)) = (self.judges.get(a), self.all.get(i % cases)) else {
+            return None;
+        };
+        let result = if self.stopped[a].load(Ordering::Relaxed) {
+            Ok(Done::NotRun)
+        } else {
+            judge.job(&job)
+        };
+        let failed = matches!(&result, Ok(Done::Ran(done)) if done.1.failed());
+        if (result.is_err() || (self.fail_fast && failed))
+            && !self.stopped[a].swap(true, Ordering::Relaxed)
+        {
+            self.stopped_count.fetch_add(1, Ordering::Relaxed);
+        }
+        // A case that ends after an interrupt was cut short by it: it proves nothing.
+        // (Asked here, as it ends: by the time its result is read, later cases may
+        // have seen the interrupt.)
+        Some((result, self.interrupted()))
+    }
+}
+
+/// The pool's workers, for any kind of job: runs `job(i)` for the numbers `i` below
+/// `count` on at most `threads` threads, each thread taking the next number in turn while
+/// `going()` holds, and stopping at the first job that gives `None`. Hands each result to
+/// `done`, with its number, on this thread as it comes.
+pub fn workers<R: Send>(
+    count: usize,
+    threads: usize,
+    going: impl Fn() -> bool + Sync,
+    job: impl Fn(usize) -> Option<R> + Sync,
+    mut done: impl FnMut(usize, R),
+) {
+    let next = AtomicUsize::new(0);
+    thread::scope(|scope| {
+        let (tx, rx) = mpsc::channel();
+        for _ in 0..threads.min(count).max(1) {
+            let tx = tx.clone();
+            let (next, going, job) = (&next, &going, &job);
+            scope.spawn(move || {
+                while going() {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(result) = (i < count).then(|| job(i)).flatten() else {
+                        break;
+                    };
+                    if tx.send((i, result)).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(tx);
+        for (i, result) in rx {
+            done(i, result);
+        }
+    });
+}
+
+/// `work` done on each of `items` by the pool's [`workers`] on at most `threads` threads:
+/// the results in the items' order.
+pub fn map<T: Sync, R: Send>(items: &[T], threads: usize, work: impl Fn(&T) -> R + Sync) -> Vec<R> {
+    let mut results: Vec<Option<R>> = items.iter().map(|_| None).collect();
+    workers(
+        items.len(),
+        threads,
+        || true,
+        |i| Some(work(&items[i])),
+        |i, result| results[i] = Some(result),
+    );
+    results.into_iter().flatten().collect()
 }
 
 /// Each answer's finished cases, in order, with the reason it could not start if any.
@@ -773,6 +818,18 @@ mod tests {
             (suspect.passing, suspect.of_passing),
             (passing_crlf, ran.len() - failing.len())
         );
+    }
+
+    #[test]
+    fn mapped_work_comes_back_in_the_items_order_whatever_order_it_ends_in() {
+        let items: Vec<u64> = (0..8).collect();
+        // Later items end first.
+        let out = map(&items, 4, |&i| {
+            thread::sleep(Duration::from_millis(40 - i * 5));
+            i * 10
+        });
+        assert_eq!(out, (0..8).map(|i| i * 10).collect::<Vec<_>>());
+        assert!(map(&[] as &[u64], 4, |&i| i).is_empty());
     }
 
     #[test]

@@ -13,7 +13,7 @@ use beast_engine::beast::events::{self, RuleEvent};
 use beast_engine::beast::{Puzzle, Rules};
 use beast_engine::judge::cases::Case;
 use beast_engine::judge::diagnose::{self, Cause, Group, Hypothesis};
-use beast_engine::judge::report::{CaseReport, Shown, Shrink};
+use beast_engine::judge::report::{CaseReport, Shown, Shrink, Size};
 use beast_engine::judge::shrink;
 use beast_engine::judge::termination::Termination;
 use beast_engine::judge::verdict::Verdict;
@@ -70,10 +70,9 @@ pub fn shown<E: Execute>(
     };
     // A shrink that found nothing smaller shows the case as it is.
     let seen = seen.filter(|s| s.puzzle != case.puzzle);
-    let dims = |p: &Puzzle| (p.map().cols(), p.map().rows(), p.moves().len());
     let shrunk = seen.as_ref().map(|s| Shrink {
-        from: dims(&case.puzzle),
-        to: dims(&s.puzzle),
+        from: Size::of(&case.puzzle),
+        to: Size::of(&s.puzzle),
     });
     let seen = seen.unwrap_or(original);
     let unshrunk = match (judge, &group.cause) {

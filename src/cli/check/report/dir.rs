@@ -10,7 +10,7 @@ use beast_engine::judge::record::{CaseRecord, Record, SummaryRecord};
 use super::reporter::{Out, Reporter, write_report_file};
 use super::text::detail;
 use crate::cli::check::answers;
-use crate::cli::check::event::Event;
+use crate::cli::check::event::{Concluded, Event};
 
 /// The report-directory reporter.
 pub struct ReportDir(PathBuf);
@@ -33,7 +33,12 @@ impl Reporter for ReportDir {
         for j in finish.judged {
             let text = format!("{}\n{}", j.sandbox.line, detail(j));
             let mut json = String::new();
-            if let Ok((reports, summary, d)) = &j.outcome {
+            if let Ok(Concluded {
+                reports,
+                summary,
+                diagnosis: d,
+            }) = &j.outcome
+            {
                 for r in reports {
                     json += &Record::Case(CaseRecord::of(r)).to_line()?;
                 }

@@ -8,7 +8,7 @@ use beast_engine::judge::leaderboard;
 use beast_engine::judge::record::{self, CannotStart, CaseRecord, Record, SummaryRecord};
 
 use super::reporter::{Out, Reporter, interrupted_note};
-use crate::cli::check::event::Event;
+use crate::cli::check::event::{Concluded, Event};
 
 /// The JSON reporter.
 pub struct Json {
@@ -47,7 +47,12 @@ impl Reporter for Json {
                 out.print(&Record::CannotStart(CannotStart::new(name, reason)).to_line()?);
             }
             Event::AnswerFinished(judged) => {
-                if let Ok((_, summary, d)) = &judged.outcome {
+                if let Ok(Concluded {
+                    summary,
+                    diagnosis: d,
+                    ..
+                }) = &judged.outcome
+                {
                     let record = SummaryRecord::of(summary, d, judged.sandbox.clone())
                         .of_answer(self.many.then_some(judged.name.as_str()));
                     out.print(&Record::Summary(record).to_line()?);

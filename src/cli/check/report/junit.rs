@@ -46,15 +46,12 @@ impl Reporter for Junit {
             .iter()
             .zip(&names)
             .filter_map(|(j, name)| {
-                j.outcome
-                    .as_ref()
-                    .ok()
-                    .map(|(reports, _, d)| report::Suite {
-                        name,
-                        reports,
-                        diagnosis: d,
-                        sandbox: &j.sandbox.line,
-                    })
+                j.outcome.as_ref().ok().map(|c| report::Suite {
+                    name,
+                    reports: &c.reports,
+                    diagnosis: &c.diagnosis,
+                    sandbox: &j.sandbox.line,
+                })
             })
             .collect();
         let junit = report::junit_suites(&suite, &suites);

@@ -10,7 +10,7 @@ use beast_engine::judge::report::{self, CaseReport, DiagnosisReport, Summary};
 use beast_engine::play::{Color, Line};
 
 use super::reporter::{Out, Reporter, interrupted_note};
-use crate::cli::check::event::{Event, Finish, Judged};
+use crate::cli::check::event::{Concluded, Event, Finish, Judged};
 use crate::cli::check::plan::{Output, Post};
 use crate::cli::check::post;
 
@@ -42,7 +42,12 @@ impl Text {
     /// The end of one answer's report: the `--post` of a passing answer, or the
     /// diagnosis, time, score and summary lines (and why there is no post).
     fn ending_of_one(&self, j: &Judged, seed: Option<u64>, out: &mut Out) -> anyhow::Result<()> {
-        let Ok((reports, summary, d)) = &j.outcome else {
+        let Ok(Concluded {
+            reports,
+            summary,
+            diagnosis: d,
+        }) = &j.outcome
+        else {
             return Ok(());
         };
         let all_passed = summary.failed == 0 && summary.internal == 0;
@@ -154,7 +159,7 @@ fn quiet_ending(finish: &Finish<'_>, many: bool, paint: bool) -> String {
         return leaderboard::text(finish.rows);
     }
     match finish.judged.first().map(|j| &j.outcome) {
-        Some(Ok((_, summary, _))) => format!("{}\n", summary_line(summary, paint)),
+        Some(Ok(Concluded { summary, .. })) => format!("{}\n", summary_line(summary, paint)),
         Some(Err(reason)) => format!("cannot start: {}\n", report::visible(reason)),
         None => String::new(),
     }
@@ -164,7 +169,7 @@ fn quiet_ending(finish: &Finish<'_>, many: bool, paint: bool) -> String {
 /// time, score and summary line, or why it could not start.
 pub fn detail(j: &Judged) -> String {
     match &j.outcome {
-        Ok((reports, summary, d)) => ending(reports, summary, d, false),
+        Ok(c) => ending(&c.reports, &c.summary, &c.diagnosis, false),
         Err(reason) => format!("cannot start: {}\n", report::visible(reason)),
     }
 }
