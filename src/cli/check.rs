@@ -41,7 +41,7 @@ use beast_engine::judge::{leaderboard, merge, robustness, tuning};
 use self::answers::Answer;
 pub use self::args::Args;
 use self::event::{Concluded, Event, Finish, Judged, Start};
-use self::interrupt::Running as Groups;
+use self::interrupt::Running;
 use self::plan::{Conclusion, Output, Plan, ShrinkWhich, Work};
 use self::pool::{Judge, Tick};
 use self::report::{Out, Reporters};
@@ -83,7 +83,7 @@ fn run_answers(
     if let (Some(seed), true) = (run.seed(), run.seed_drawn) {
         reporters.emit(Event::Note(&format!("random cases from --seed {seed}")))?;
     }
-    let groups = Groups::default();
+    let groups = Running::default();
     groups.notice.set(reporters.notice());
     groups
         .kill_on_interrupt()
@@ -148,7 +148,7 @@ struct Setup {
 }
 
 impl Setup {
-    fn new(run: &plan::Run, groups: &Groups) -> anyhow::Result<Setup> {
+    fn new(run: &plan::Run, groups: &Running) -> anyhow::Result<Setup> {
         let workspace =
             Arc::new(Workspace::new().context("cannot make a directory for the candidates")?);
         let host = Arc::new(Host::probe(run.containment.level, workspace.path())?);
@@ -212,7 +212,7 @@ fn conclude_each(
     run: &plan::Run,
     setup: Setup,
     finished: Vec<pool::Finished>,
-    groups: &Groups,
+    groups: &Running,
 ) -> Result<Vec<Judged>, super::Error> {
     let (conclusion, many) = (&plan.conclusion, run.many);
     // After an interrupt: the cases that finished, diagnosed briefly and not shrunk.
@@ -359,7 +359,7 @@ fn conclude(
     }
     let groups = diagnosis.groups.clone();
     let mut shown = show_groups(judge, &groups, &ran, how.conclusion, jobs)?;
-    if let Some(groups) = judge.map(|j| &j.runner.groups) {
+    if let Some(groups) = judge.map(|j| &j.runner.running) {
         stop_if_interrupted(groups)?;
     }
     if let Some(dir) = &how.html_dir {
@@ -413,7 +413,7 @@ fn html_dir(conclusion: &Conclusion, many: bool, name: &str) -> Option<PathBuf> 
 
 /// Ends the run once a signal has interrupted it during diagnosis or shrinking (an
 /// interrupt while the cases run still prints the report of those that finished).
-fn stop_if_interrupted(groups: &Groups) -> super::error::Ended {
+fn stop_if_interrupted(groups: &Running) -> super::error::Ended {
     match groups.interrupted() {
         Some(sig) => Err(super::Error::Interrupted(sig)),
         None => Ok(()),
@@ -434,7 +434,7 @@ fn print_list(all: &load::CaseList, recipe: &beast_engine::judge::generate::Reci
 fn judge_for(
     run: &plan::Run,
     answer: &Answer,
-    groups: &Groups,
+    groups: &Running,
     workspace: &Arc<Workspace>,
     host: &Arc<Host>,
 ) -> anyhow::Result<Judge> {
@@ -452,7 +452,7 @@ fn judge_for(
     )?;
     Ok(Judge {
         runner: Runner {
-            groups: groups.clone(),
+            running: groups.clone(),
             command: answer.command.clone(),
             input: answer.input,
             timeout: judging.timeout,
@@ -553,7 +553,7 @@ fn diagnose_run(
     budget: Duration,
 ) -> Diagnosis {
     let deadline = Instant::now() + budget;
-    let groups = judge.map(|j| &j.runner.groups);
+    let groups = judge.map(|j| &j.runner.running);
     diagnose::diagnose(&observed(ran), jobs, || {
         Instant::now() < deadline && groups.is_none_or(|g| g.interrupted().is_none())
     })

@@ -809,7 +809,7 @@ mod tests {
             .collect();
         let d = diagnose::diagnose(&observed, 2, || true);
         let suspect = d.groups[0].cause.suspect().expect("a clue");
-        assert_eq!(suspect.event.name(), "crlf");
+        assert_eq!(suspect.clue.name(), "crlf");
         assert_eq!(
             (suspect.failing, suspect.of_failing),
             (failing.len(), failing.len())

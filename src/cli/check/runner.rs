@@ -100,7 +100,7 @@ impl Execute for Runner {
     }
 
     fn interrupted(&self) -> Option<i32> {
-        self.groups.interrupted()
+        self.running.interrupted()
     }
 
     fn display(&self) -> String {
@@ -125,7 +125,7 @@ pub struct Runner {
     pub max_output: usize,
     /// The candidates running now, for [`Running::kill_on_interrupt`] (`groups`: the name
     /// `check.rs` knows it by).
-    pub groups: Running,
+    pub running: Running,
     /// What contains the candidate.
     pub sandbox: Arc<Sandbox>,
     /// Where private directories and puzzle files are made.
@@ -183,7 +183,7 @@ impl Runner {
             ..
         } = case;
         let start = Instant::now();
-        if self.prepares_ahead() && self.groups.interrupted().is_none() {
+        if self.prepares_ahead() && self.running.interrupted().is_none() {
             // The next case's jail is started now, and sets itself up while this case runs
             // and is judged. If it cannot be started, the next case starts its own and says
             // why.
@@ -195,12 +195,12 @@ impl Runner {
             });
         }
         let (id, mut run) = self.supervise(started, awaits_go, input, start, tx, rx);
-        self.groups.remove(id);
+        self.running.remove(id);
         // A keeper that ended by itself has killed every descendant; one that was killed
         // (or timed out) may have left orphans to the judge.
         let keeper_cut_short = !matches!(run.ended, Exit::Exited(_));
         if self.sandbox.mechanism == Mechanism::Basic && keeper_cut_short {
-            self.groups.sweep_orphans(self.sandbox.host.warden);
+            self.running.sweep_orphans(self.sandbox.host.warden);
         }
         let end = self.sandbox.finish_case(resources);
         run.peak_memory = end.peak_memory;
@@ -241,7 +241,7 @@ impl Runner {
         let stop = Stop::of(&self.sandbox);
         let spawner = resources.spawner()?;
         let start = || self.start(cmd, spawner, tx.clone());
-        let started = match self.groups.start_recorded(stop, start, |s| s.id) {
+        let started = match self.running.start_recorded(stop, start, |s| s.id) {
             Err(e) if platform::argument_too_long(&e) => {
                 self.sandbox.abandon(resources);
                 return Ok(None);
@@ -261,7 +261,7 @@ impl Runner {
             rx,
             awaits_go: ahead,
             stop,
-            running: self.groups.clone(),
+            running: self.running.clone(),
         })))
     }
 
@@ -272,7 +272,7 @@ impl Runner {
     fn start(&self, mut cmd: Command, spawner: Spawner, tx: Sender<Report>) -> io::Result<Started> {
         cmd.stdout(Stdio::piped()).stderr(Stdio::piped());
         let (ptx, prx) = mpsc::channel();
-        let trees = self.groups.trees().clone();
+        let trees = self.running.trees().clone();
         thread::spawn(move || {
             let mut child = match spawner.spawn(&mut cmd) {
                 Ok(child) => child,
@@ -311,7 +311,7 @@ impl Runner {
     ) -> (i32, Run) {
         let id = started.id;
         let stop = Stop::of(&self.sandbox);
-        let trees = self.groups.trees();
+        let trees = self.running.trees();
         if let Some(stdin) = started.stdin {
             feed_stdin(stdin, awaits_go, input);
         }

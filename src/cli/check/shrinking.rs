@@ -63,7 +63,7 @@ pub fn shown<E: Execute>(
             cause => by_answer(
                 judge,
                 &original,
-                cause.suspect().and_then(|s| s.event.event()),
+                cause.suspect().and_then(|s| s.clue.event()),
                 deadline,
             )?,
         },
@@ -107,7 +107,7 @@ pub fn shown<E: Execute>(
         located: group
             .cause
             .suspect()
-            .and_then(|s| s.event.event())
+            .and_then(|s| s.clue.event())
             .and_then(|e| first_happens(&seen.puzzle, e)),
         unshrunk,
     })

@@ -209,7 +209,7 @@ pub fn plan(
         .filter_map(|g| match &g.cause {
             Cause::Own {
                 suspect: Some(s), ..
-            } => s.event.event(),
+            } => s.clue.event(),
             _ => None,
         })
         .fold(0, |bits, e| bits | 1 << e.0);
@@ -251,7 +251,7 @@ pub fn plan(
             }
             Cause::Own {
                 suspect: Some(s), ..
-            } => match s.event {
+            } => match s.clue {
                 Clue::Rule(e) => vec![design_event(e, &sources, seed, &keep_going)],
                 Clue::Input(_) => Vec::new(),
             },

@@ -225,7 +225,7 @@ fn a_rule_event_is_confirmed_on_the_same_puzzle_with_and_without_it() {
 #[test]
 fn a_suspect_that_many_passing_cases_share_is_weak_evidence() {
     let s = Suspect {
-        event: Clue::Rule(RuleEvent::named("order-changed").expect("in the vocabulary")),
+        clue: Clue::Rule(RuleEvent::named("order-changed").expect("in the vocabulary")),
         failing: 50,
         of_failing: 50,
         passing: 174,

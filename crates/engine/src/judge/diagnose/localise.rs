@@ -106,7 +106,7 @@ impl Clue {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Suspect {
     /// The clue.
-    pub event: Clue,
+    pub clue: Clue,
 
     /// How many of the group's cases go through it.
     pub failing: usize,
@@ -122,7 +122,7 @@ impl Suspect {
     /// The suspect in words: `every failing case pushes a train of 2 or more ~; no passing
     /// case does`.
     pub fn words(&self) -> String {
-        let kind = self.event;
+        let kind = self.clue;
         if self.failing < self.of_failing {
             return format!(
                 "the closest clue: a case that {} ({} of the {} failing cases, {} of \
@@ -251,7 +251,7 @@ impl Spectrum {
                 best = Some((
                     score,
                     Suspect {
-                        event: e,
+                        clue: e,
                         failing: f,
                         of_failing: failing.len(),
                         passing: p,
@@ -289,15 +289,15 @@ pub(super) fn own_groups(
         let (with, without): (Vec<usize>, Vec<usize>) = left.iter().partition(|&&i| {
             spectrum.is_some_and(|s| {
                 RuleEvent::all()
-                    .filter(|&e| same_rule(Clue::Rule(e), suspect.event))
+                    .filter(|&e| same_rule(Clue::Rule(e), suspect.clue))
                     .map(Clue::Rule)
-                    .chain([suspect.event])
+                    .chain([suspect.clue])
                     .any(|e| s.has(i, e))
             })
         });
         let exact = with
             .iter()
-            .filter(|&&i| spectrum.is_some_and(|s| s.has(i, suspect.event)))
+            .filter(|&&i| spectrum.is_some_and(|s| s.has(i, suspect.clue)))
             .count();
         groups.push((
             with.clone(),

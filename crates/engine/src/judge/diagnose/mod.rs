@@ -576,7 +576,7 @@ fn absorb_chance_matches(
     let chance = |g: &Group| {
         matches!(g.cause, Cause::Hypothesis { .. })
             && g.cases.len() < size
-            && g.cases.iter().all(|&i| spectrum.has(i, suspect.event))
+            && g.cases.iter().all(|&i| spectrum.has(i, suspect.clue))
     };
     let mut cases = groups[own].cases.clone();
     let mut gone = Vec::new();

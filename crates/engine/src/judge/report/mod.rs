@@ -183,7 +183,7 @@ impl GroupReport {
                 _ => Vec::new(),
             },
             evidence: head.map(|h| h.evidence),
-            event: group.cause.suspect().map(|s| s.event.name().to_string()),
+            event: group.cause.suspect().map(|s| s.clue.name().to_string()),
             cause: design::describe_group(group),
             cases: group.cases.iter().map(|&i| ran[i].1.name.clone()).collect(),
             shown,

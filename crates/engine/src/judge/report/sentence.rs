@@ -45,7 +45,7 @@ fn findings(d: &Diagnosis) -> String {
     let located = d
         .groups
         .iter()
-        .any(|g| matches!(&g.cause, Cause::Own { suspect: Some(s) } if s.event.event().is_some()));
+        .any(|g| matches!(&g.cause, Cause::Own { suspect: Some(s) } if s.clue.event().is_some()));
     match (d.status, d.readings.split_first()) {
         (Status::Correct, _) => {
             let mut t = format!("correct on all {} {}", d.outputs, cases(d.outputs));
