@@ -102,8 +102,37 @@ pub struct Args {
 /// Runs `beast cases`.
 pub fn run(args: Args) -> super::error::Ended {
     check_usage(&args)?;
+    let (all, mut robust) = gather(&args)?;
+    if all.is_empty() && args.format != Format::Kattis {
+        return Err(super::error::usage(
+            "no case to write: every case is left out (by --no-builtin, or by --max-size)",
+        ));
+    }
+    let kept = match args.select {
+        Select::All => all,
+        Select::Discriminating => discriminating(all),
+    };
+    // A twin goes with its case: a discriminating pack keeps the twins of the cases it keeps.
+    robust.retain(|c| {
+        robustness::base_of(&c.name).is_none_or(|base| kept.iter().any(|k| k.name == base))
+    });
+    match args.format {
+        Format::Markdown => {
+            let order = pack::markdown_order(&kept, None);
+            let mut out = io::stdout().lock();
+            out.write_all(pack::markdown(&kept, &order).as_bytes())
+                .and_then(|()| out.flush())
+                .context("cannot write the test cases to standard output")?;
+        }
+        Format::Files | Format::Kattis => write_pack(&args, &kept, &robust)?,
+    }
+    Ok(())
+}
+
+/// The cases the flags ask for, within `--max-size`: those of the challenge's own form,
+/// and the robustness set (`--robustness`), written apart in `DIR/robustness/`.
+fn gather(args: &Args) -> anyhow::Result<(Vec<Case>, Vec<Case>)> {
     let mut all = Vec::new();
-    // The robustness set (`--robustness`): written apart, in `DIR/robustness/`.
     let mut robust = Vec::new();
     if !args.no_builtin {
         let (promised, beyond): (Vec<Case>, Vec<Case>) = cases::builtin()
@@ -114,7 +143,7 @@ pub fn run(args: Args) -> super::error::Ended {
         robust.extend(beyond.into_iter().filter(|_| args.robustness));
     }
     if let Some(n) = args.random {
-        let opts = fitted(&args)?;
+        let opts = fitted(args)?;
         let seed = args.seed.unwrap_or_else(super::seed::fresh_seed);
         if args.seed.is_none() {
             eprintln!("random cases from --seed {seed}");
@@ -138,68 +167,50 @@ pub fn run(args: Args) -> super::error::Ended {
         all.retain(|c| c.input.len() <= max);
         robust.retain(|c| c.input.len() <= max);
     }
-    if all.is_empty() && args.format != Format::Kattis {
-        return Err(super::error::usage(
-            "no case to write: every case is left out (by --no-builtin, or by --max-size)",
-        ));
-    }
-    let kept = match args.select {
-        Select::All => all,
-        Select::Discriminating => discriminating(all),
+    Ok((all, robust))
+}
+
+/// Writes the pack of `kept` (files or a Kattis package) and the robustness set `robust`
+/// into `--out DIR`, replacing the previous pack under `--force`, and says what it wrote.
+fn write_pack(args: &Args, kept: &[Case], robust: &[Case]) -> anyhow::Result<()> {
+    let dir = args.out.as_deref().unwrap_or(Path::new("."));
+    let (mut files, kind) = if args.format == Format::Kattis {
+        (kattis_files(kept)?, PackKind::Kattis)
+    } else {
+        (pack_files(kept, args.readings), PackKind::Files)
     };
-    // A twin goes with its case: a discriminating pack keeps the twins of the cases it keeps.
-    robust.retain(|c| {
-        robustness::base_of(&c.name).is_none_or(|base| kept.iter().any(|k| k.name == base))
-    });
-    match args.format {
-        Format::Markdown => {
-            let order = pack::markdown_order(&kept, None);
-            let mut out = io::stdout().lock();
-            out.write_all(pack::markdown(&kept, &order).as_bytes())
-                .and_then(|()| out.flush())
-                .context("cannot write the test cases to standard output")?;
-        }
-        Format::Files | Format::Kattis => {
-            let dir = args.out.as_deref().unwrap_or(Path::new("."));
-            let (mut files, kind) = if args.format == Format::Kattis {
-                (kattis_files(&kept)?, PackKind::Kattis)
-            } else {
-                (pack_files(&kept, args.readings), PackKind::Files)
-            };
-            let robust_files = pack_files(&robust, args.readings);
-            let robust_count = robust_files.len();
-            files.extend(
-                robust_files
-                    .into_iter()
-                    .map(|(path, bytes)| (Path::new(ROBUSTNESS_DIR).join(path), bytes)),
-            );
-            if let Some(removed) = write_all(dir, &files, args.force, kind)? {
-                eprintln!(
-                    "removed {} of the previous pack in {} (listed in its {})",
-                    beast_engine::words::count(removed as u64, "file"),
-                    dir.display(),
-                    kind.manifest()
-                );
-            }
-            eprintln!(
-                "wrote {} cases ({} files) to {}",
-                if args.format == Format::Kattis {
-                    kattis_count(&kept)
-                } else {
-                    kept.len()
-                },
-                files.len() - robust_count,
-                dir.display()
-            );
-            if args.robustness {
-                eprintln!(
-                    "wrote {} robustness cases ({robust_count} files) to {}: input the \
-                     challenge does not promise",
-                    robust.len(),
-                    dir.join(ROBUSTNESS_DIR).display()
-                );
-            }
-        }
+    let robust_files = pack_files(robust, args.readings);
+    let robust_count = robust_files.len();
+    files.extend(
+        robust_files
+            .into_iter()
+            .map(|(path, bytes)| (Path::new(ROBUSTNESS_DIR).join(path), bytes)),
+    );
+    if let Some(removed) = write_all(dir, &files, args.force, kind)? {
+        eprintln!(
+            "removed {} of the previous pack in {} (listed in its {})",
+            beast_engine::words::count(removed as u64, "file"),
+            dir.display(),
+            kind.manifest()
+        );
+    }
+    eprintln!(
+        "wrote {} cases ({} files) to {}",
+        if args.format == Format::Kattis {
+            kattis_count(kept)
+        } else {
+            kept.len()
+        },
+        files.len() - robust_count,
+        dir.display()
+    );
+    if args.robustness {
+        eprintln!(
+            "wrote {} robustness cases ({robust_count} files) to {}: input the \
+             challenge does not promise",
+            robust.len(),
+            dir.join(ROBUSTNESS_DIR).display()
+        );
     }
     Ok(())
 }

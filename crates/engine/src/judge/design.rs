@@ -404,23 +404,29 @@ pub fn design_hypothesis(
                     }
                 }
             }
-            Part {
-                name,
-                cases: found
-                    .into_iter()
-                    .map(|(puzzle, a)| Designed {
-                        puzzle,
-                        prediction: Prediction::Output(a),
-                    })
-                    .collect(),
-                tried,
-                paired: false,
-            }
+            output_part(name, found, tried)
         })
         .collect();
     Experiment {
         label: Label::Hypothesis(h),
         parts,
+    }
+}
+
+/// The part `name` of a hypothesis's experiment: the cases `found`, each with the output
+/// the hypothesis predicts, after `tried` puzzles.
+fn output_part(name: String, found: Vec<(Puzzle, Answer)>, tried: usize) -> Part {
+    Part {
+        name,
+        cases: found
+            .into_iter()
+            .map(|(puzzle, a)| Designed {
+                puzzle,
+                prediction: Prediction::Output(a),
+            })
+            .collect(),
+        tried,
+        paired: false,
     }
 }
 
