@@ -708,7 +708,7 @@ fn force_removes_no_file_through_a_symbolic_link() {
     let out = dir.path().join("problem");
     std::fs::create_dir(&out).expect("made");
     symlink(&elsewhere, out.join("data")).expect("a link");
-    std::fs::write(out.join(".beast-cases-kattis"), "data/secret/x.in\n").expect("written");
+    std::fs::write(out.join("beast-cases-kattis.txt"), "data/secret/x.in\n").expect("written");
     let (code, err) = pack(&out, "1", &["--format", "kattis", "--force"]);
     assert_eq!(code, Some(0), "{err}");
     assert_eq!(std::fs::read_to_string(&kept).ok().as_deref(), Some("keep"));

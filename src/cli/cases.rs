@@ -93,7 +93,7 @@ pub struct Args {
     #[arg(long, value_name = "BYTES")]
     pub max_size: Option<usize>,
     /// Replace the pack in `--out DIR`: remove the files the previous pack of this format
-    /// wrote (its manifest, `.beast-cases-files` or `.beast-cases-kattis`, lists them;
+    /// wrote (its manifest, `.beast-cases-files` or `beast-cases-kattis.txt`, lists them;
     /// nothing else is touched), and overwrite files that exist already.
     #[arg(long)]
     pub force: bool,

@@ -245,10 +245,12 @@ pub enum PackKind {
 
 impl PackKind {
     /// The manifest's name in the pack's directory: the list of the files the pack wrote.
+    /// A Kattis package's is no dot file: `verifyproblem` refuses a name that starts with a
+    /// dot.
     pub fn manifest(self) -> &'static str {
         match self {
             PackKind::Files => ".beast-cases-files",
-            PackKind::Kattis => ".beast-cases-kattis",
+            PackKind::Kattis => "beast-cases-kattis.txt",
         }
     }
 
