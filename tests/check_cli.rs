@@ -573,7 +573,7 @@ fn an_interrupted_check_kills_the_running_candidate_and_removes_its_files() {
         .arg(&cases)
         .arg("--")
         .arg(fixture("sleep-pid.sh"))
-        .stdout(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
         .spawn()
         .expect("beast starts");
@@ -600,6 +600,17 @@ fn an_interrupted_check_kills_the_running_candidate_and_removes_its_files() {
     assert!(
         stderr.contains("beast check: interrupted by SIGINT; stopping"),
         "{stderr}"
+    );
+    // No case finished: the report claims nothing of the answer.
+    let stdout = String::from_utf8_lossy(&ended.stdout);
+    assert!(
+        stdout.contains("diagnosis: no case finished: nothing is judged.")
+            && stdout.contains("; no case finished\n"),
+        "{stdout}"
+    );
+    assert!(
+        !stdout.contains("correct on all") && !stdout.contains("-0 ms"),
+        "{stdout}"
     );
     // The candidate (a zombie at most, until its parent reaps it) is no longer sleeping;
     // a loaded machine may take a moment to deliver the kill.

@@ -24,6 +24,7 @@ mod jail_cli;
 #[cfg(target_os = "linux")]
 mod judge_errors_cli;
 mod kattis_cli;
+mod named_causes_cli;
 #[cfg(unix)]
 mod pipes_cli;
 mod play_tty;
@@ -34,5 +35,6 @@ mod ring_cli;
 mod robustness_cli;
 #[cfg(target_os = "linux")]
 mod side_doors_cli;
+mod startable_cli;
 #[cfg(target_os = "linux")]
 mod subordinate_uid_cli;

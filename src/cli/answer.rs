@@ -67,8 +67,7 @@ pub fn run(args: Args, color: paint::ColorChoice) -> super::error::Ended {
              Try `beast --help` for the options and subcommands.",
         ));
     }
-    let bytes = super::source::read_source(args.file.as_deref(), "")?;
-    let puzzle = Puzzle::parse_owned(bytes)?;
+    let puzzle = super::source::read_puzzle(args.file.as_deref())?;
     let rules = args.rules.rules();
     if args.html {
         let title = args

@@ -22,6 +22,7 @@ mod post;
 mod report;
 mod runner;
 mod shrinking;
+mod startable;
 
 use std::ffi::OsString;
 use std::io::{self, IsTerminal};
@@ -60,6 +61,31 @@ pub fn run(args: Args, color: ColorChoice) -> super::error::Ended {
     }
 }
 
+/// Why a run has no case, naming what left every case out: the `--only` patterns that
+/// matched none, or the shard, or empty case sources.
+fn nothing_to_run(sources: &load::Sources) -> String {
+    let ending = "a check that runs nothing cannot pass";
+    if !sources.only.is_empty() {
+        let patterns: Vec<String> = sources
+            .only
+            .iter()
+            .map(|p| format!("--only '{}'", visible(p)))
+            .collect();
+        return format!(
+            "no case to run: {} matched no case's name (`beast check --list` without --only \
+             names them all); {ending}",
+            patterns.join(" ")
+        );
+    }
+    if let Some(shard) = sources.shard {
+        return format!("no case to run: shard {shard} has none of the cases; {ending}");
+    }
+    format!(
+        "no case to run: every case source is empty or skipped (the notes above say why, with \
+         -v for the built-in ones); {ending}"
+    )
+}
+
 /// Runs every answer of `run` on its cases and reports.
 fn run_answers(
     plan: &Plan,
@@ -74,10 +100,7 @@ fn run_answers(
         return Ok(());
     }
     if all.is_empty() {
-        return Err(super::error::usage(
-            "no case to run: every case source is empty, skipped or left out by --only (see \
-             the notes above); a check that runs nothing cannot pass",
-        ));
+        return Err(super::error::usage(nothing_to_run(&run.sources)));
     }
     let mut reporters = Reporters::new(output, many, io::stderr().is_terminal(), color);
     if let (Some(seed), true) = (run.seed(), run.seed_drawn) {

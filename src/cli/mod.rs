@@ -76,7 +76,8 @@ pub struct Cli {
     #[command(flatten)]
     answer: answer::Args,
     /// When to colour the output (and this help): on a terminal unless NO_COLOR is set
-    /// (auto), always (into pipes and files too), or never.
+    /// (auto), always (into pipes and files too, NO_COLOR or not), or never. A
+    /// BEAST_COLOR that is none of these is ignored with a warning.
     #[arg(
         long,
         global = true,
@@ -161,7 +162,12 @@ fn contained() -> Option<Result<sandbox::spec::Spec, String>> {
 /// puzzle file that does not exist but is spelt like a subcommand gets clap's suggestion.
 fn parse() -> Cli {
     let args: Vec<OsString> = std::env::args_os().collect();
+    paint::decide_colour_here();
     let mut command = Cli::command().color(ColorChoice::before_parsing(&args).clap());
+    if let Err(warning) = ColorChoice::from_environment() {
+        eprintln!("beast: {warning}");
+        command = command.mut_arg("color", |a| a.env(None::<&str>));
+    }
     command.build();
     let args = subcommand_first(&command, args);
     if let Some(err) = mistyped_subcommand(&mut command, &args) {
@@ -169,7 +175,7 @@ fn parse() -> Cli {
     }
     let matches = command
         .try_get_matches_from_mut(&args)
-        .unwrap_or_else(|e| without_value_tip(e).exit());
+        .unwrap_or_else(|e| values::from_environment(without_value_tip(e), &command, &args).exit());
     Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.format(&mut command).exit())
 }
 

@@ -35,9 +35,11 @@ impl ColorChoice {
         }
     }
 
-    /// The same choice for clap's own help and errors.
+    /// The same choice for clap's own help and errors: `auto` with `NO_COLOR` set is
+    /// `never` here, whatever else clap's terminal library reads (`CLICOLOR_FORCE`).
     pub fn clap(self) -> clap::ColorChoice {
         match self {
+            ColorChoice::Auto if !self.allowed() => clap::ColorChoice::Never,
             ColorChoice::Auto => clap::ColorChoice::Auto,
             ColorChoice::Always => clap::ColorChoice::Always,
             ColorChoice::Never => clap::ColorChoice::Never,
@@ -46,7 +48,7 @@ impl ColorChoice {
 
     /// The choice of the command line `args` (`--color X` or `--color=X` before any `--`),
     /// else of `BEAST_COLOR`, else `auto`: read before clap parses, so that clap's own
-    /// errors follow it. A value that is not a choice is left for clap to refuse.
+    /// errors follow it. A typed value that is not a choice is left for clap to refuse.
     pub fn before_parsing(args: &[std::ffi::OsString]) -> ColorChoice {
         use clap::ValueEnum;
         let mut typed = None;
@@ -59,12 +61,40 @@ impl ColorChoice {
                 _ => {}
             }
         }
-        let env = std::env::var("BEAST_COLOR").ok();
+        let env = ColorChoice::from_environment().ok().flatten();
         typed
-            .or(env.as_deref())
             .and_then(|v| ColorChoice::from_str(v, true).ok())
+            .or(env)
             .unwrap_or_default()
     }
+
+    /// `BEAST_COLOR`, if set: the choice, or the warning for a value that is none. A bad
+    /// value in the environment is a machine's default gone wrong, not a usage error: it
+    /// is ignored with that warning (and `auto` stands), so that `beast FILE` still runs;
+    /// a bad `--color` typed is refused by clap.
+    pub fn from_environment() -> Result<Option<ColorChoice>, String> {
+        use clap::ValueEnum;
+        let Some(value) = std::env::var_os(COLOR_VARIABLE) else {
+            return Ok(None);
+        };
+        let text = value.to_string_lossy();
+        ColorChoice::from_str(&text, true).map(Some).map_err(|_| {
+            format!(
+                "warning: {COLOR_VARIABLE}={} is not auto, always or never: ignored (auto)",
+                text.escape_debug()
+            )
+        })
+    }
+}
+
+/// The variable that gives `--color` its default.
+pub const COLOR_VARIABLE: &str = "BEAST_COLOR";
+
+/// Hands the choice of colour to [`ColorChoice`] alone: crossterm, which paints, would
+/// otherwise drop every colour (and leave bare reset codes) when `NO_COLOR` is set, even
+/// under `--color always`. Called once, before anything is painted.
+pub fn decide_colour_here() {
+    crossterm::style::force_color_output(true);
 }
 
 /// The terminal colour of an engine colour, or `None` for the terminal's default.

@@ -13,7 +13,8 @@ use beast_engine::judge::post;
 #[command(after_help = "\
 Counted as Code Golf posts count: without a first line that starts with #! (name its \
 interpreter flags in the post's header instead, as `beast check --post` does) and one final \
-newline; the line says what was left out. Characters are UTF-8 characters; the Latin-1 bytes \
+newline; the line says what was left out (the `#!` line's flags by name), and the unseen bytes \
+it counted: carriage returns (CRLF line ends) and a byte order mark. Characters are UTF-8 characters; the Latin-1 bytes \
 are shown where ISO 8859-1 encodes every character and saves bytes.
 
 Example:

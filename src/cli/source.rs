@@ -31,6 +31,25 @@ pub fn read_source(path: Option<&Path>, what: &str) -> anyhow::Result<Vec<u8>> {
     }
 }
 
+/// The puzzle of `path` (standard input for `None` and `-`), read and parsed: an empty
+/// one is named and said to be empty, and a file's parse error names the file
+/// (`puzzle.txt: line 3, column 4: ...`).
+pub fn read_puzzle(path: Option<&Path>) -> anyhow::Result<beast_engine::beast::Puzzle> {
+    let bytes = read_source(path, "")?;
+    let named = path.filter(|p| p.as_os_str() != "-");
+    let from = named.map_or("standard input".to_string(), |p| p.display().to_string());
+    if bytes.iter().all(u8::is_ascii_whitespace) {
+        anyhow::bail!(
+            "{from} is empty: a puzzle starts with its size line, COLS ROWS (see `beast --help`)"
+        );
+    }
+    let parsed = beast_engine::beast::Puzzle::parse_owned(bytes);
+    match named {
+        Some(_) => parsed.with_context(|| from.clone()),
+        None => Ok(parsed?),
+    }
+}
+
 /// [`read_source`] as UTF-8 text.
 pub fn read_source_text(path: Option<&Path>, what: &str) -> anyhow::Result<String> {
     let bytes = read_source(path, what)?;

@@ -1,7 +1,12 @@
 //! Command-line values that clap has no parser for: seconds and byte sizes. Each parser
-//! returns a typed error whose message says what was expected.
+//! returns a typed error whose message says what was expected. And clap's error for a
+//! bad value that came from the environment (`BEAST_TIMEOUT=abc`), made to name the
+//! variable, where clap names only the flag.
 
+use std::ffi::OsString;
 use std::time::Duration;
+
+use clap::error::{ContextKind, ContextValue, ErrorKind};
 
 use thiserror::Error;
 
@@ -53,6 +58,78 @@ pub fn bytes(s: &str) -> Result<usize, ValueError> {
         .ok()
         .and_then(|n| n.checked_mul(factor))
         .ok_or_else(bad)
+}
+
+/// `err` naming the environment variable its bad value came from (`invalid value 'abc'
+/// in BEAST_TIMEOUT, the default of '--timeout <SECONDS>': ...`), when the flag was not
+/// typed in `args` and the variable holds that value; any other error as it is.
+pub fn from_environment(
+    err: clap::Error,
+    command: &clap::Command,
+    args: &[OsString],
+) -> clap::Error {
+    if !matches!(
+        err.kind(),
+        ErrorKind::ValueValidation | ErrorKind::InvalidValue
+    ) {
+        return err;
+    }
+    let (Some(ContextValue::String(flag)), Some(ContextValue::String(value))) = (
+        err.get(ContextKind::InvalidArg),
+        err.get(ContextKind::InvalidValue),
+    ) else {
+        return err;
+    };
+    let long = flag.trim_start_matches('-');
+    let long = long.split([' ', '=']).next().unwrap_or(long);
+    let Some(arg) = with_env(command, long) else {
+        return err;
+    };
+    let Some(variable) = arg.get_env().map(|v| v.to_string_lossy().into_owned()) else {
+        return err;
+    };
+    let typed = args
+        .iter()
+        .take_while(|a| *a != "--")
+        .filter_map(|a| a.to_str())
+        .any(|a| {
+            a == format!("--{long}")
+                || a.starts_with(&format!("--{long}="))
+                || arg
+                    .get_short()
+                    .is_some_and(|c| a.starts_with(&format!("-{c}")))
+        });
+    if typed || std::env::var_os(&variable).is_none_or(|v| v.to_string_lossy() != *value) {
+        return err;
+    }
+    let reason = match (
+        std::error::Error::source(&err),
+        err.get(ContextKind::ValidValue),
+    ) {
+        (Some(cause), _) => cause.to_string(),
+        (None, Some(ContextValue::Strings(valid))) => {
+            format!("expected one of {}", valid.join(", "))
+        }
+        _ => "not a value of the flag".to_string(),
+    };
+    let message = format!(
+        "invalid value '{value}' in the environment variable {variable}, the default of \
+         '{flag}': {reason}\n\n  tip: give {flag} on the command line, or unset {variable}\n"
+    );
+    clap::Error::raw(err.kind(), message).with_cmd(command)
+}
+
+/// The argument `--long` of `command` or of any of its subcommands that takes its default
+/// from a variable.
+fn with_env<'a>(command: &'a clap::Command, long: &str) -> Option<&'a clap::Arg> {
+    command
+        .get_arguments()
+        .find(|a| a.get_long() == Some(long) && a.get_env().is_some())
+        .or_else(|| {
+            command
+                .get_subcommands()
+                .find_map(|sub| with_env(sub, long))
+        })
 }
 
 #[cfg(test)]

@@ -100,7 +100,7 @@ pub struct Args {
     #[arg(long, value_name = "FILE")]
     pub source: Option<PathBuf>,
     /// Cases run at once [default: the number of cores].
-    #[arg(long, value_name = "N", env = "BEAST_JOBS",
+    #[arg(short = 'j', long, value_name = "N", env = "BEAST_JOBS",
           value_parser = clap::value_parser!(u32).range(1..=1024))]
     pub jobs: Option<u32>,
     /// Report format on stdout.

@@ -324,6 +324,9 @@ pub fn command_ready(command: &[std::ffi::OsString]) -> Result<(), String> {
         return Err("no command to judge: put it after `--`".to_string());
     };
     let path = Path::new(program);
+    if path.components().count() > 1 {
+        super::startable::program(path)?;
+    }
     let found = match path.components().count() > 1 {
         true => platform::is_program(path),
         false => std::env::var_os("PATH").is_some_and(|paths| {

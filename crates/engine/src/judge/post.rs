@@ -10,47 +10,98 @@ use crate::words;
 
 /// What the golf count left out of a file: Code Golf posts count neither the `#!` line
 /// (its interpreter flags go in the header instead) nor the final newline an editor adds.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+/// And what it counted that an editor does not show: carriage returns (CRLF line ends)
+/// and a byte order mark, which a golfer would rather know of.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct LeftOut {
     /// The first line, a `#!` line, with its line end.
     pub shebang: bool,
+    /// The interpreter flags of that `#!` line (`-n` of `#!perl -n`), which a post names
+    /// in its header.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub flags: Vec<String>,
     /// One final newline (`\n`, or `\r\n`).
     pub final_newline: bool,
+    /// The carriage returns counted (`\r` bytes of the counted part).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub carriage_returns: usize,
+    /// A UTF-8 byte order mark counted at the start (3 bytes).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub bom: bool,
 }
 
+/// For serde: a count of nothing is left out of the record.
+fn is_zero(n: &usize) -> bool {
+    *n == 0
+}
+
+/// The UTF-8 byte order mark.
+const BOM: &[u8] = b"\xEF\xBB\xBF";
+
 impl LeftOut {
-    /// `not counted: the #! line, the final newline`, or `None` when every byte counted.
-    pub fn words(self) -> Option<String> {
-        let parts: Vec<&str> = [
-            (self.shebang, "the #! line"),
-            (self.final_newline, "the final newline"),
+    /// `not counted: the #! line with its flag -n (a post names it in its header), the
+    /// final newline; 3 carriage returns counted; a BOM counted`, or `None` when every
+    /// byte counted and none of them is unseen.
+    pub fn words(&self) -> Option<String> {
+        let shebang = match self.flags.is_empty() {
+            true => "the #! line".to_string(),
+            false => format!(
+                "the #! line with its {} {} (a post names {} in its header)",
+                if self.flags.len() == 1 {
+                    "flag"
+                } else {
+                    "flags"
+                },
+                self.flags.join(" "),
+                if self.flags.len() == 1 { "it" } else { "them" },
+            ),
+        };
+        let left: Vec<String> = [
+            (self.shebang, shebang),
+            (self.final_newline, "the final newline".to_string()),
         ]
         .into_iter()
         .filter_map(|(left, name)| left.then_some(name))
         .collect();
-        (!parts.is_empty()).then(|| format!("not counted: {}", parts.join(", ")))
+        let mut parts = Vec::new();
+        if !left.is_empty() {
+            parts.push(format!("not counted: {}", left.join(", ")));
+        }
+        if self.carriage_returns > 0 {
+            parts.push(format!(
+                "{} counted",
+                words::count(self.carriage_returns as u64, "carriage return")
+            ));
+        }
+        if self.bom {
+            parts.push("a BOM counted".to_string());
+        }
+        (!parts.is_empty()).then(|| parts.join("; "))
     }
 }
 
 /// The part of `code` the golf count counts, and what it left out: the first line when it
-/// starts with `#!`, then one final newline. With `all`, every byte.
+/// starts with `#!`, then one final newline. With `all`, every byte. Either way, the
+/// carriage returns and a byte order mark of the counted part are noted.
 pub fn golfed(code: &[u8], all: bool) -> (&[u8], LeftOut) {
     let mut left = LeftOut::default();
-    if all {
-        return (code, left);
-    }
     let mut rest = code;
-    if rest.starts_with(b"#!") {
-        left.shebang = true;
-        rest = rest
-            .iter()
-            .position(|&b| b == b'\n')
-            .map_or(&[][..], |end| &rest[end + 1..]);
+    if !all {
+        if rest.starts_with(b"#!") {
+            left.shebang = true;
+            left.flags = shebang(rest).map(|s| s.flags).unwrap_or_default();
+            rest = rest
+                .iter()
+                .position(|&b| b == b'\n')
+                .map_or(&[][..], |end| &rest[end + 1..]);
+        }
+        if let Some(body) = rest.strip_suffix(b"\n") {
+            left.final_newline = true;
+            rest = body.strip_suffix(b"\r").unwrap_or(body);
+        }
     }
-    if let Some(body) = rest.strip_suffix(b"\n") {
-        left.final_newline = true;
-        rest = body.strip_suffix(b"\r").unwrap_or(body);
-    }
+    left.carriage_returns = rest.iter().filter(|&&b| b == b'\r').count();
+    left.bom = rest.starts_with(BOM);
     (rest, left)
 }
 
@@ -468,13 +519,53 @@ mod tests {
     }
 
     #[test]
+    fn carriage_returns_and_a_bom_are_counted_and_said() {
+        let crlf = b"a\r\nb\r\nc\r\nd\r\n";
+        let c = count(crlf, false);
+        // The final \r\n is the final newline; the other three CRs count.
+        assert_eq!((c.bytes, c.left_out.carriage_returns), (10, 3));
+        assert_eq!(
+            score_line("a.py", &c),
+            "a.py: 10 bytes, 10 chars; not counted: the final newline; 3 carriage returns \
+             counted"
+        );
+        let bom = count(b"\xEF\xBB\xBFprint(8)", false);
+        assert_eq!(bom.bytes, 11);
+        assert_eq!(bom.left_out.words().as_deref(), Some("a BOM counted"));
+        let all = count(b"\xEF\xBB\xBFa\r\n", true);
+        assert_eq!(
+            all.left_out.words().as_deref(),
+            Some("1 carriage return counted; a BOM counted")
+        );
+        assert_eq!(count(b"print(8)\n", false).left_out.carriage_returns, 0);
+    }
+
+    #[test]
+    fn the_flags_of_a_hash_bang_line_left_out_are_named() {
+        let c = count(b"#!perl -n\nprint 8\n", false);
+        assert_eq!(c.left_out.flags, vec!["-n".to_string()]);
+        assert_eq!(
+            score_line("a.pl", &c),
+            "a.pl: 7 bytes, 7 chars; not counted: the #! line with its flag -n (a post names \
+             it in its header), the final newline"
+        );
+        let two = count(b"#!/usr/bin/perl -l -n\nprint", false);
+        assert!(
+            two.left_out
+                .words()
+                .is_some_and(|w| w.contains("its flags -l -n (a post names them")),
+            "{two:?}"
+        );
+    }
+
+    #[test]
     fn a_score_line_says_bytes_chars_latin1_and_what_was_left_out() {
         let c = count("#!/usr/bin/perl -n\nprint'é'\n".as_bytes(), false);
         assert_eq!((c.bytes, c.chars, c.latin1), (9, 8, Some(8)));
         assert_eq!(
             score_line("a.pl", &c),
-            "a.pl: 9 bytes, 8 chars (8 bytes in Latin-1); not counted: the #! line, the \
-             final newline"
+            "a.pl: 9 bytes, 8 chars (8 bytes in Latin-1); not counted: the #! line with its \
+             flag -n (a post names it in its header), the final newline"
         );
         let all = count(b"print 1\n", true);
         assert_eq!(score_line("b", &all), "b: 8 bytes, 8 chars");

@@ -47,6 +47,8 @@ fn findings(d: &Diagnosis) -> String {
         .iter()
         .any(|g| matches!(&g.cause, Cause::Own { suspect: Some(s) } if s.clue.event().is_some()));
     match (d.status, d.readings.split_first()) {
+        // An interrupt before any case finished: nothing was judged, nothing is claimed.
+        (Status::Correct, _) if d.outputs == 0 => "no case finished: nothing is judged.".into(),
         (Status::Correct, _) => {
             let mut t = format!("correct on all {} {}", d.outputs, cases(d.outputs));
             if d.presentation > 0 {
@@ -214,5 +216,14 @@ mod tests {
             "{said}"
         );
         assert!(said.contains("The search stopped early"), "{said}");
+    }
+
+    #[test]
+    fn a_run_interrupted_before_any_case_finished_claims_nothing() {
+        let mut none = diagnosed(Status::Correct, Vec::new());
+        (none.outputs, none.passed, none.wrong) = (0, 0, 0);
+        let said = sentence(&none);
+        assert_eq!(said, "no case finished: nothing is judged.");
+        assert!(!said.contains("correct"), "{said}");
     }
 }

@@ -66,6 +66,10 @@ impl Summary {
         if let Some(wall) = self.wall_ms {
             let _ = write!(s, "wall {}; ", secs(wall));
         }
+        if total == 0 {
+            s.push_str("no case finished");
+            return s;
+        }
         let _ = write!(
             s,
             "answer {} over {total} {}",
@@ -314,6 +318,15 @@ mod tests {
             sum.time_line(),
             "wall 3.9 s; answer 7.6 s over 3 cases (slowest b, 4.0 ms)"
         );
+    }
+
+    #[test]
+    fn no_finished_case_has_no_answer_time() {
+        let mut sum = Summary::of(&[]);
+        // The sum of no times, which a float sum makes -0.
+        sum.time_total_ms = -0.0;
+        sum.wall_ms = Some(1500.0);
+        assert_eq!(sum.time_line(), "wall 1.5 s; no case finished");
     }
 
     #[test]
