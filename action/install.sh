@@ -7,15 +7,21 @@
 #                              and the toolchain (`rustc -V`, or $RUSTC).
 #   install.sh install DIR ROOT
 #                              installs beast as ROOT/bin/beast: the release binary of the
-#                              action's own version tag when one exists for this runner,
-#                              its SHA-256 checked against the release's SHA256SUMS; else
-#                              built from DIR with `cargo install` ($CARGO).
+#                              version in DIR/Cargo.toml (tag vX.Y.Z) when one exists for
+#                              this runner, its SHA-256 checked against the release's
+#                              SHA256SUMS; else built from DIR with `cargo install`
+#                              ($CARGO). Records what it installed for `verify`.
+#   install.sh verify ROOT     checks a beast restored from the cache before it runs: a
+#                              release's archive (kept in ROOT) against its SHA256SUMS,
+#                              downloaded again, and the binary taken from it afresh; a
+#                              built binary against the SHA-256 recorded when it was built.
 #
-# The action's ref and repository come as ACTION_REF and ACTION_REPOSITORY (a composite
-# action's run steps see them only through `env:`), or from the action's path on the
-# runner (.../_actions/OWNER/REPO/REF). A binary is downloaded only when the ref is the
-# version tag of the action's own Cargo.toml (v0.2.0 for version 0.2.0): any other ref
-# (a branch, a commit) may differ from every release, and is built from source.
+# The action's repository comes as ACTION_REPOSITORY (a composite action's run steps see
+# it only through `env:`), or from the action's path on the runner
+# (.../_actions/OWNER/REPO/REF). Whatever the ref (v1, main, a commit), the release is the
+# one of the version in the action's own Cargo.toml, v0.2.0 for version 0.2.0: the
+# version a checkout builds is the version the release was built from. With no such
+# release (or no repository: a local `uses: ./`), beast is built from source.
 # BEAST_RELEASES_URL replaces https://github.com/OWNER/REPO/releases/download.
 set -euo pipefail
 
@@ -109,14 +115,58 @@ install_release() {
         echo "::error title=beast-judge::$name.tar.gz of $tag has SHA-256 $got, not $want as its SHA256SUMS says: not installed"
         exit 1
     fi
-    tar -xzf "$work/$name.tar.gz" -C "$work"
-    local exe=beast
+    mkdir -p "$root/release"
+    cp "$work/$name.tar.gz" "$root/release/$name.tar.gz"
+    rm -rf "$work"
+    # What verify downloads again and compares: the release's SHA256SUMS and the archive.
+    printf '%s\n' "$base" "$name" >"$root/release/from.txt"
+    extract "$root" "$name"
+    echo "Installed beast $tag for $target from $base/$name.tar.gz (SHA-256 $got, checked)."
+}
+
+# ROOT/bin/beast (or beast.exe) afresh from the kept archive $2 of ROOT/release.
+extract() {
+    local root=$1 name=$2 work exe=beast
+    work=$(mktemp -d)
+    tar -xzf "$root/release/$name.tar.gz" -C "$work"
     [ -f "$work/$name/beast.exe" ] && exe=beast.exe
     mkdir -p "$root/bin"
+    rm -f "$root/bin/$exe"
     cp "$work/$name/$exe" "$root/bin/$exe"
     chmod 755 "$root/bin/$exe"
     rm -rf "$work"
-    echo "Installed beast $tag for $target from $base/$name.tar.gz (SHA-256 $got, checked)."
+}
+
+# Fails with an annotation: a restored beast that does not match what was installed.
+refuse_restored() {
+    echo "::error title=beast-judge::the beast restored from the cache $1: not run (delete the cache entry, or change the action's files, to install it again)"
+    exit 1
+}
+
+verify() {
+    local root=$1
+    if [ -f "$root/release/from.txt" ]; then
+        local base name work want got status=0
+        { read -r base && read -r name; } <"$root/release/from.txt"
+        work=$(mktemp -d)
+        download "$base/SHA256SUMS" "$work/SHA256SUMS" || status=$?
+        [ "$status" -eq 0 ] || { rm -rf "$work"; refuse_restored "cannot be checked: no SHA256SUMS at $base"; }
+        want=$(awk -v f="$name.tar.gz" '$2 == f || $2 == "*" f { print $1 }' "$work/SHA256SUMS")
+        rm -rf "$work"
+        got=$(sha256_of "$root/release/$name.tar.gz" 2>/dev/null || echo none)
+        [ -n "$want" ] && [ "$got" = "$want" ] || refuse_restored "is an archive with SHA-256 $got, not ${want:-none} as the release's SHA256SUMS says"
+        extract "$root" "$name"
+        echo "Restored beast from the cache: $name.tar.gz checked again (SHA-256 $got)."
+        return 0
+    fi
+    local exe=beast
+    [ -f "$root/bin/beast.exe" ] && exe=beast.exe
+    [ -f "$root/built.sha256" ] || refuse_restored "has no record of its SHA-256"
+    local want got
+    want=$(cat "$root/built.sha256")
+    got=$(sha256_of "$root/bin/$exe" 2>/dev/null || echo none)
+    [ "$got" = "$want" ] || refuse_restored "has SHA-256 $got, not $want as recorded when it was built"
+    echo "Restored beast from the cache: SHA-256 $got, as recorded when it was built."
 }
 
 install() {
@@ -131,23 +181,29 @@ install() {
         ;;
     esac
     version=$(package_version "$dir")
-    if [ -n "$ref" ] && [ -n "$repo" ] && [ "$ref" = "v$version" ]; then
+    if [ -n "$repo" ] && [ -n "$version" ]; then
         local status=0
-        install_release "$root" "$ref" "$repo" || status=$?
+        echo "The action at '${ref:-?}' is beast $version: looking for the release v$version."
+        install_release "$root" "v$version" "$repo" || status=$?
         [ "$status" -eq 0 ] && return 0
         [ "$status" -ne 3 ] && exit "$status"
     else
-        echo "The action's ref '${ref:-?}' is not its version tag v$version: no release to download."
+        echo "The action's repository is not known (a local action): no release to download."
     fi
     echo "Building beast from source (cargo install --locked --path $dir)."
     "${CARGO:-cargo}" install --locked --path "$dir" --root "$root"
+    local exe=beast
+    [ -f "$root/bin/beast.exe" ] && exe=beast.exe
+    # What verify compares a restored binary with.
+    if [ -f "$root/bin/$exe" ]; then sha256_of "$root/bin/$exe" >"$root/built.sha256"; fi
 }
 
 case "${1:-}" in
 key) key "${2:?usage: install.sh key DIR}" ;;
 install) install "${2:?usage: install.sh install DIR ROOT}" "${3:?usage: install.sh install DIR ROOT}" ;;
+verify) verify "${2:?usage: install.sh verify ROOT}" ;;
 *)
-    echo "usage: install.sh key DIR | install.sh install DIR ROOT" >&2
+    echo "usage: install.sh key DIR | install.sh install DIR ROOT | install.sh verify ROOT" >&2
     exit 2
     ;;
 esac

@@ -42,6 +42,7 @@ impl Runner {
             .env("GITHUB_STEP_SUMMARY", self.path("summary.md"))
             .env("GITHUB_OUTPUT", self.path("output.txt"))
             .env("GITHUB_ENV", self.path("env.txt"))
+            .env("GITHUB_PATH", self.path("path.txt"))
             .env("GITHUB_ACTION_PATH", repo(""))
             .env("RUNNER_TEMP", self.dir.path());
         for (name, value) in inputs {
@@ -742,14 +743,56 @@ impl Release {
             .output()
             .expect("sha256sum");
         fs::write(files.join("SHA256SUMS"), sums.stdout).expect("write");
+        // A cargo that records what it was asked and installs a beast of its own.
         executable(
             &release.path("cargo"),
             &format!(
-                "#!/bin/sh\necho \"$@\" > {:?}\n",
+                "#!/bin/sh\necho \"$@\" > {:?}\nfor a; do [ \"$prev\" = --root ] && root=$a; prev=$a; done\n\
+                 mkdir -p \"$root/bin\"\nprintf '#!/bin/sh\\necho beast built\\n' > \"$root/bin/beast\"\n\
+                 chmod 755 \"$root/bin/beast\"\n",
                 release.path("built").display()
             ),
         );
         release
+    }
+
+    /// The action's checkout at `at` (a path under the release's directory), of version
+    /// 0.2.0.
+    fn checkout(&self, at: &str) -> PathBuf {
+        let dir = self.path(at);
+        fs::create_dir_all(&dir).expect("mkdir");
+        fs::copy(self.action().join("Cargo.toml"), dir.join("Cargo.toml")).expect("copy");
+        dir
+    }
+
+    /// Runs `install.sh install` of the checkout `action` for a Linux x64 runner.
+    fn install_from(&self, action: &Path, env: &[(&str, &str)]) -> Output {
+        let url = format!("file://{}", self.path("releases").display());
+        let fake_cargo = self.path("cargo").display().to_string();
+        let mut vars = vec![
+            ("RUNNER_OS", "Linux"),
+            ("RUNNER_ARCH", "X64"),
+            ("BEAST_RELEASES_URL", url.as_str()),
+            ("CARGO", fake_cargo.as_str()),
+        ];
+        vars.extend_from_slice(env);
+        let root = self.path("root");
+        install_sh(&[Path::new("install"), action, &root], &vars)
+    }
+
+    /// Runs `install.sh verify` of the installed root, as the step after a cache hit.
+    fn verify(&self) -> Output {
+        let url = format!("file://{}", self.path("releases").display());
+        install_sh(
+            &[Path::new("verify"), &self.path("root")],
+            &[("BEAST_RELEASES_URL", url.as_str())],
+        )
+    }
+
+    /// What the installed beast prints.
+    fn says(&self) -> String {
+        let ran = Command::new(self.installed()).output().expect("runs");
+        String::from_utf8_lossy(&ran.stdout).into_owned()
     }
 
     fn path(&self, name: &str) -> PathBuf {
@@ -763,18 +806,7 @@ impl Release {
 
     /// Runs `install.sh install` for a Linux x64 runner with these variables.
     fn install(&self, env: &[(&str, &str)]) -> Output {
-        let url = format!("file://{}", self.path("releases").display());
-        let fake_cargo = self.path("cargo").display().to_string();
-        let mut vars = vec![
-            ("RUNNER_OS", "Linux"),
-            ("RUNNER_ARCH", "X64"),
-            ("BEAST_RELEASES_URL", url.as_str()),
-            ("CARGO", fake_cargo.as_str()),
-        ];
-        vars.extend_from_slice(env);
-        let action = self.action();
-        let root = self.path("root");
-        install_sh(&[Path::new("install"), &action, &root], &vars)
+        self.install_from(&self.action(), env)
     }
 
     fn installed(&self) -> PathBuf {
@@ -837,24 +869,21 @@ fn beast_is_built_from_source_only_where_no_release_exists() {
     let empty = release.path("empty");
     fs::create_dir_all(&empty).expect("mkdir");
     let empty_url = format!("file://{}", empty.display());
-    for env in [
-        // A branch or a commit: its code may be in no release.
-        vec![("ACTION_REF", "main"), repo_env],
-        vec![
-            ("ACTION_REF", "0123456789abcdef0123456789abcdef01234567"),
-            repo_env,
-        ],
-        // A version tag with no release published.
-        vec![
-            ("ACTION_REF", "v0.2.0"),
-            repo_env,
-            ("BEAST_RELEASES_URL", empty_url.as_str()),
-        ],
+    let local = release.checkout("workspace/my-challenge");
+    for (action, env) in [
+        // The version has no release published.
+        (
+            release.action(),
+            vec![repo_env, ("BEAST_RELEASES_URL", empty_url.as_str())],
+        ),
         // A runner there is no binary for.
-        vec![("ACTION_REF", "v0.2.0"), repo_env, ("RUNNER_ARCH", "ARM")],
+        (release.action(), vec![repo_env, ("RUNNER_ARCH", "ARM")]),
+        // A local action (`uses: ./`): no repository to download from.
+        (local, vec![]),
     ] {
+        let _ = fs::remove_dir_all(release.path("root"));
         let _ = fs::remove_file(release.path("built"));
-        let out = release.install(&env);
+        let out = release.install_from(&action, &env);
         assert!(out.status.success(), "{env:?}: {out:?}");
         let built = release
             .built()
@@ -863,8 +892,98 @@ fn beast_is_built_from_source_only_where_no_release_exists() {
             built.starts_with("install --locked --path ") && built.contains("--root "),
             "{built}"
         );
-        assert!(!release.installed().exists());
+        assert_eq!(release.says(), "beast built\n");
     }
+}
+
+#[test]
+fn the_release_of_the_version_in_cargo_toml_is_downloaded_whatever_the_ref() {
+    let release = Release::new();
+    // `uses: beast-judge/beast-judge@v1` (the usual major pin), `@main` or a commit: the
+    // runner's checkout of that ref says version 0.2.0, so the release v0.2.0 is it.
+    for reference in ["v1", "main", "0123456789abcdef0123456789abcdef01234567"] {
+        let _ = fs::remove_dir_all(release.path("root"));
+        let action = release.checkout(&format!("_actions/beast-judge/beast-judge/{reference}"));
+        let path = action.display().to_string();
+        let out = release.install_from(&action, &[("GITHUB_ACTION_PATH", &path)]);
+        assert!(out.status.success(), "{reference}: {out:?}");
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            stdout.contains("Installed beast v0.2.0") && stdout.contains("(SHA-256 "),
+            "{reference}: {stdout}"
+        );
+        assert_eq!(release.says(), "beast 0.2.0 released\n", "{reference}");
+        assert_eq!(
+            release.built(),
+            None,
+            "{reference}: built although a release exists"
+        );
+    }
+}
+
+#[test]
+fn a_release_restored_from_the_cache_is_checked_again_before_it_runs() {
+    let release = Release::new();
+    let out = release.install(&[("ACTION_REPOSITORY", "beast-judge/beast-judge")]);
+    assert!(out.status.success(), "{out:?}");
+    // As restored: intact, it is checked and runs.
+    let out = release.verify();
+    assert!(out.status.success(), "{out:?}");
+    assert!(String::from_utf8_lossy(&out.stdout).contains("checked again"));
+    // A binary swapped in the cache is replaced by the checked archive's own.
+    executable(&release.installed(), "#!/bin/sh\necho planted\n");
+    assert!(release.verify().status.success());
+    assert_eq!(release.says(), "beast 0.2.0 released\n");
+    // An archive swapped in the cache is refused, and nothing of it is run.
+    let kept = release.path("root/release/beast-v0.2.0-x86_64-unknown-linux-musl.tar.gz");
+    let mut bytes = fs::read(&kept).expect("the kept archive");
+    bytes.extend_from_slice(b"tampered");
+    fs::write(&kept, bytes).expect("write");
+    executable(&release.installed(), "#!/bin/sh\necho planted\n");
+    let out = release.verify();
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.starts_with("::error title=beast-judge::the beast restored from the cache is an archive with SHA-256"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn a_built_beast_restored_from_the_cache_must_have_the_sha256_recorded_at_its_build() {
+    let release = Release::new();
+    let local = release.checkout("workspace/my-challenge");
+    assert!(release.install_from(&local, &[]).status.success());
+    let out = release.verify();
+    assert!(out.status.success(), "{out:?}");
+    executable(&release.installed(), "#!/bin/sh\necho planted\n");
+    let out = release.verify();
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains("::error title=beast-judge::")
+            && stdout.contains("as recorded when it was built"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn action_yml_saves_the_cache_right_after_installing_and_checks_what_it_restores() {
+    let yml = fs::read_to_string(repo("action.yml")).expect("action.yml");
+    let at = |what: &str| {
+        yml.find(what)
+            .unwrap_or_else(|| panic!("no {what} in action.yml"))
+    };
+    assert!(
+        !yml.contains("uses: actions/cache@"),
+        "the cache saves only in its post step"
+    );
+    let restore = at("uses: actions/cache/restore@");
+    let install = at("install.sh\" install");
+    let save = at("uses: actions/cache/save@");
+    let verify = at("install.sh\" verify");
+    let check = at("action/run.sh");
+    assert!(restore < install && install < save && save < check && verify < check);
 }
 
 #[test]
@@ -945,4 +1064,155 @@ fn the_workflows_give_the_action_only_its_inputs() {
     }
     assert!(uses >= 5, "only {uses} uses of the action found");
     assert!(checked >= 15, "only {checked} inputs checked");
+}
+
+/// `run.sh`'s log lines that the runner would read as workflow commands before the first
+/// `::stop-commands::`.
+fn commands_before_the_stop(log: &str) -> Vec<&str> {
+    log.lines()
+        .take_while(|l| !l.starts_with("::stop-commands::"))
+        .filter(|l| l.starts_with("::"))
+        .collect()
+}
+
+#[test]
+fn args_post_and_quiet_work_since_format_is_passed_only_when_asked() {
+    let runner = Runner::new();
+    fs::copy(
+        repo("crates/engine/src/judge/kattis/beasts.py"),
+        runner.path("answer.py"),
+    )
+    .expect("copy the reference answer");
+    let command = ("command", "python3 answer.py");
+    let out = runner.run(&[
+        command,
+        ("random", "2"),
+        ("args", "--sandbox none --no-builtin --post"),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let log = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        !log.lines().next().unwrap_or_default().contains("--format"),
+        "{log}"
+    );
+    let report = fs::read_to_string(runner.output("report").expect("a report")).expect("read");
+    assert!(report.starts_with("# Python "), "the post: {report}");
+    let out = runner.run(&[
+        command,
+        ("random", "2"),
+        ("args", "--sandbox none --no-builtin -q"),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let report = fs::read_to_string(runner.output("report").expect("a report")).expect("read");
+    assert_eq!(report, "2 passed, 0 failed\n");
+    // Asked for, the format is passed.
+    let out = runner.run(&[command, ("random", "1"), ("format", "json"), QUICK]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let log = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        log.lines()
+            .next()
+            .unwrap_or_default()
+            .contains(" --format json "),
+        "{log}"
+    );
+}
+
+#[test]
+fn args_that_repeat_an_input_are_refused_naming_the_input() {
+    let runner = Runner::new();
+    for (args, input) in [
+        ("--seed 3", "the input seed: give it as 'seed:'"),
+        ("--random=5", "the input random"),
+        ("--junit x.xml", "read its path from the output 'junit'"),
+        ("--format text", "the input format"),
+        ("--shard 1/2", "the inputs shard and shards"),
+        ("-- ./answer", "the input command"),
+    ] {
+        let out = runner.run(&[("command", BEAST), ("args", args)]);
+        assert_eq!(out.status.code(), Some(2), "{args}: {out:?}");
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            stdout.starts_with("::error title=beast-judge::args: ") && stdout.contains(input),
+            "{args}: {stdout}"
+        );
+        assert!(!stdout.contains("multiple times"), "{stdout}");
+    }
+}
+
+#[test]
+fn beasts_directory_is_put_on_the_path_of_later_steps() {
+    let runner = Runner::new();
+    let out = runner.run(&[("command", BEAST), ("random", "1"), QUICK]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let path = fs::read_to_string(runner.path("path.txt")).expect("GITHUB_PATH written");
+    let dir = Path::new(BEAST).parent().expect("a directory");
+    let dir = dir.canonicalize().expect("canonical");
+    assert!(
+        path.lines()
+            .any(|l| Path::new(l).canonicalize().ok().as_deref() == Some(&dir)),
+        "{path}"
+    );
+    // A later step finds it there.
+    let later = Command::new("sh")
+        .args(["-c", "command -v beast"])
+        .env("PATH", format!("{}:{}", path.trim(), path_without_beast()))
+        .output()
+        .expect("sh runs");
+    assert!(later.status.success(), "{later:?}");
+}
+
+#[test]
+fn a_failed_case_under_fail_false_is_a_warning_not_an_error() {
+    let runner = Runner::new();
+    fs::write(runner.path("wrong.sh"), "echo 0\n").expect("write");
+    let out = runner.run(&[
+        ("command", "sh wrong.sh"),
+        ("random", "2"),
+        ("fail", "false"),
+        QUICK,
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let log = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        log.contains("::warning title=beast-judge::a case failed"),
+        "{log}"
+    );
+    assert!(!log.contains("::error"), "{log}");
+}
+
+#[test]
+fn an_input_holding_a_line_break_is_refused_before_anything_reaches_the_log() {
+    let runner = Runner::new();
+    let forged = "x\n::warning title=forged::forged\n::add-mask::beast";
+    let list = "[\"sh\", \"a\\n::warning title=forged::forged\"]";
+    let block = "- sh\n- \"a\\r::warning title=forged::forged\"";
+    for inputs in [
+        vec![("answers", forged)],
+        vec![("command", BEAST), ("seed", forged)],
+        vec![("command", BEAST), ("random", "2\r::warning::forged")],
+        vec![("command", BEAST), ("id", forged)],
+        vec![("command", BEAST), ("format", forged)],
+        vec![("command", BEAST), ("fail", forged)],
+        vec![("merge", forged)],
+        vec![("command", list)],
+        vec![("command", block)],
+        vec![
+            ("command", BEAST),
+            ("args", "[\"--robustness\", \"x\\n::warning::forged\"]"),
+        ],
+    ] {
+        let out = runner.run(&inputs);
+        assert_eq!(out.status.code(), Some(2), "{inputs:?}: {out:?}");
+        let log = String::from_utf8_lossy(&out.stdout);
+        let commands = commands_before_the_stop(&log);
+        assert!(
+            commands
+                .iter()
+                .all(|l| l.starts_with("::error title=beast-judge::")),
+            "{inputs:?}: a workflow command reached the log: {log}"
+        );
+        assert!(log.contains("line break"), "{inputs:?}: {log}");
+        assert!(!log.contains("\n::warning"), "{log}");
+    }
 }
