@@ -29,6 +29,7 @@ mod named_causes_cli;
 mod pipes_cli;
 mod play_tty;
 mod post_cli;
+mod quick_start;
 #[cfg(unix)]
 mod report_paths_cli;
 mod ring_cli;
