@@ -66,7 +66,6 @@ shift 4
 mkdir -p target/release && cp "$BEAST_UNDER_TEST" target/release/beast && exec target/release/beast "$@"
 "#;
 
-#[cfg(unix)]
 #[test]
 fn every_line_of_the_readmes_quick_start_runs_as_written_on_a_fresh_copy() {
     use std::os::unix::fs::PermissionsExt;

@@ -23,7 +23,6 @@ fn check(dir: &Path, program: &str) -> (Option<i32>, String, String) {
 }
 
 /// Writes `text` to `dir/name` with the permission bits `mode`.
-#[cfg(unix)]
 fn script(dir: &Path, name: &str, text: &[u8], mode: u32) {
     use std::os::unix::fs::PermissionsExt;
     let path = dir.join(name);
@@ -36,7 +35,6 @@ fn marking(dir: &Path) -> String {
     format!("touch '{}'; echo 8", dir.join("ran-a-case").display())
 }
 
-#[cfg(unix)]
 #[test]
 fn a_script_without_its_run_bit_is_refused_with_chmod_and_its_interpreter() {
     let dir = tempfile::tempdir().expect("temp dir");
@@ -62,7 +60,6 @@ fn a_script_without_its_run_bit_is_refused_with_chmod_and_its_interpreter() {
     assert!(dir.path().join("ran-a-case").exists(), "{err}");
 }
 
-#[cfg(unix)]
 #[test]
 fn a_directory_or_a_device_as_the_program_is_named_for_what_it_is() {
     let dir = tempfile::tempdir().expect("temp dir");
@@ -85,7 +82,6 @@ fn a_directory_or_a_device_as_the_program_is_named_for_what_it_is() {
     assert!(err.contains("does not exist"), "{err}");
 }
 
-#[cfg(unix)]
 #[test]
 fn a_hash_bang_line_ending_in_a_carriage_return_is_refused_with_the_conversion() {
     let dir = tempfile::tempdir().expect("temp dir");

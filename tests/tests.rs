@@ -29,6 +29,7 @@ mod named_causes_cli;
 mod pipes_cli;
 mod play_tty;
 mod post_cli;
+#[cfg(unix)]
 mod quick_start;
 #[cfg(unix)]
 mod report_paths_cli;
@@ -36,6 +37,7 @@ mod ring_cli;
 mod robustness_cli;
 #[cfg(target_os = "linux")]
 mod side_doors_cli;
+#[cfg(unix)]
 mod startable_cli;
 #[cfg(target_os = "linux")]
 mod subordinate_uid_cli;
