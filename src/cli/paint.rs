@@ -71,7 +71,8 @@ impl ColorChoice {
     /// `BEAST_COLOR`, if set: the choice, or the warning for a value that is none. A bad
     /// value in the environment is a machine's default gone wrong, not a usage error: it
     /// is ignored with that warning (and `auto` stands), so that `beast FILE` still runs;
-    /// a bad `--color` typed is refused by clap.
+    /// a bad `--color` typed is refused by clap. Set but empty is a warning too: clap
+    /// would refuse the empty value.
     pub fn from_environment() -> Result<Option<ColorChoice>, String> {
         use clap::ValueEnum;
         let Some(value) = std::env::var_os(COLOR_VARIABLE) else {
