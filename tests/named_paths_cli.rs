@@ -95,10 +95,14 @@ impl Place {
         std::fs::write(place.at("cases/one.out"), "2\n").expect("write");
         std::fs::create_dir_all(place.at("answer")).expect("mkdir");
         std::fs::create_dir_all(place.at("closed")).expect("mkdir");
-        std::fs::write(place.at("closed/secret.txt"), format!("{SECRET}\n")).expect("write");
+        let secret = place.at("closed/secret.txt");
+        std::fs::write(&secret, format!("{SECRET}\n")).expect("write");
         place.executable(
             "closed/prog.sh",
-            "#!/bin/sh\ncat > /dev/null\ncat \"$(dirname \"$0\")/secret.txt\"\necho 2\n",
+            &format!(
+                "#!/bin/sh\ncat > /dev/null\ncat '{}' 2>/dev/null\necho 2\n",
+                secret.display()
+            ),
         );
         // Prints its first argument's file (what the jail shows of it), then the answer.
         place.executable(
@@ -200,7 +204,9 @@ fn a_symlink_named_on_the_command_line_shows_nothing_of_the_closed_directory_it_
         std::os::unix::fs::symlink(place.at("closed/secret.txt"), &bind).expect("link");
         let lone_link = tempfile::Builder::new()
             .prefix("beast-alone-")
-            .make_in("/tmp", |p| std::os::unix::fs::symlink(place.at("closed/secret.txt"), p))
+            .make_in("/tmp", |p| {
+                std::os::unix::fs::symlink(place.at("closed/secret.txt"), p)
+            })
             .expect("a link in /tmp");
         let lone = lone_link.path().to_path_buf();
         place.ready(user);
@@ -231,14 +237,18 @@ fn a_symlink_named_on_the_command_line_shows_nothing_of_the_closed_directory_it_
             }
         }
     }
-    // Unconfined, the argument's link reads the secret: the test can tell.
+    // Unconfined, the program and the argument's link read the secret: the test can tell.
     let place = Place::new();
     let key = place.at("answer/key");
     std::os::unix::fs::symlink(place.at("closed/secret.txt"), &key).expect("link");
+    let run = place.at("answer/run");
+    std::os::unix::fs::symlink(place.at("closed/prog.sh"), &run).expect("link");
     place.ready(None);
     let cat = place.at("answer/cat.sh");
-    let out = place.check(None, "none", &[], &[Path::new("/bin/sh"), &cat, &key], &[]);
-    assert!(said(&out).contains(SECRET), "{}", said(&out));
+    for command in [vec![run.as_path()], vec![Path::new("/bin/sh"), &cat, &key]] {
+        let out = place.check(None, "none", &[], &command, &[]);
+        assert!(said(&out).contains(SECRET), "{}", said(&out));
+    }
 }
 
 #[test]
@@ -276,7 +286,10 @@ fn env_home_passes_the_value_and_shows_nothing_of_the_judges_home() {
     std::fs::write(home.join(DOT_FILE), "x").expect("write");
     let ls = place.executable(
         "answer/ls.sh",
-        &format!("#!/bin/sh\ncat > /dev/null\nls -a '{}'\necho 2\n", home.display()),
+        &format!(
+            "#!/bin/sh\ncat > /dev/null\nls -a '{}'\necho 2\n",
+            home.display()
+        ),
     );
     let out = place.check(None, "none", &["--env", "HOME"], &[&ls], &[("HOME", &home)]);
     assert!(said(&out).contains(DOT_FILE), "{}", said(&out));
@@ -345,7 +358,10 @@ fn a_named_directory_swapped_for_a_symlink_between_cases_shows_nothing_of_its_ta
         let real = answer.canonicalize().expect("real path");
         let out = one_case(user, uid, &place.at("root"), &answer, &real);
         let text = said(&out);
-        assert!(text.contains("open file"), "{user:?}: the first case: {text}");
+        assert!(
+            text.contains("open file"),
+            "{user:?}: the first case: {text}"
+        );
         std::fs::rename(&answer, shared.join("old")).expect("rename");
         std::os::unix::fs::symlink(place.at("closed"), &answer).expect("link");
         let out = one_case(user, uid, &place.at("root"), &answer, &real);
@@ -386,7 +402,11 @@ fn an_answer_directory_its_case_cannot_list_is_refused_before_any_case() {
             let who = format!("{user:?} {shape}");
             assert_eq!(out.status.code(), Some(2), "{who}: {}", said(&out));
             assert!(out.stdout.is_empty(), "{who}: a case ran: {}", said(&out));
-            let mode = if root_owned.is_some() { "drwx--x--x" } else { "drwx------" };
+            let mode = if root_owned.is_some() {
+                "drwx--x--x"
+            } else {
+                "drwx------"
+            };
             for part in [
                 format!("the jail cannot show {}", dir.display()),
                 format!("{} is {mode}", dir.display()),

@@ -279,7 +279,11 @@ mod tests {
         std::fs::create_dir(&real).expect("mkdir");
         let link = dir.path().join("link");
         std::os::unix::fs::symlink(&real, &link).expect("link");
-        for path in [link.clone(), link.join("."), dir.path().join("real/../real")] {
+        for path in [
+            link.clone(),
+            link.join("."),
+            dir.path().join("real/../real"),
+        ] {
             let got = open_as(&path, Reader::Opener, true);
             assert!(got.is_err(), "{}", path.display());
         }

@@ -292,9 +292,9 @@ impl Spec {
                 "--tmp-size" => tmp_size = Some(number(&value)?),
                 "--cgroup" => cgroup.push(PathBuf::from(value)),
                 "--ro" | "--named" => {
-                    let from = args
-                        .next()
-                        .ok_or_else(|| format!("{name} needs a path and the path it is made from"))?;
+                    let from = args.next().ok_or_else(|| {
+                        format!("{name} needs a path and the path it is made from")
+                    })?;
                     ro.push(Bound {
                         at: PathBuf::from(value),
                         from: PathBuf::from(from),
