@@ -213,10 +213,17 @@ fn a_symlink_named_on_the_command_line_shows_nothing_of_the_closed_directory_it_
         let sh = Path::new("/bin/sh");
         let cat = place.at("answer/cat.sh");
         let bind_flag = bind.to_str().expect("a path");
-        // `cat.sh` alone prints nothing but the answer: only the bound link could show more.
+        // Reads the bound link by its path (named nowhere else on the command line).
+        let bound = place.executable(
+            "answer/bound.sh",
+            &format!(
+                "#!/bin/sh\ncat > /dev/null\ncat '{}' 2>/dev/null\necho 2\n",
+                bind.display()
+            ),
+        );
         let attacks: [(&str, Vec<&str>, Vec<&Path>); 4] = [
             ("the program", vec![], vec![&run]),
-            ("--bind", vec!["--bind", bind_flag], vec![sh, &cat]),
+            ("--bind", vec!["--bind", bind_flag], vec![&bound]),
             ("a path bound alone", vec![], vec![sh, &cat, &lone]),
             ("an argument", vec![], vec![sh, &cat, &key]),
         ];
