@@ -37,7 +37,7 @@ fn chmod(path: &Path, mode: u32) {
 }
 
 /// The first subordinate uid of `user`, when it has a range and `newuidmap` exists.
-fn subordinate_first(user: &str) -> Option<u32> {
+pub fn subordinate_first(user: &str) -> Option<u32> {
     let text = std::fs::read_to_string("/etc/subuid").ok()?;
     text.lines()
         .find_map(|l| l.strip_prefix(&format!("{user}:")))
@@ -46,7 +46,7 @@ fn subordinate_first(user: &str) -> Option<u32> {
 
 /// The normal user with a subordinate range, made when missing; `None` (saying why) where
 /// it cannot be had.
-fn normal_user() -> Option<&'static str> {
+pub fn normal_user() -> Option<&'static str> {
     if !is_root() {
         eprintln!("skipped the normal-user run: making a user needs root");
         return None;
