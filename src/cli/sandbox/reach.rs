@@ -31,6 +31,7 @@ pub enum Reader {
     Judge,
     /// Whoever opens it: only the walk itself is checked (the jail's `init` in a user
     /// namespace of the judge's own, whose view of other users' ids is the overflow id).
+    #[cfg_attr(not(jail), allow(dead_code))]
     Opener,
 }
 
@@ -137,6 +138,7 @@ pub fn open_as(path: &Path, reader: Reader, whole_way: bool) -> Result<OwnedFd, 
 }
 
 /// True when the descriptor is of a directory.
+#[cfg_attr(not(jail), allow(dead_code))]
 pub fn is_dir(fd: impl AsFd) -> bool {
     fstat(fd).is_ok_and(|s| kind(&s) == SFlag::S_IFDIR)
 }
