@@ -325,7 +325,7 @@ fn home(spec: &Spec, root: &Path, input: Option<&[u8]>) -> Result<(), Failure> {
 fn open_bound(bound: &Bound, uid: Option<u32>) -> Result<OwnedFd, Failure> {
     let reader = uid.map_or(Reader::Opener, Reader::Case);
     reach::open_as(&bound.from, reader, bound.named).map_err(|closed| Failure {
-        step: "open a bound path",
+        step: "bind a path",
         reason: format!("{}: {closed}", bound.at.display()),
         code: SETUP_FAILED,
     })

@@ -38,7 +38,7 @@ pub fn keep(spec: &Spec, status: Option<i32>) -> Result<u8, Failure> {
         // since the judge decided it is refused (Landlock below opens it once more).
         let reader = spec.uid.map_or(Reader::Judge, Reader::Case);
         reach::open_as(&bound.from, reader, bound.named).map_err(|closed| Failure {
-            step: "open a bound path",
+            step: "bind a path",
             reason: format!("{}: {closed}", bound.at.display()),
             code: SETUP_FAILED,
         })?;
