@@ -13,7 +13,8 @@ fn check() -> assert_cmd::Command {
     let mut cmd = beast();
     // A generous time limit: a loaded machine must not turn a slow run into a TLE.
     cmd.env("BEAST", BEAST)
-        .args(["check", "--env", "BEAST", "--timeout", "60"]);
+        .args(["check", "--env", "BEAST", "--bind", BEAST])
+        .args(["--timeout", "60"]);
     cmd
 }
 

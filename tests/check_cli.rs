@@ -12,10 +12,11 @@ use predicates::prelude::*;
 use crate::util::{BEAST, assert_has_keys, beast, fixture};
 
 /// `beast check` with `BEAST` set and passed through the sandbox for the fixtures that
-/// wrap it.
+/// wrap it (`--env` passes the value, `--bind` shows the file).
 fn check() -> assert_cmd::Command {
     let mut cmd = beast();
-    cmd.env("BEAST", BEAST).args(["check", "--env", "BEAST"]);
+    cmd.env("BEAST", BEAST)
+        .args(["check", "--env", "BEAST", "--bind", BEAST]);
     cmd
 }
 

@@ -25,6 +25,8 @@ mod jail_cli;
 mod judge_errors_cli;
 mod kattis_cli;
 mod named_causes_cli;
+#[cfg(target_os = "linux")]
+mod named_paths_cli;
 #[cfg(unix)]
 mod pipes_cli;
 mod play_tty;

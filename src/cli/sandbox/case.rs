@@ -316,7 +316,7 @@ impl Sandbox {
                 (Some(g), None) => g.dirs(),
                 _ => Vec::new(),
             },
-            ro: self.layout.ro.clone(),
+            ro: self.layout.bound.clone(),
             mask: self.layout.masks.clone(),
             tmp_size: self.memory_bytes().unwrap_or(TMP_SIZE).min(TMP_SIZE),
             root_dir: jail.then(|| candidate.workspace.root_dir()),

@@ -5,7 +5,8 @@
 //!   capabilities there ambient; then makes fresh mount, pid, network, IPC, UTS and cgroup
 //!   namespaces and starts `init` in them, waits, and ends the way it ended.
 //! - **init** (pid 1 of the new pid namespace): builds a minimal root on a fresh tmpfs
-//!   (the system directories and the layout's paths bound read-only, the masks, a private
+//!   (the system directories and the layout's paths bound read-only, each opened anew by
+//!   descriptor and checked as the case's user before it is mounted, the masks, a private
 //!   size-bounded `/tmp` with the answer's directory, a fresh `/proc`, a `/dev` of five
 //!   devices), `pivot_root`s into it and makes every mount read-only but `/tmp`, `/dev` and
 //!   `/proc`; under root takes the case's own uid; then makes one more user and mount
@@ -15,6 +16,7 @@
 //!   when it ends, the kernel kills every process it left.
 
 use std::ffi::OsString;
+use std::os::fd::{AsRawFd, OwnedFd};
 use std::os::unix::fs::PermissionsExt;
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
@@ -30,7 +32,8 @@ use nix::unistd::{Pid, getegid, geteuid, pivot_root};
 
 use super::confine;
 use super::layout::SYSTEM;
-use super::spec::{INPUT_NAME, Role, Spec};
+use super::reach::{self, Reader};
+use super::spec::{Bound, INPUT_NAME, Role, Spec};
 use super::step::{
     CANNOT_START, Failure, SETUP_FAILED, Step, go, judge_alive, relay, stop_signals,
 };
@@ -234,12 +237,9 @@ fn build_root(spec: &Spec, root: &Path, input: Option<&[u8]>) -> Result<(), Fail
     // place of a bound path under `/var/tmp` would be made there, on the host, as root.
     std::os::unix::fs::symlink("../tmp", var.join("tmp")).step("make /var/tmp")?;
     home(spec, root, input)?;
-    for path in &spec.ro {
-        if spec.uid.is_some() && closed_to_others(path) {
-            bind_entries(path, &under(root, path))?;
-        } else {
-            bind_read_only(path, &under(root, path))?;
-        }
+    for bound in &spec.ro {
+        let source = open_bound(bound, spec.uid)?;
+        bind_descriptor(&source, &under(root, &bound.at))?;
     }
     for path in &spec.mask {
         mask(&under(root, path))?;
@@ -318,9 +318,34 @@ fn home(spec: &Spec, root: &Path, input: Option<&[u8]>) -> Result<(), Failure> {
     Ok(())
 }
 
+/// The descriptor of a path the layout shows, opened now, through no symbolic link, and
+/// checked as the case's user `uid` would reach it on the host (without one, as this
+/// process: the judge's own user): a path changed since the judge decided it, or closed
+/// to the case, is refused, not shown.
+fn open_bound(bound: &Bound, uid: Option<u32>) -> Result<OwnedFd, Failure> {
+    let reader = uid.map_or(Reader::Opener, Reader::Case);
+    reach::open_as(&bound.from, reader, bound.named).map_err(|closed| Failure {
+        step: "bind a path",
+        reason: format!("{}: {closed}", bound.at.display()),
+        code: SETUP_FAILED,
+    })
+}
+
+/// Binds what `source` (an `O_PATH` descriptor) opened at `dest`, read-only: the mount is
+/// made from the descriptor, so nothing done to the path since it was opened counts.
+fn bind_descriptor(source: &OwnedFd, dest: &Path) -> Result<(), Failure> {
+    let path = PathBuf::from(format!("/proc/self/fd/{}", source.as_raw_fd()));
+    bind_at(&path, reach::is_dir(source), dest)
+}
+
 /// Binds `source` at `dest` (made as an empty directory or file), read-only.
 fn bind_read_only(source: &Path, dest: &Path) -> Result<(), Failure> {
-    let is_dir = source.is_dir();
+    bind_at(source, source.is_dir(), dest)
+}
+
+/// Binds `source` (a directory when `is_dir`) at `dest`, made as an empty directory or
+/// file, read-only.
+fn bind_at(source: &Path, is_dir: bool, dest: &Path) -> Result<(), Failure> {
     if let Some(parent) = dest.parent() {
         std::fs::create_dir_all(parent).step("make a bound path's parent")?;
     }
@@ -339,35 +364,6 @@ fn bind_read_only(source: &Path, dest: &Path) -> Result<(), Failure> {
     )
     .step("bind a path")?;
     remount_read_only(dest)
-}
-
-/// True for a directory other users may not list or enter (a checkout under `/root`).
-fn closed_to_others(path: &Path) -> bool {
-    path.metadata()
-        .is_ok_and(|m| m.is_dir() && m.permissions().mode() & 0o005 != 0o005)
-}
-
-/// A directory closed to others, shown as an open one (made here) with each of its
-/// entries bound read-only: the case's uid reaches what it was given, and a file or
-/// directory closed on its own stays closed.
-fn bind_entries(source: &Path, dest: &Path) -> Result<(), Failure> {
-    std::fs::create_dir_all(dest).step("make a bound directory's place")?;
-    for entry in std::fs::read_dir(source)
-        .step("list a bound directory")?
-        .flatten()
-    {
-        let from = entry.path();
-        let to = dest.join(entry.file_name());
-        match entry.file_type() {
-            Ok(t) if t.is_symlink() => {
-                let target = std::fs::read_link(&from).step("read a bound link")?;
-                std::os::unix::fs::symlink(target, &to).step("make a bound link")?;
-            }
-            Ok(_) => bind_read_only(&from, &to)?,
-            Err(_) => {}
-        }
-    }
-    Ok(())
 }
 
 /// Makes the mount at `point` read-only, keeping the flags the kernel may have locked.

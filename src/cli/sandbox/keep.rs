@@ -18,6 +18,7 @@ use nix::unistd::{Pid, getpid, getppid, setsid};
 use super::confine;
 use super::layout::{SYSTEM, without_masks};
 use super::procs::descendants;
+use super::reach::{self, Reader};
 use super::spec::Spec;
 use super::step::{CANNOT_START, Failure, SETUP_FAILED, Step, go, relay, stop_signals};
 
@@ -32,6 +33,16 @@ pub fn keep(spec: &Spec, status: Option<i32>) -> Result<u8, Failure> {
     prctl::set_child_subreaper(true).step("become a subreaper")?;
     // A helper started as a process group leader cannot call setsid; it has none then.
     let _ = setsid();
+    for bound in &spec.ro {
+        // Checked again as the case's user, through no symbolic link: a path changed
+        // since the judge decided it is refused (Landlock below opens it once more).
+        let reader = spec.uid.map_or(Reader::Judge, Reader::Case);
+        reach::open_as(&bound.from, reader, bound.named).map_err(|closed| Failure {
+            step: "bind a path",
+            reason: format!("{}: {closed}", bound.at.display()),
+            code: SETUP_FAILED,
+        })?;
+    }
     confine::take_case_user(spec)?;
     // The answer runs as the keeper's user: it must not trace the keeper or write its memory.
     prctl::set_dumpable(false).step("make the keeper undumpable")?;
@@ -40,7 +51,7 @@ pub fn keep(spec: &Spec, status: Option<i32>) -> Result<u8, Failure> {
     let read: Vec<PathBuf> = SYSTEM
         .iter()
         .map(PathBuf::from)
-        .chain(spec.ro.iter().cloned())
+        .chain(spec.ro.iter().map(|b| b.at.clone()))
         .chain(["/proc", "/dev/urandom", "/dev/random"].map(PathBuf::from))
         .filter(|p| p.exists())
         .collect();

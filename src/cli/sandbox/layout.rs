@@ -3,14 +3,18 @@
 //! system directories; the judge's own `PATH` and the installations found through it
 //! (version-manager shims resolved by the manager, when it lies outside every place the
 //! command names); the paths the command line names, with the answer's own directory;
-//! `--bind` paths and the paths `--env` passes. The answer's files are data: a `#!` line is
+//! `--bind` paths (`--env` passes a value, never a path). The answer's files are data: a `#!` line is
 //! read only where the kernel reads it (the command's program is the script), and what it
 //! names is shown only when it is a regular executable file the case's user could run on
 //! the host, in a system directory or the one the judge's `PATH` finds; otherwise the
 //! layout's notes say why. Nothing under a home the command line did not name is shown.
 //! Inside all that, whatever must stay hidden is masked: the `--cases` directories, the
 //! `examples/` and `target/` of a checkout of this project, and any file identical to the
-//! running judge. The whole is made under a deadline ([`Layout::within`]).
+//! running judge. The whole is made under a deadline ([`Layout::within`]). Every path shown
+//! must be one the case's user could read on the host ([`reach`](super::reach)): each is
+//! resolved once to its real path, and a path the command line names (or `--bind`) must
+//! also be reachable, every directory on the way crossable; one that is not is refused
+//! before the first case, saying which directory and why.
 
 use std::ffi::{OsStr, OsString};
 use std::io::Read;
@@ -20,6 +24,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
+use super::spec::Bound;
 use super::trusted::{self, HostProgram, Named, too_wide};
 use crate::cli::platform;
 
@@ -50,6 +55,8 @@ pub struct Layout {
     pub command: Vec<OsString>,
     /// Paths bound read-only at the same place, beyond [`SYSTEM`]; parents before children.
     pub ro: Vec<PathBuf>,
+    /// How each of `ro` is made: from its real path, checked as the case's user.
+    pub bound: Vec<Bound>,
     /// Paths inside those that are hidden.
     pub masks: Vec<PathBuf>,
     /// Why an interpreter a `#!` line names is not shown, one line each.
@@ -65,7 +72,8 @@ pub struct Request {
     pub path: Option<OsString>,
     /// `--bind` paths.
     pub binds: Vec<PathBuf>,
-    /// The values of the variables passed with `--env` (the paths among them are bound).
+    /// The values of the variables passed with `--env`: passed, never bound (a copy of the
+    /// judge one names is not masked where something else shows it).
     pub env_values: Vec<OsString>,
     /// `--cases` directories.
     pub cases: Vec<PathBuf>,
@@ -75,9 +83,10 @@ pub struct Request {
     pub home: Option<PathBuf>,
     /// True when the command names the judge itself: it is not masked then.
     pub judge_named: bool,
-    /// True when each case runs as a user id of its own (the judge is root): an
-    /// interpreter is shown only if any user could run it on the host.
-    pub own_uid: bool,
+    /// The user id cases run as when they have one of their own (the first of the judge's
+    /// range): an interpreter is shown only if any user could run it on the host, and every
+    /// path only if that user could read it. `None`: cases run as the judge.
+    pub case_uid: Option<u32>,
 }
 
 /// Why no layout was made.
@@ -96,6 +105,9 @@ pub enum Unfinished {
     /// The thread making it ended without one.
     #[error("preparing the jail failed: the layout's thread ended without a layout")]
     Lost,
+    /// A path the jail would show is one the case's user could not read on the host.
+    #[error("{0}")]
+    Closed(String),
 }
 
 impl Layout {
@@ -103,7 +115,7 @@ impl Layout {
     /// [`Layout::within`]).
     #[cfg(test)]
     pub fn new(req: &Request) -> Layout {
-        Layout::made(req, &|| false)
+        Layout::gathered(req, &|| false)
     }
 
     /// The layout for one answer, made on a thread of its own within `time`; `give_up`
@@ -124,7 +136,7 @@ impl Layout {
         let started = Instant::now();
         loop {
             match rx.recv_timeout(Duration::from_millis(20)) {
-                Ok(layout) => return Ok(layout),
+                Ok(layout) => return layout,
                 Err(RecvTimeoutError::Disconnected) => return Err(Unfinished::Lost),
                 Err(RecvTimeoutError::Timeout) => {}
             }
@@ -143,8 +155,18 @@ impl Layout {
         }
     }
 
-    /// The layout, `give_up` stopping any version manager it asks.
-    fn made(req: &Request, give_up: &dyn Fn() -> bool) -> Layout {
+    /// The layout, `give_up` stopping any version manager it asks; refused when a path it
+    /// would show is closed to the case's user.
+    fn made(req: &Request, give_up: &dyn Fn() -> bool) -> Result<Layout, Unfinished> {
+        let layout = Layout::gathered(req, give_up);
+        for bound in &layout.bound {
+            readable(bound, req.case_uid)?;
+        }
+        Ok(layout)
+    }
+
+    /// The layout, its paths not yet checked.
+    fn gathered(req: &Request, give_up: &dyn Fn() -> bool) -> Layout {
         let mut command: Vec<OsString> = req
             .command
             .iter()
@@ -158,6 +180,7 @@ impl Layout {
             homes: homes(req.home.as_deref()),
             give_up,
             ro: Vec::new(),
+            whole_way: Vec::new(),
             notes: Vec::new(),
         };
         if let Some(program) = command.first().cloned() {
@@ -172,7 +195,7 @@ impl Layout {
                 if &real != found {
                     command[0] = real.clone().into_os_string();
                 }
-                view.installation(&real);
+                view.installation(&real, false);
                 view.kernel_interpreter(&real, 0);
             }
         }
@@ -180,17 +203,25 @@ impl Layout {
             view.named_path(Path::new(arg), false);
         }
         let View {
-            mut ro, mut notes, ..
+            mut ro,
+            whole_way: mut named,
+            mut notes,
+            ..
         } = view;
-        let named_by_env: Vec<PathBuf> = req
+        let binds: Vec<PathBuf> = req
+            .binds
+            .iter()
+            .filter_map(|b| std::path::absolute(b).ok())
+            .collect();
+        ro.extend(binds.iter().cloned());
+        named.extend(binds);
+        let ro = tidy(ro);
+        let bound = bound(&ro, &named);
+        let named_by_env = req
             .env_values
             .iter()
             .map(PathBuf::from)
-            .filter(|p| p.is_absolute() && p.exists())
-            .collect();
-        ro.extend(named_by_env.iter().cloned());
-        ro.extend(req.binds.iter().filter_map(|b| std::path::absolute(b).ok()));
-        let ro = tidy(ro);
+            .filter(|p| p.is_absolute());
         // A copy of the judge the user runs on purpose (the program, or a variable passed
         // with --env) is not masked.
         let trusted: Vec<PathBuf> = command
@@ -204,10 +235,55 @@ impl Layout {
         Layout {
             command,
             ro,
+            bound,
             masks,
             notes,
         }
     }
+}
+
+/// How each path of `ro` is made: from its real path (as it resolves now), the whole way
+/// checked for those the command line names (`named`).
+fn bound(ro: &[PathBuf], named: &[PathBuf]) -> Vec<Bound> {
+    ro.iter()
+        .map(|at| Bound {
+            at: at.clone(),
+            named: named.contains(at),
+            from: at.canonicalize().unwrap_or_else(|_| at.clone()),
+        })
+        .collect()
+}
+
+/// `Ok` when the case's user (`case_uid`, else the judge's) could read `bound` on the host
+/// (see [`super::reach`]); else which directory stops it, and how to open it.
+#[cfg(target_os = "linux")]
+fn readable(bound: &Bound, case_uid: Option<u32>) -> Result<(), Unfinished> {
+    use super::reach::{Reader, open_as};
+    let reader = case_uid.map_or(Reader::Judge, Reader::Case);
+    let Err(closed) = open_as(&bound.from, reader, bound.named) else {
+        return Ok(());
+    };
+    let leads = match bound.at == bound.from {
+        true => String::new(),
+        false => format!(" (it leads to {})", bound.from.display()),
+    };
+    let fix = match (closed.fix, reader) {
+        (Some(mode), Reader::Case(_)) => format!(
+            "; let other users in (chmod {mode} {}) or name a path they may read",
+            closed.at.display()
+        ),
+        _ => String::new(),
+    };
+    Err(Unfinished::Closed(format!(
+        "the jail cannot show {}{leads} to the answer: {closed}{fix}. No case ran",
+        bound.at.display()
+    )))
+}
+
+/// Every path is readable where no jail is made.
+#[cfg(not(target_os = "linux"))]
+fn readable(_bound: &Bound, _case_uid: Option<u32>) -> Result<(), Unfinished> {
+    Ok(())
 }
 
 /// The paths being gathered for one answer, and the notes on what was left out.
@@ -218,6 +294,8 @@ struct View<'a> {
     homes: Vec<PathBuf>,
     give_up: &'a dyn Fn() -> bool,
     ro: Vec<PathBuf>,
+    /// Those of `ro` the command line names (or `--bind`): checked the whole way.
+    whole_way: Vec<PathBuf>,
     notes: Vec<String>,
 }
 
@@ -235,7 +313,7 @@ impl View<'_> {
         }
         if path.is_dir() {
             if !too_wide(path, self.req.home.as_deref()) {
-                self.ro.push(path.to_path_buf());
+                self.show(path, true);
             }
             return;
         }
@@ -243,28 +321,36 @@ impl View<'_> {
             Some(dir)
                 if !too_wide(dir, self.req.home.as_deref()) && !self.leads_into_a_home(dir) =>
             {
-                self.ro.push(dir.to_path_buf());
+                self.show(dir, true);
             }
-            _ => self.ro.push(path.to_path_buf()),
+            _ => self.show(path, true),
         }
         if program {
-            self.installation(path);
+            self.installation(path, true);
         }
     }
 
-    /// A program found through the judge's `PATH` (or named as the program): the file, the
-    /// file it resolves to, and that one's installation prefix.
-    fn installation(&mut self, program: &Path) {
+    /// Shows `path`; `named` when the command line names it (then checked the whole way).
+    fn show(&mut self, path: &Path, named: bool) {
+        self.ro.push(path.to_path_buf());
+        if named {
+            self.whole_way.push(path.to_path_buf());
+        }
+    }
+
+    /// A program found through the judge's `PATH` (or named as the program, `named`): the
+    /// file, the file it resolves to, and that one's installation prefix.
+    fn installation(&mut self, program: &Path, named: bool) {
         if !program.is_absolute() {
             return;
         }
-        self.ro.push(program.to_path_buf());
+        self.show(program, named);
         if let Ok(real) = program.canonicalize() {
             if real != program {
-                self.ro.push(real.clone());
+                self.show(&real, named);
             }
             if let Some(prefix) = prefix_of(&real, self.req.home.as_deref()) {
-                self.ro.push(prefix);
+                self.show(&prefix, named);
             }
         }
     }
@@ -379,7 +465,7 @@ impl View<'_> {
         if !platform::is_executable(&meta) {
             return Err("it is not executable".to_string());
         }
-        let runs = match self.req.own_uid {
+        let runs = match self.req.case_uid.is_some() {
             true => platform::others_may_run(&real),
             false => platform::may_run(&real),
         };
@@ -389,7 +475,7 @@ impl View<'_> {
         if system {
             return Ok(None);
         }
-        self.installation(file);
+        self.installation(file, false);
         Ok(Some(real))
     }
 
@@ -1106,7 +1192,7 @@ mod tests {
                     path: Some(path),
                     exe: w.at("no-judge"),
                     home: Some(w.at("home")),
-                    own_uid,
+                    case_uid: own_uid.then_some(crate::cli::sandbox::FIRST_UID),
                     ..Request::default()
                 };
                 let started = Instant::now();

@@ -20,6 +20,8 @@ pub mod jail;
 pub mod keep;
 pub mod layout;
 pub mod procs;
+#[cfg(target_os = "linux")]
+pub mod reach;
 pub mod spec;
 pub mod step;
 #[cfg(jail)]
@@ -493,7 +495,7 @@ impl Sandbox {
                     exe: exe.clone(),
                     home,
                     judge_named,
-                    own_uid: host.uids.is_some(),
+                    case_uid: host.uids.as_ref().map(UidPool::first),
                 },
                 LAYOUT_TIME,
                 give_up,

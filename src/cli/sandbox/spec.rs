@@ -70,6 +70,22 @@ impl Role {
     }
 }
 
+/// One path the answer sees beyond the system directories, as the judge decided it once
+/// for every case: where the answer sees it, the real path (no symbolic link on it) it is
+/// made from, and whether the case's user must be able to cross every directory on the
+/// way to it (a path the command line names) or only to read it (an installation the
+/// judge's `PATH` found). The helper checks it again, by descriptor, before each mount
+/// (see [`super::reach`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Bound {
+    /// Where the answer sees it.
+    pub at: PathBuf,
+    /// The real path it is made from.
+    pub from: PathBuf,
+    /// True when every directory on the way to `from` is checked too.
+    pub named: bool,
+}
+
 /// Arguments of `beast __contain`, written by `beast check` only.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Spec {
@@ -92,8 +108,8 @@ pub struct Spec {
     /// v1 controller, or the one v2 cgroup).
     pub cgroup: Vec<PathBuf>,
     /// A path bound read-only into the minimal root, at the same place (jail), or one the
-    /// answer may read (basic, with Landlock).
-    pub ro: Vec<PathBuf>,
+    /// answer may read (basic, with Landlock), with the real path it is made from.
+    pub ro: Vec<Bound>,
     /// A path inside a bound one that the answer must not see: a file becomes empty, a
     /// directory an empty, closed one.
     pub mask: Vec<PathBuf>,
@@ -206,9 +222,6 @@ impl Spec {
         for p in &self.cgroup {
             flag("cgroup", p.clone().into_os_string());
         }
-        for p in &self.ro {
-            flag("ro", p.clone().into_os_string());
-        }
         for p in &self.mask {
             flag("mask", p.clone().into_os_string());
         }
@@ -225,6 +238,11 @@ impl Spec {
         flag("workdir", self.workdir.clone().into_os_string());
         if self.await_go {
             a.push("--await-go".into());
+        }
+        for b in &self.ro {
+            a.push(if b.named { "--named" } else { "--ro" }.into());
+            a.push(b.at.clone().into_os_string());
+            a.push(b.from.clone().into_os_string());
         }
         a.push("--".into());
         a.extend(self.command.iter().cloned());
@@ -273,7 +291,16 @@ impl Spec {
                 "--uid" => uid = Some(number(&value)?),
                 "--tmp-size" => tmp_size = Some(number(&value)?),
                 "--cgroup" => cgroup.push(PathBuf::from(value)),
-                "--ro" => ro.push(PathBuf::from(value)),
+                "--ro" | "--named" => {
+                    let from = args.next().ok_or_else(|| {
+                        format!("{name} needs a path and the path it is made from")
+                    })?;
+                    ro.push(Bound {
+                        at: PathBuf::from(value),
+                        from: PathBuf::from(from),
+                        named: name == "--named",
+                    });
+                }
                 "--mask" => mask.push(PathBuf::from(value)),
                 "--root-dir" => root_dir = Some(PathBuf::from(value)),
                 "--input-file" => input_file = Some(PathBuf::from(value)),
@@ -332,7 +359,18 @@ mod tests {
                 "/sys/fs/cgroup/memory/a".into(),
                 "/sys/fs/cgroup/pids/a".into(),
             ],
-            ro: vec!["/opt/py".into(), "/tmp/x y".into()],
+            ro: vec![
+                Bound {
+                    at: "/opt/py".into(),
+                    from: "/opt/py".into(),
+                    named: false,
+                },
+                Bound {
+                    at: "/tmp/x y".into(),
+                    from: "/srv/x y".into(),
+                    named: true,
+                },
+            ],
             mask: vec!["/opt/py/beast".into()],
             tmp_size: 64 << 20,
             root_dir: Some("/tmp/beast-check-1/root".into()),
