@@ -75,6 +75,9 @@ fn every_line_of_the_readmes_quick_start_runs_as_written_on_a_fresh_copy() {
     assert!(lines[0].starts_with("make run "), "{lines:?}");
     assert!(lines[1].starts_with("make test "), "{lines:?}");
     let clone = tempfile::tempdir().expect("temp dir");
+    // A clone others may enter, as a fresh clone is: the jail shows an answer only what
+    // the case's user may reach (a temporary directory is made 0700).
+    fs::set_permissions(clone.path(), fs::Permissions::from_mode(0o755)).expect("chmod");
     copy_repository(&repo(""), clone.path());
     let tools = tempfile::tempdir().expect("temp dir");
     let cargo = tools.path().join("cargo");
