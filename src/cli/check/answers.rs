@@ -19,6 +19,7 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use super::runner::InputMode;
+use crate::cli::files;
 
 /// One answer to judge.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -100,7 +101,7 @@ pub fn file_name(name: &str) -> String {
 
 /// Reads and checks the answers file at `path`.
 pub fn read(path: &Path) -> anyhow::Result<Vec<Answer>> {
-    let text = std::fs::read_to_string(path)
+    let text = files::read::read_named_text(path, files::Limit::ANSWERS)
         .with_context(|| format!("cannot read the answers file {}", path.display()))?;
     parse(&text).map_err(|e| anyhow::anyhow!("{}:{e}", path.display()))
 }
