@@ -14,7 +14,7 @@
 pub mod read;
 pub mod write;
 
-#[cfg(test)]
+#[cfg(all(test, unix))]
 mod tests;
 
 use std::ffi::OsStr;
