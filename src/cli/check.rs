@@ -633,16 +633,21 @@ fn show_unit(
 /// The golf score's source: `--source FILE` (or the answer's `source`), or the script the
 /// command names; counted as golfers count unless `count_all`.
 fn source(answer: &Answer, count_all: bool) -> anyhow::Result<Option<Source>> {
-    let path = match &answer.source {
+    let (path, named) = match &answer.source {
         Some(p) if p.as_os_str() == "none" => return Ok(None),
-        Some(p) => p.clone(),
+        Some(p) => (p.clone(), true),
         None => match script(&answer.command) {
-            Some(p) => p,
+            Some(p) => (p, false),
             None => return Ok(None),
         },
     };
-    let bytes = files::read::read_named(&path, files::Limit::SOURCE)
-        .with_context(|| format!("cannot read the source {}", path.display()))?;
+    // Through the read gate: a script that is a link out of its directory (to a key, say)
+    // is never read, so never counted nor posted; named with --source, that is an error.
+    let bytes = match files::read::read_named(&path, files::Limit::SOURCE) {
+        Ok(bytes) => bytes,
+        Err(_) if !named => return Ok(None),
+        Err(e) => return Err(e.context(format!("cannot read the source {}", path.display()))),
+    };
     Ok(Some(Source::measure(
         path.display().to_string(),
         &bytes,
