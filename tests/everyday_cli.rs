@@ -715,7 +715,10 @@ fn force_removes_no_file_through_a_symbolic_link() {
     assert_eq!(code, Some(2), "{err}");
     assert!(err.contains("problem/data is a link"), "{err}");
     assert_eq!(std::fs::read_to_string(&kept).ok().as_deref(), Some("keep"));
-    assert!(!elsewhere.join("sample").exists(), "nothing written through the link");
+    assert!(
+        !elsewhere.join("sample").exists(),
+        "nothing written through the link"
+    );
     let files = dir.path().join("pack");
     std::fs::create_dir(&files).expect("made");
     symlink(&target, files.join("a.in")).expect("a link");

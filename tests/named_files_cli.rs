@@ -78,7 +78,14 @@ impl Place {
 
     /// `beast check --no-builtin --sandbox none --cases cases EXTRA -- sh -c 'echo 2'`.
     fn check(&self, extra: &[&str]) -> (Output, bool) {
-        let mut args = vec!["check", "--no-builtin", "--sandbox", "none", "--cases", "cases"];
+        let mut args = vec![
+            "check",
+            "--no-builtin",
+            "--sandbox",
+            "none",
+            "--cases",
+            "cases",
+        ];
         args.extend(extra);
         args.extend(["--", "sh", "-c", "echo 2"]);
         self.beast(&args)
@@ -122,7 +129,10 @@ fn no_token(out: &Output) -> String {
 
 #[test]
 fn an_expected_output_linked_to_the_judges_environment_or_a_key_is_never_printed() {
-    for (name, target) in [("x", PathBuf::from("/proc/self/environ")), ("y", PathBuf::new())] {
+    for (name, target) in [
+        ("x", PathBuf::from("/proc/self/environ")),
+        ("y", PathBuf::new()),
+    ] {
         let place = Place::new();
         let target = match name {
             "y" => place.at("secret"),
@@ -130,7 +140,12 @@ fn an_expected_output_linked_to_the_judges_environment_or_a_key_is_never_printed
         };
         place.case(name);
         symlink(&target, place.at(&format!("cases/{name}.out"))).expect("symlink");
-        for extra in [&[][..], &["-v"], &["--format", "json"], &["--format", "markdown"]] {
+        for extra in [
+            &[][..],
+            &["-v"],
+            &["--format", "json"],
+            &["--format", "markdown"],
+        ] {
             let (out, ended) = place.check(extra);
             assert!(ended);
             let text = no_token(&out);
@@ -155,7 +170,10 @@ fn a_flags_file_linked_to_a_secret_is_never_quoted() {
     let (out, _) = place.check(&[]);
     let text = no_token(&out);
     assert_eq!(out.status.code(), Some(2), "{text}");
-    assert!(text.contains("cases/flags.args leads outside cases"), "{text}");
+    assert!(
+        text.contains("cases/flags.args leads outside cases"),
+        "{text}"
+    );
     // The same secret copied in as a flags file is quoted, bounded: a few dozen bytes.
     std::fs::remove_file(place.at("cases/flags.args")).expect("rm");
     let long = format!("--{}", "A".repeat(50_000));
@@ -250,8 +268,19 @@ fn answers_files_shards_and_sources_linked_out_of_their_directory_are_never_read
         &["check", "--answers", "work/answers.toml"],
         &["check", "--merge", "work/shard.jsonl"],
         &[
-            "check", "--no-builtin", "--sandbox", "none", "--cases", "cases", "--post",
-            "--source", "work/golf.sh", "--", "sh", "-c", "echo 2",
+            "check",
+            "--no-builtin",
+            "--sandbox",
+            "none",
+            "--cases",
+            "cases",
+            "--post",
+            "--source",
+            "work/golf.sh",
+            "--",
+            "sh",
+            "-c",
+            "echo 2",
         ],
     ];
     for args in runs {
@@ -283,7 +312,10 @@ fn a_dangling_case_link_in_a_pack_directory_creates_nothing_outside() {
     let (out, text) = pack(&place, "pack", &["--force"]);
     assert_eq!(out.status.code(), Some(0), "{text}");
     assert_eq!(place.outside(), before);
-    let written = place.at("pack/wikipedia.in").symlink_metadata().expect("there");
+    let written = place
+        .at("pack/wikipedia.in")
+        .symlink_metadata()
+        .expect("there");
     assert!(written.is_file(), "the link was replaced by the case file");
 }
 
@@ -298,7 +330,10 @@ fn an_existing_expected_output_link_is_replaced_under_force_never_written_throug
     assert_eq!(out.status.code(), Some(0), "{text}");
     assert_eq!(place.outside(), before);
     let written = std::fs::read_to_string(place.at("pack/wikipedia.out")).expect("read");
-    assert!(written.starts_with("aHHHH!") || written.trim().parse::<u64>().is_ok(), "{written}");
+    assert!(
+        written.starts_with("aHHHH!") || written.trim().parse::<u64>().is_ok(),
+        "{written}"
+    );
 }
 
 #[test]
@@ -306,8 +341,16 @@ fn a_robustness_or_kattis_secret_directory_that_is_a_link_is_refused() {
     let place = Place::new();
     let before = place.outside();
     for (dir, sub, args) in [
-        ("pack", "robustness", &["--random", "3", "--seed", "1", "--robustness"][..]),
-        ("kattis", "data/secret", &["--random", "3", "--seed", "1", "--format", "kattis"]),
+        (
+            "pack",
+            "robustness",
+            &["--random", "3", "--seed", "1", "--robustness"][..],
+        ),
+        (
+            "kattis",
+            "data/secret",
+            &["--random", "3", "--seed", "1", "--format", "kattis"],
+        ),
     ] {
         let link = place.at(&format!("{dir}/{sub}"));
         std::fs::create_dir_all(link.parent().expect("a parent")).expect("mkdir");
@@ -328,13 +371,20 @@ fn a_manifest_that_is_a_link_is_neither_read_nor_written_through() {
     let place = Place::new();
     let before = place.outside();
     std::fs::create_dir_all(place.at("pack")).expect("mkdir");
-    symlink(place.at("outside/victim"), place.at("pack/.beast-cases-files")).expect("symlink");
+    symlink(
+        place.at("outside/victim"),
+        place.at("pack/.beast-cases-files"),
+    )
+    .expect("symlink");
     let (out, text) = pack(&place, "pack", &[]);
     assert_eq!(out.status.code(), Some(2), "{text}");
     assert!(text.contains("holds a pack already"), "{text}");
     let (out, text) = pack(&place, "pack", &["--force"]);
     assert_eq!(out.status.code(), Some(2), "{text}");
-    assert!(text.contains("pack/.beast-cases-files leads outside pack"), "{text}");
+    assert!(
+        text.contains("pack/.beast-cases-files leads outside pack"),
+        "{text}"
+    );
     assert_eq!(place.outside(), before);
     // A manifest link within the pack is read, and replaced by the new manifest.
     std::fs::remove_file(place.at("pack/.beast-cases-files")).expect("rm");
@@ -343,9 +393,15 @@ fn a_manifest_that_is_a_link_is_neither_read_nor_written_through() {
     symlink("old-list", place.at("pack/.beast-cases-files")).expect("symlink");
     let (out, text) = pack(&place, "pack", &["--force"]);
     assert_eq!(out.status.code(), Some(0), "{text}");
-    let manifest = place.at("pack/.beast-cases-files").symlink_metadata().expect("there");
+    let manifest = place
+        .at("pack/.beast-cases-files")
+        .symlink_metadata()
+        .expect("there");
     assert!(manifest.is_file(), "the manifest link was replaced");
-    assert!(!place.at("pack/old.in").exists(), "the old pack's case was removed");
+    assert!(
+        !place.at("pack/old.in").exists(),
+        "the old pack's case was removed"
+    );
     assert_eq!(place.outside(), before);
 }
 
@@ -355,7 +411,15 @@ fn a_named_file_that_is_a_path_of_the_users_is_read_as_named() {
     let place = Place::new();
     symlink(place.at("cases"), place.at("via")).expect("symlink");
     let (out, _) = place.beast(&[
-        "check", "--no-builtin", "--sandbox", "none", "--cases", "via", "--", "sh", "-c",
+        "check",
+        "--no-builtin",
+        "--sandbox",
+        "none",
+        "--cases",
+        "via",
+        "--",
+        "sh",
+        "-c",
         "echo 2",
     ]);
     let text = printed(&out);

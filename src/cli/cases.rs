@@ -466,7 +466,11 @@ fn write_all(
     let removed = match target.reader()?.read(manifest, Limit::MANIFEST) {
         Ok(text) => {
             let text = String::from_utf8_lossy(&text);
-            Some(remove_previous(&target, &kind.manifest_paths(&text), &paths)?)
+            Some(remove_previous(
+                &target,
+                &kind.manifest_paths(&text),
+                &paths,
+            )?)
         }
         Err(r) if r.missing() => None,
         Err(r) => return Err(r.into()),

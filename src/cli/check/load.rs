@@ -263,8 +263,7 @@ fn fingerprint(ready: &[Case], sources: &Sources) -> String {
 /// a device, a dangling link) skips its case with a note; one that leads outside `dir`,
 /// lies in `/proc`, or is larger than its [`Limit`] stops the run with the reason.
 pub(crate) fn load_dir(dir: &Path, engine_time: Duration) -> anyhow::Result<Loaded> {
-    let folder =
-        Folder::open(dir).with_context(|| format!("cannot read {}", dir.display()))?;
+    let folder = Folder::open(dir).with_context(|| format!("cannot read {}", dir.display()))?;
     let names = folder
         .names()
         .with_context(|| format!("cannot read {}", dir.display()))?;
@@ -296,10 +295,7 @@ pub(crate) fn load_dir(dir: &Path, engine_time: Duration) -> anyhow::Result<Load
                 Origin::File,
                 &mut in_time(engine_time),
             )?,
-            CaseFiles::Skipped(reason) => loaded.skipped.push(Skipped {
-                name: stem,
-                reason,
-            }),
+            CaseFiles::Skipped(reason) => loaded.skipped.push(Skipped { name: stem, reason }),
             CaseFiles::Documentation => {}
         }
     }
@@ -341,7 +337,11 @@ fn case_files(folder: &Folder, stem: &str, input_name: &OsStr) -> anyhow::Result
         }
         break;
     }
-    if expected.is_none() && Path::new(input_name).extension().is_some_and(|e| e == "txt") {
+    if expected.is_none()
+        && Path::new(input_name)
+            .extension()
+            .is_some_and(|e| e == "txt")
+    {
         return Ok(CaseFiles::Documentation);
     }
     let input = match folder.read(input_name, Limit::CASE) {

@@ -1,6 +1,6 @@
 //! The two gates through which the judge touches a file because the command line names it:
-//! [`read`] for what it reads (case directories, answers files, shards, `--source`, a
-//! pack's manifest), [`write`] for what it writes (packs, `--report-dir`, `--html-dir`,
+//! [`read`](mod@read) for what it reads (case directories, answers files, shards, `--source`, a
+//! pack's manifest), [`write`](mod@write) for what it writes (packs, `--report-dir`, `--html-dir`,
 //! `--junit`, manual pages). A path the user names is the user's; what lies beneath it is
 //! a stranger's (in CI it comes with the pull request), so each gate opens the named
 //! directory once, by descriptor (`cap-std`: `openat2` with `RESOLVE_BENEATH` and

@@ -74,14 +74,20 @@ fn plant(root: &Path, secret: &Path, nodes: &[Node]) {
     for (i, node) in nodes.iter().enumerate() {
         let rel = entry(i, n);
         let path = root.join(&rel);
-        let up = if rel.starts_with("sub") { "../.." } else { ".." };
+        let up = if rel.starts_with("sub") {
+            "../.."
+        } else {
+            ".."
+        };
         match node {
             Node::File => std::fs::write(&path, rel.to_string_lossy().as_bytes()).expect("write"),
             Node::Sparse => std::fs::File::create(&path)
                 .and_then(|f| f.set_len(400 << 20))
                 .expect("sparse"),
-            Node::Fifo => nix::unistd::mkfifo(&path, nix::sys::stat::Mode::from_bits_truncate(0o644))
-                .expect("mkfifo"),
+            Node::Fifo => {
+                nix::unistd::mkfifo(&path, nix::sys::stat::Mode::from_bits_truncate(0o644))
+                    .expect("mkfifo")
+            }
             Node::Inside(t) => {
                 let to = entry(t % n, n);
                 let from_sub = rel.starts_with("sub");
@@ -101,9 +107,12 @@ fn plant(root: &Path, secret: &Path, nodes: &[Node]) {
     }
 }
 
+/// An entry read through the gate: its path beneath the root, and what the read gave.
+type Outcome = (PathBuf, Result<Vec<u8>, Refused>);
+
 /// Reads every entry of the tree through the gate on another thread: each outcome, or
 /// `None` if the reads did not end within a generous ceiling.
-fn read_all(root: &Path, count: usize) -> Option<Vec<(PathBuf, Result<Vec<u8>, Refused>)>> {
+fn read_all(root: &Path, count: usize) -> Option<Vec<Outcome>> {
     let (tx, rx) = mpsc::channel();
     let root = root.to_path_buf();
     std::thread::spawn(move || {
@@ -183,7 +192,9 @@ fn a_file_too_big_is_refused_by_its_size_with_the_cap_stated() {
         .and_then(|f| f.set_len(400 << 20))
         .expect("sparse");
     let folder = Folder::open(place.path()).expect("opens");
-    let refusal = folder.read("x.in".as_ref(), Limit::CASE).expect_err("too big");
+    let refusal = folder
+        .read("x.in".as_ref(), Limit::CASE)
+        .expect_err("too big");
     let words = refusal.to_string();
     assert!(
         words.ends_with("x.in is 400 MiB; a case file may be at most 64 MiB"),
@@ -204,7 +215,12 @@ fn the_write_gate_replaces_a_link_and_never_writes_through_one() {
     let target = Target::create(&dir).expect("opens");
     target.replace("old".as_ref(), b"mine").expect("replaced");
     assert_eq!(std::fs::read(&outside).expect("read"), b"precious");
-    assert!(!dir.join("old").symlink_metadata().expect("there").is_symlink());
+    assert!(
+        !dir.join("old")
+            .symlink_metadata()
+            .expect("there")
+            .is_symlink()
+    );
     assert!(target.write_new("dangling".as_ref(), b"mine").is_err());
     assert!(!place.path().join("new-outside").exists());
     let refused = target.subdir(Path::new("sub/deeper")).expect_err("a link");

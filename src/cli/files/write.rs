@@ -61,7 +61,11 @@ impl Target {
         let mut path = self.path.clone();
         for part in rel.components() {
             let Component::Normal(name) = part else {
-                anyhow::bail!("{} is no plain path beneath {}", rel.display(), self.shown());
+                anyhow::bail!(
+                    "{} is no plain path beneath {}",
+                    rel.display(),
+                    self.shown()
+                );
             };
             path.push(name);
             let made = match make {
@@ -70,7 +74,8 @@ impl Target {
             };
             match made {
                 Err(e) if e.kind() != io::ErrorKind::AlreadyExists => {
-                    return Err(e).with_context(|| format!("cannot create {}", super::shown(&path)));
+                    return Err(e)
+                        .with_context(|| format!("cannot create {}", super::shown(&path)));
                 }
                 _ => {}
             }

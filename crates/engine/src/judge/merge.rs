@@ -76,7 +76,10 @@ impl ShardFile {
                     (serde_json::error::Category::Data, false, _) => MergeError::BadRecord {
                         file: file.to_string(),
                         line: i + 1,
-                        reason: format!("not a record of `beast check --format json`: {}", json_error(&e)),
+                        reason: format!(
+                            "not a record of `beast check --format json`: {}",
+                            json_error(&e)
+                        ),
                     },
                     _ => MergeError::BadRecord {
                         file: file.to_string(),
