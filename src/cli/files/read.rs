@@ -113,7 +113,7 @@ impl fmt::Display for Refusal {
         let file = super::shown(&self.file);
         match &self.why {
             Refused::Missing => write!(f, "{file} does not exist"),
-            Refused::NotRegular(what) => write!(f, "{file} is {what}, not a regular file"),
+            Refused::NotRegular(what) => write!(f, "{file} is not a regular file ({what})"),
             Refused::Outside => write!(
                 f,
                 "{file} leads outside {}: a link is followed only within the directory named",
