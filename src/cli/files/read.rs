@@ -254,8 +254,7 @@ fn kind(t: &cap_std::fs::FileType) -> &'static str {
 pub fn read_named(path: &Path, limit: Limit) -> anyhow::Result<Vec<u8>> {
     let (dir, name) = super::split(path)
         .ok_or_else(|| anyhow::anyhow!("{} names no file", super::shown(path)))?;
-    let folder = Folder::open(dir)
-        .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", super::shown(path)))?;
+    let folder = Folder::open(dir).map_err(|e| anyhow::anyhow!("{}: {e}", super::shown(dir)))?;
     let bytes = folder.read(name, limit).map_err(|mut r| {
         r.file = path.to_path_buf();
         r
