@@ -709,9 +709,16 @@ fn force_removes_no_file_through_a_symbolic_link() {
     std::fs::create_dir(&out).expect("made");
     symlink(&elsewhere, out.join("data")).expect("a link");
     std::fs::write(out.join("beast-cases-kattis.txt"), "data/secret/x.in\n").expect("written");
+    // A link in the place of the package's `data` is refused before anything is written
+    // (nothing removed through it, nothing written into where it leads).
     let (code, err) = pack(&out, "1", &["--format", "kattis", "--force"]);
-    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("problem/data is a link"), "{err}");
     assert_eq!(std::fs::read_to_string(&kept).ok().as_deref(), Some("keep"));
+    assert!(
+        !elsewhere.join("sample").exists(),
+        "nothing written through the link"
+    );
     let files = dir.path().join("pack");
     std::fs::create_dir(&files).expect("made");
     symlink(&target, files.join("a.in")).expect("a link");

@@ -27,6 +27,8 @@ mod kattis_cli;
 mod named_causes_cli;
 #[cfg(target_os = "linux")]
 mod named_paths_cli;
+#[cfg(target_os = "linux")]
+mod named_files_cli;
 #[cfg(unix)]
 mod pipes_cli;
 mod play_tty;

@@ -3,6 +3,8 @@
 //! problem package. The choices (which cases discriminate, the texts) are made by
 //! `beast_engine::judge::pack`; this file generates the cases and writes the files.
 
+use std::collections::HashMap;
+use std::ffi::OsStr;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -17,6 +19,7 @@ use beast_engine::judge::pack::{self, KattisGroup, PackKind};
 use beast_engine::judge::robustness;
 
 use super::budget::in_time;
+use super::files::{Limit, Target};
 use super::r#gen::GenArgs;
 
 /// The engine's budget for judging one case under one reading.
@@ -431,50 +434,84 @@ fn kattis_count(kept: &[Case]) -> usize {
             .count()
 }
 
-/// Writes `files` under `dir`, with the manifest of a pack of `kind` listing them. Without
-/// `force`, refuses before writing anything when one of them, or the manifest of an
-/// earlier pack, exists already. With `force`, first removes the files the earlier pack's
-/// manifest lists that the new pack does not write, and returns how many (`None` when
-/// there was no manifest).
+/// Writes `files` under `dir`, with the manifest of a pack of `kind` listing them, through
+/// the write gate: beneath `dir`, never through a link. Without `force`, refuses before
+/// writing anything when one of them (a link too), or the manifest of an earlier pack,
+/// exists already, and creates each file anew (`O_EXCL`). With `force`, first removes the
+/// files the earlier pack's manifest (read through the read gate) lists that the new pack
+/// does not write, and returns how many (`None` when there was no manifest); each file is
+/// then replaced, a link in its place included.
 fn write_all(
     dir: &Path,
     files: &[(PathBuf, Vec<u8>)],
     force: bool,
     kind: PackKind,
 ) -> anyhow::Result<Option<usize>> {
-    let manifest = dir.join(kind.manifest());
-    if !force && manifest.exists() {
+    let target = Target::create(dir)?;
+    let manifest = OsStr::new(kind.manifest());
+    if !force && target.holds(manifest) {
         anyhow::bail!(
             "{} holds a pack already ({} lists its files): add --force to replace it",
             dir.display(),
-            manifest.display()
+            dir.join(manifest).display()
         );
     }
-    if !force && let Some((path, _)) = files.iter().find(|(p, _)| dir.join(p).exists()) {
+    if !force && let Some((path, _)) = files.iter().find(|(p, _)| held(&target, p)) {
         anyhow::bail!(
             "{} exists already: add --force to overwrite",
             dir.join(path).display()
         );
     }
     let paths: Vec<String> = files.iter().map(|(p, _)| slashed(p)).collect();
-    let removed = match std::fs::read_to_string(&manifest) {
-        Ok(text) => Some(remove_previous(dir, &kind.manifest_paths(&text), &paths)?),
-        Err(e) if e.kind() == io::ErrorKind::NotFound => None,
-        Err(e) => {
-            return Err(e).with_context(|| format!("cannot read {}", manifest.display()));
+    let removed = match target.reader()?.read(manifest, Limit::MANIFEST) {
+        Ok(text) => {
+            let text = String::from_utf8_lossy(&text);
+            Some(remove_previous(
+                &target,
+                &kind.manifest_paths(&text),
+                &paths,
+            )?)
         }
+        Err(r) if r.missing() => None,
+        Err(r) => return Err(r.into()),
     };
-    for (path, bytes) in files {
-        let path = dir.join(path);
-        if let Some(parent) = path.parent() {
-            std::fs::create_dir_all(parent)
-                .with_context(|| format!("cannot create {}", parent.display()))?;
+    // Every directory first, so that a link in the place of one refuses the pack before
+    // any file is written.
+    let mut dirs: HashMap<&Path, Target> = HashMap::new();
+    for (path, _) in files {
+        let (parent, _) = parts(path)?;
+        if !parent.as_os_str().is_empty() && !dirs.contains_key(parent) {
+            dirs.insert(parent, target.subdir(parent)?);
         }
-        std::fs::write(&path, bytes).with_context(|| format!("cannot write {}", path.display()))?;
     }
-    std::fs::write(&manifest, kind.manifest_text(&paths))
-        .with_context(|| format!("cannot write {}", manifest.display()))?;
+    for (path, bytes) in files {
+        let (parent, name) = parts(path)?;
+        let place = dirs.get(parent).unwrap_or(&target);
+        match force {
+            true => place.replace(name, bytes)?,
+            false => place.write_new(name, bytes)?,
+        }
+    }
+    target.replace(manifest, kind.manifest_text(&paths).as_bytes())?;
     Ok(removed)
+}
+
+/// The directory part and the file name of a pack's file.
+fn parts(path: &Path) -> anyhow::Result<(&Path, &OsStr)> {
+    let name = path
+        .file_name()
+        .with_context(|| format!("{} names no file", path.display()))?;
+    Ok((path.parent().unwrap_or(Path::new("")), name))
+}
+
+/// True when something (a dangling link too) is at `path` beneath `target`, reached
+/// without following a link.
+fn held(target: &Target, path: &Path) -> bool {
+    let Ok((parent, name)) = parts(path) else {
+        return false;
+    };
+    // A link in the place of a directory is refused when the directories are made.
+    matches!(target.existing_subdir(parent), Ok(Some(dir)) if dir.holds(name))
 }
 
 /// `path` with `/` between its parts, as a manifest lists it.
@@ -485,24 +522,20 @@ fn slashed(path: &Path) -> String {
         .join("/")
 }
 
-/// Removes the files of `listed` (an earlier pack's, under `dir`) that `kept` does not
+/// Removes the files of `listed` (an earlier pack's, under `target`) that `kept` does not
 /// name, and returns how many were removed. A file already gone is passed over, as is one
-/// reached through a symbolic link to a directory: only the pack's own files go.
-fn remove_previous(dir: &Path, listed: &[String], kept: &[String]) -> anyhow::Result<usize> {
+/// reached through a link to a directory: only the pack's own files go, and a link is
+/// removed itself, never what it leads to.
+fn remove_previous(target: &Target, listed: &[String], kept: &[String]) -> anyhow::Result<usize> {
     let mut removed = 0;
     for name in listed.iter().filter(|n| !kept.contains(n)) {
-        let parts: Vec<&str> = name.split('/').collect();
-        let through_link = (1..parts.len()).any(|n| {
-            let parent: PathBuf = parts[..n].iter().collect();
-            std::fs::symlink_metadata(dir.join(parent)).is_ok_and(|m| !m.is_dir())
-        });
-        let path = dir.join(name);
-        let is_file = std::fs::symlink_metadata(&path).is_ok_and(|m| !m.is_dir());
-        if through_link || !is_file {
+        let (parent, file) = parts(Path::new(name))?;
+        let Some(dir) = target.existing_subdir(parent)? else {
             continue;
+        };
+        if dir.remove(file)? {
+            removed += 1;
         }
-        std::fs::remove_file(&path).with_context(|| format!("cannot remove {}", path.display()))?;
-        removed += 1;
     }
     Ok(removed)
 }

@@ -47,6 +47,7 @@ use self::plan::{Conclusion, Output, Plan, ShrinkWhich, Work};
 use self::pool::{Judge, Tick};
 use self::report::{Out, Reporters};
 use self::runner::Runner;
+use super::files;
 use super::paint::ColorChoice;
 use super::sandbox::case::Workspace;
 use super::sandbox::{self, Host, Sandbox};
@@ -333,7 +334,7 @@ fn merged(plan: &Plan, files: &[PathBuf]) -> super::error::Ended {
 
 /// A shard output, each line read as a record.
 fn read_shard(path: &Path) -> anyhow::Result<merge::ShardFile> {
-    let text = std::fs::read_to_string(path)
+    let text = files::read::read_named_text(path, files::Limit::SHARD)
         .with_context(|| format!("cannot read the shard output {}", path.display()))?;
     Ok(merge::ShardFile::parse(&path.display().to_string(), &text)?)
 }
@@ -353,7 +354,7 @@ struct Concluding<'a> {
     /// Threads for the diagnosis and the shrinking.
     jobs: usize,
     /// Where this answer's compare pages go (`--html-dir`).
-    html_dir: Option<PathBuf>,
+    html_dir: Option<report::html::PagesDir>,
     /// The diagnosis's time budget.
     budget: Duration,
     /// The seed of the experiments' cases (the run's, or 0).
@@ -426,11 +427,10 @@ fn robustness_section(
 
 /// `--html-dir` for one answer: the directory itself, or its `NAME` subdirectory when
 /// several answers run (the name made a file name, so it stays inside).
-fn html_dir(conclusion: &Conclusion, many: bool, name: &str) -> Option<PathBuf> {
-    let dir = conclusion.html_dir.as_ref()?;
-    Some(match many {
-        true => dir.join(answers::file_name(name)),
-        false => dir.clone(),
+fn html_dir(conclusion: &Conclusion, many: bool, name: &str) -> Option<report::html::PagesDir> {
+    Some(report::html::PagesDir {
+        root: conclusion.html_dir.clone()?,
+        answer: many.then(|| answers::file_name(name)),
     })
 }
 
@@ -656,16 +656,21 @@ fn show_unit(
 /// The golf score's source: `--source FILE` (or the answer's `source`), or the script the
 /// command names; counted as golfers count unless `count_all`.
 fn source(answer: &Answer, count_all: bool) -> anyhow::Result<Option<Source>> {
-    let path = match &answer.source {
+    let (path, named) = match &answer.source {
         Some(p) if p.as_os_str() == "none" => return Ok(None),
-        Some(p) => p.clone(),
+        Some(p) => (p.clone(), true),
         None => match script(&answer.command) {
-            Some(p) => p,
+            Some(p) => (p, false),
             None => return Ok(None),
         },
     };
-    let bytes = sandbox::trusted::read_whole(&path, post::SOURCE_LIMIT)
-        .with_context(|| format!("cannot read the source {}", path.display()))?;
+    // Through the read gate: a script that is a link out of its directory (to a key, say)
+    // is never read, so never counted nor posted; named with --source, that is an error.
+    let bytes = match files::read::read_named(&path, files::Limit::SOURCE) {
+        Ok(bytes) => bytes,
+        Err(_) if !named => return Ok(None),
+        Err(e) => return Err(e.context(format!("cannot read the source {}", path.display()))),
+    };
     Ok(Some(Source::measure(
         path.display().to_string(),
         &bytes,

@@ -30,12 +30,9 @@ pub fn run(args: Args, tree: clap::Command) -> super::error::Ended {
                 .context("cannot write the manual page to standard output")?;
         }
         Some(dir) => {
-            std::fs::create_dir_all(&dir)
-                .with_context(|| format!("cannot create {}", dir.display()))?;
+            let target = super::files::Target::create(&dir)?;
             for (name, page) in &pages {
-                let path = dir.join(name);
-                std::fs::write(&path, page)
-                    .with_context(|| format!("cannot write {}", path.display()))?;
+                target.replace(name.as_ref(), page)?;
             }
             eprintln!("wrote {} manual pages to {}", pages.len(), dir.display());
         }

@@ -31,6 +31,7 @@ mod check;
 pub mod error;
 mod events;
 mod fence;
+mod files;
 mod r#gen;
 mod man;
 mod paint;

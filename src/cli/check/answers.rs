@@ -15,10 +15,12 @@ use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
+use beast_engine::words;
 use serde::Deserialize;
 use toml::Spanned;
 
 use super::runner::InputMode;
+use crate::cli::files;
 
 /// One answer to judge.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -100,7 +102,7 @@ pub fn file_name(name: &str) -> String {
 
 /// Reads and checks the answers file at `path`.
 pub fn read(path: &Path) -> anyhow::Result<Vec<Answer>> {
-    let text = std::fs::read_to_string(path)
+    let text = files::read::read_named_text(path, files::Limit::ANSWERS)
         .with_context(|| format!("cannot read the answers file {}", path.display()))?;
     parse(&text).map_err(|e| anyhow::anyhow!("{}:{e}", path.display()))
 }
@@ -119,7 +121,8 @@ pub fn parse(text: &str) -> Result<Vec<Answer>, String> {
         let at = e
             .span()
             .map_or_else(|| "1:1".to_string(), |s| place(text, s.start));
-        format!("{at}: {}", e.message())
+        // toml quotes a bad key or value whole: a few dozen characters of it are shown.
+        format!("{at}: {}", words::cut(e.message(), 160))
     })?;
     if file.answer.is_empty() {
         return Err("1:1: no answer: add an [[answer]] table with a name and a command".into());
@@ -130,9 +133,10 @@ pub fn parse(text: &str) -> Result<Vec<Answer>, String> {
         let name = entry.name.get_ref();
         if !is_file_name(name) {
             return Err(format!(
-                "{}: the name {name:?} must be letters, digits, '-', '_', '+' or '.' (not first), \
+                "{}: the name {} must be letters, digits, '-', '_', '+' or '.' (not first), \
                  at most {FILE_NAME_MAX} of them, as it names the answer's report file",
-                at(entry.name.span())
+                at(entry.name.span()),
+                words::quoted(name)
             ));
         }
         if answers.iter().any(|a| &a.name == name) {
@@ -155,9 +159,9 @@ pub fn parse(text: &str) -> Result<Vec<Answer>, String> {
             None => InputMode::Stdin,
             Some(mode) => super::args::input_mode(mode.get_ref()).ok_or_else(|| {
                 format!(
-                    "{}: input must be stdin, arg or file, not {:?}",
+                    "{}: input must be stdin, arg or file, not {}",
                     at(mode.span()),
-                    mode.get_ref()
+                    words::quoted(mode.get_ref())
                 )
             })?,
         };
@@ -251,5 +255,19 @@ mod tests {
             parse(unknown)
         );
         assert!(parse("").unwrap_err().contains("no answer"));
+    }
+
+    #[test]
+    fn a_bad_name_or_key_is_quoted_in_a_few_dozen_characters() {
+        let long = "\u{1b}[2J".repeat(10_000);
+        for text in [
+            format!("[[answer]]\nname = \"{long}\"\ncommand = \"x\"\n"),
+            format!("[[answer]]\nname = \"a\"\ncommand = \"x\"\ninput = \"{long}\"\n"),
+            format!("[[answer]]\n{}= 1\n", "k".repeat(50_000)),
+        ] {
+            let err = parse(&text.replace('\u{1b}', "\\u001b")).unwrap_err();
+            assert!(err.len() < 400, "{} bytes: {err}", err.len());
+            assert!(!err.contains('\u{1b}'), "{err}");
+        }
     }
 }

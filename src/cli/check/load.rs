@@ -1,15 +1,19 @@
 //! The case list of a run: the built-in examples, `--cases` directories, `--random` cases,
 //! then `--only` and `--shard`.
 
+use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use anyhow::Context;
-use beast_engine::judge::cases::{self, Case, Loaded, Origin, RandomSpec, RandomSpecs, Shard};
+use beast_engine::judge::cases::{
+    self, Case, Loaded, Origin, RandomSpec, RandomSpecs, Shard, Skipped,
+};
 use beast_engine::judge::merge;
 use beast_engine::judge::robustness;
 
 use crate::cli::budget::in_time;
+use crate::cli::files::{Folder, Limit};
 use crate::cli::platform;
 
 /// Where a run's cases come from, and which of them it runs.
@@ -254,54 +258,106 @@ fn fingerprint(ready: &[Case], sources: &Sources) -> String {
 }
 
 /// Reads `NAME.in` or `NAME.txt` case files with their expected output in `NAME.out` or
-/// `NAME.ans` (the Kattis layout); without either the engine's answer is expected.
+/// `NAME.ans` (the Kattis layout); without either the engine's answer is expected. Every
+/// file is read through the read gate, beneath `dir`: one that is no regular file (a FIFO,
+/// a device, a dangling link) skips its case with a note; one that leads outside `dir`,
+/// lies in `/proc`, or is larger than its [`Limit`] stops the run with the reason.
 pub(crate) fn load_dir(dir: &Path, engine_time: Duration) -> anyhow::Result<Loaded> {
-    let entries =
-        std::fs::read_dir(dir).with_context(|| format!("cannot read {}", dir.display()))?;
-    let mut inputs: Vec<(String, PathBuf)> = Vec::new();
-    for entry in entries {
-        let path = entry
-            .with_context(|| format!("cannot read {}", dir.display()))?
-            .path();
+    let folder = Folder::open(dir).with_context(|| format!("cannot read {}", dir.display()))?;
+    let names = folder
+        .names()
+        .with_context(|| format!("cannot read {}", dir.display()))?;
+    let mut inputs: Vec<(String, OsString)> = Vec::new();
+    for name in names {
+        let path = Path::new(&name);
         let Some(stem) = path.file_stem().map(|s| s.to_string_lossy().into_owned()) else {
             continue;
         };
         let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
-        if matches!(ext, "in" | "txt") && path.is_file() {
-            inputs.push((stem, path));
+        if matches!(ext, "in" | "txt") {
+            inputs.push((stem, name));
         }
     }
     inputs.sort();
     inputs.dedup_by(|a, b| a.0 == b.0);
-    let read = |p: &Path| std::fs::read(p).with_context(|| format!("cannot read {}", p.display()));
     let mut loaded = Loaded::default();
-    for (stem, input_path) in inputs {
-        let input = read(&input_path)?;
-        let expected_path = ["out", "ans"]
-            .iter()
-            .map(|ext| dir.join(format!("{stem}.{ext}")))
-            .find(|p| p.is_file());
-        // A NAME.txt with no expected output is documentation, not a case.
-        if expected_path.is_none() && input_path.extension().is_some_and(|e| e == "txt") {
-            continue;
+    for (stem, input_name) in inputs {
+        match case_files(&folder, &stem, &input_name)? {
+            CaseFiles::Read {
+                input,
+                expected,
+                args,
+            } => loaded.add_within(
+                &stem,
+                &input,
+                expected.as_deref(),
+                args.as_deref(),
+                Origin::File,
+                &mut in_time(engine_time),
+            )?,
+            CaseFiles::Skipped(reason) => loaded.skipped.push(Skipped { name: stem, reason }),
+            CaseFiles::Documentation => {}
         }
-        let output = expected_path.as_deref().map(read).transpose()?;
-        let args_path = dir.join(format!("{stem}.args"));
-        let args = if args_path.is_file() {
-            Some(read(&args_path)?)
-        } else {
-            None
-        };
-        loaded.add_within(
-            &stem,
-            &input,
-            output.as_deref(),
-            args.as_deref(),
-            Origin::File,
-            &mut in_time(engine_time),
-        )?;
     }
     Ok(loaded)
+}
+
+/// What the files of one case in a `--cases` directory gave.
+enum CaseFiles {
+    /// Its puzzle, expected output (`None`: the engine's answer) and rule flags.
+    Read {
+        input: Vec<u8>,
+        expected: Option<Vec<u8>>,
+        args: Option<Vec<u8>>,
+    },
+    /// One of its files is no regular file: why.
+    Skipped(String),
+    /// A `NAME.txt` with no expected output: documentation, not a case.
+    Documentation,
+}
+
+/// Reads the files of case `stem` (its puzzle `input_name`, then `NAME.out` or `NAME.ans`
+/// and `NAME.args`) through the read gate.
+fn case_files(folder: &Folder, stem: &str, input_name: &OsStr) -> anyhow::Result<CaseFiles> {
+    // Each optional file: absent, read, or no regular file (the case is skipped).
+    let optional = |ext: &str, limit: Limit| -> anyhow::Result<Result<Option<Vec<u8>>, String>> {
+        match folder.read(OsStr::new(&format!("{stem}.{ext}")), limit) {
+            Ok(bytes) => Ok(Ok(Some(bytes))),
+            Err(r) if r.missing() => Ok(Ok(None)),
+            Err(r) if r.not_regular() => Ok(Err(r.to_string())),
+            Err(r) => Err(r.into()),
+        }
+    };
+    let mut expected = None;
+    for ext in ["out", "ans"] {
+        match optional(ext, Limit::EXPECTED)? {
+            Ok(None) => continue,
+            Ok(found) => expected = found,
+            Err(why) => return Ok(CaseFiles::Skipped(why)),
+        }
+        break;
+    }
+    if expected.is_none()
+        && Path::new(input_name)
+            .extension()
+            .is_some_and(|e| e == "txt")
+    {
+        return Ok(CaseFiles::Documentation);
+    }
+    let input = match folder.read(input_name, Limit::CASE) {
+        Ok(bytes) => bytes,
+        Err(r) if r.not_regular() => return Ok(CaseFiles::Skipped(r.to_string())),
+        Err(r) => return Err(r.into()),
+    };
+    let args = match optional("args", Limit::FLAGS)? {
+        Ok(args) => args,
+        Err(why) => return Ok(CaseFiles::Skipped(why)),
+    };
+    Ok(CaseFiles::Read {
+        input,
+        expected,
+        args,
+    })
 }
 
 /// Interpreters whose first argument that is not an option is the script they run.

@@ -13,15 +13,13 @@ use beast_engine::judge::report::{CaseReport, Source, Summary};
 use beast_engine::judge::{cases, pack};
 
 use super::load;
+use crate::cli::files;
 use crate::cli::sandbox::layout;
 use crate::cli::sandbox::trusted::{self, HostProgram, Named};
 
 /// The refusal of `--post` without a source file, before any case runs.
 pub const NO_SOURCE: &str = "--post needs the answer's code: name it with --source FILE (no \
                              script was found in the command)";
-
-/// The largest source file the score and the post read (16 MiB).
-pub const SOURCE_LIMIT: u64 = 16 << 20;
 
 /// How long the interpreter may take to print its version.
 const VERSION_TIME: Duration = Duration::from_secs(5);
@@ -40,7 +38,7 @@ pub fn text(
 ) -> anyhow::Result<String> {
     let source = source.context(NO_SOURCE)?;
     let path = Path::new(&source.file);
-    let bytes = trusted::read_whole(path, SOURCE_LIMIT)
+    let bytes = files::read::read_named(path, files::Limit::SOURCE)
         .with_context(|| format!("cannot read the source {}", path.display()))?;
     let (counted, left_out) = post::golfed(&bytes, count_all);
     let (code, count) = post::measure(counted, encoding)

@@ -116,6 +116,39 @@ pub fn open_without_blocking(path: &Path) -> io::Result<File> {
         .open(path)
 }
 
+/// How the read gate opens a file beneath a directory: for reading, without blocking (a
+/// FIFO with no writer does not hold the open) and never as the controlling terminal.
+pub fn gate_read_options() -> cap_std::fs::OpenOptions {
+    use cap_std::fs::OpenOptionsExt;
+    use nix::fcntl::OFlag;
+    let mut options = cap_std::fs::OpenOptions::new();
+    options
+        .read(true)
+        .custom_flags((OFlag::O_NONBLOCK | OFlag::O_NOCTTY).bits());
+    options
+}
+
+/// True for a file the kernel makes up as it is read (`/proc`, `/sys`): its size says 0
+/// whatever it holds (`/proc/self/environ`), so it is no file of anyone's to judge.
+pub fn kernel_file(file: &File) -> bool {
+    #[cfg(target_os = "linux")]
+    {
+        use nix::sys::statfs::{PROC_SUPER_MAGIC, SYSFS_MAGIC, fstatfs};
+        fstatfs(file).is_ok_and(|s| [PROC_SUPER_MAGIC, SYSFS_MAGIC].contains(&s.filesystem_type()))
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        let _ = file;
+        false
+    }
+}
+
+/// True when an open failed on a loop of links, or on a `/proc` magic link the read gate
+/// never follows (`ELOOP`).
+pub fn link_loop(e: &io::Error) -> bool {
+    e.raw_os_error() == Some(nix::errno::Errno::ELOOP as i32)
+}
+
 /// True when a user who owns nothing on the way could run `path` (a case's own uid under
 /// root): every directory to it may be crossed by others, and others may run the file.
 pub fn others_may_run(path: &Path) -> bool {

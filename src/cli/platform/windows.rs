@@ -169,6 +169,25 @@ pub fn open_without_blocking(path: &Path) -> io::Result<File> {
     File::open(path)
 }
 
+/// How the read gate opens a file beneath a directory: for reading (Windows has no FIFO
+/// that blocks an open).
+pub fn gate_read_options() -> cap_std::fs::OpenOptions {
+    let mut options = cap_std::fs::OpenOptions::new();
+    options.read(true);
+    options
+}
+
+/// Windows has no file system the kernel makes up as it is read: false.
+pub fn kernel_file(_file: &File) -> bool {
+    false
+}
+
+/// True when an open failed on a loop of links.
+pub fn link_loop(e: &io::Error) -> bool {
+    // ERROR_CANT_RESOLVE_FILENAME
+    e.raw_os_error() == Some(1921)
+}
+
 /// True when another user could run `path` (no jail runs answers as another user here).
 pub fn others_may_run(path: &Path) -> bool {
     path.is_file()

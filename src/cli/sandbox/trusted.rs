@@ -280,19 +280,6 @@ pub fn read_head(path: &Path, limit: u64) -> io::Result<Vec<u8>> {
     Ok(head)
 }
 
-/// The whole regular file at `path`, refused when it is not one or holds more than
-/// `limit` bytes (a source file to count, never a FIFO nor `/dev/zero`).
-pub fn read_whole(path: &Path, limit: u64) -> io::Result<Vec<u8>> {
-    let bytes = read_head(path, limit.saturating_add(1))?;
-    if bytes.len() as u64 > limit {
-        return Err(io::Error::new(
-            io::ErrorKind::InvalidData,
-            format!("{} holds more than {limit} bytes", path.display()),
-        ));
-    }
-    Ok(bytes)
-}
-
 #[cfg(all(test, unix))]
 mod tests {
     use super::*;
@@ -322,8 +309,6 @@ mod tests {
         let big = dir.path().join("big");
         std::fs::write(&big, vec![b'#'; 10_000]).expect("write");
         assert_eq!(read_head(&big, 256).expect("read").len(), 256);
-        assert!(read_whole(&big, 9_999).is_err());
-        assert_eq!(read_whole(&big, 10_000).expect("read").len(), 10_000);
     }
 
     #[test]

@@ -122,7 +122,7 @@ pub enum ParseErrorKind {
     #[error("expected the map size as two integers, COLS ROWS")]
     MissingSize,
     /// A size token is not a whole number.
-    #[error("expected a whole number for the {what}, found {found:?}")]
+    #[error("expected a whole number for the {what}, found {}", crate::words::quoted(.found))]
     BadNumber {
         /// `"number of columns"` or `"number of rows"`.
         what: &'static str,
@@ -130,7 +130,7 @@ pub enum ParseErrorKind {
         found: String,
     },
     /// A size number too large for this machine.
-    #[error("the {what} {found} is too large")]
+    #[error("the {what} {} is too large", crate::words::shortened(.found))]
     SizeTooLarge {
         /// `"number of columns"` or `"number of rows"`.
         what: &'static str,
@@ -141,7 +141,10 @@ pub enum ParseErrorKind {
     #[error("expected the number of rows after the number of columns (COLS ROWS)")]
     MissingRowCount,
     /// The size line has more than two tokens.
-    #[error("unexpected {found:?} after the map size; the size line holds two integers, COLS ROWS")]
+    #[error(
+        "unexpected {} after the map size; the size line holds two integers, COLS ROWS",
+        crate::words::quoted(.found)
+    )]
     TrailingSize {
         /// The extra token.
         found: String,

@@ -345,6 +345,7 @@ pub fn words(rules: Rules) -> String {
 /// Reads rule flags as `beast` takes them: `--order turn`, `--exhaust=stop`,
 /// `--variant NAME`, ...
 pub fn parse_flags(text: &str) -> Result<Rules, String> {
+    use crate::words::{quoted, shortened};
     let mut rules = Rules::OURS;
     let mut tokens = text.split_whitespace();
     while let Some(tok) = tokens.next() {
@@ -352,14 +353,14 @@ pub fn parse_flags(text: &str) -> Result<Rules, String> {
             Some((f, v)) => (f, v),
             None => (tok, tokens.next().unwrap_or("")),
         };
-        let bad = || format!("unknown value {value:?} for {flag}");
+        let bad = || format!("unknown value {} for {}", quoted(value), shortened(flag));
         let change = match flag.strip_prefix("--") {
             Some("variant") => find(value).map(|v| v.change).ok_or_else(bad)?,
             Some(name) => match SWITCHES.iter().find(|s| s.flag == name) {
                 Some(s) => s.change(value).ok_or_else(bad)?,
-                None => return Err(format!("{tok:?} is not a rule flag")),
+                None => return Err(format!("{} is not a rule flag", quoted(tok))),
             },
-            None => return Err(format!("{tok:?} is not a rule flag")),
+            None => return Err(format!("{} is not a rule flag", quoted(tok))),
         };
         rules = change.apply(rules);
     }

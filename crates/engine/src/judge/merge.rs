@@ -67,7 +67,7 @@ impl ShardFile {
                     (serde_json::error::Category::Data, true, Some("header")) => {
                         MergeError::BadHeader {
                             file: file.to_string(),
-                            reason: e.to_string(),
+                            reason: json_error(&e),
                         }
                     }
                     (serde_json::error::Category::Data, true, _) => MergeError::NoHeader {
@@ -76,12 +76,18 @@ impl ShardFile {
                     (serde_json::error::Category::Data, false, _) => MergeError::BadRecord {
                         file: file.to_string(),
                         line: i + 1,
-                        reason: format!("not a record of `beast check --format json`: {e}"),
+                        reason: format!(
+                            "not a record of `beast check --format json`: {}",
+                            json_error(&e)
+                        ),
                     },
                     _ => MergeError::BadRecord {
                         file: file.to_string(),
                         line: i + 1,
-                        reason: format!("not a line of `beast check --format json` output: {e}"),
+                        reason: format!(
+                            "not a line of `beast check --format json` output: {}",
+                            json_error(&e)
+                        ),
                     },
                 }
             })?;
@@ -527,6 +533,12 @@ fn case_of(r: &CaseRecord) -> Result<(usize, Case, CaseReport), String> {
         robustness: r.robustness,
     };
     Ok((index, case, report))
+}
+
+/// What `serde_json` says of a line that does not read, cut to a few dozen characters: it
+/// quotes a bad string value whole (`invalid type: string "..."`).
+fn json_error(e: &serde_json::Error) -> String {
+    crate::words::cut(&e.to_string(), 160)
 }
 
 #[cfg(test)]

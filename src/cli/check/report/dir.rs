@@ -1,16 +1,18 @@
 //! `--report-dir DIR`: each answer's text report in DIR/NAME.txt and its JSON report (case
 //! records and summary) in DIR/NAME.json, NAME the answer's name made a file name
-//! ([`answers::file_name`]): every file lands in DIR, whatever the command was.
+//! ([`answers::file_name`]): every file lands in DIR, whatever the command was, written
+//! through the write gate (a link in DIR is replaced, never written through).
 
 use std::path::PathBuf;
 
 use anyhow::Context;
 use beast_engine::judge::record::{CaseRecord, Record, SummaryRecord};
 
-use super::reporter::{Out, Reporter, write_report_file};
+use super::reporter::{Out, Reporter};
 use super::text::detail;
 use crate::cli::check::answers;
 use crate::cli::check::event::{Concluded, Event};
+use crate::cli::files::Target;
 
 /// The report-directory reporter.
 pub struct ReportDir(PathBuf);
@@ -28,7 +30,7 @@ impl Reporter for ReportDir {
             return Ok(());
         };
         let dir = &self.0;
-        std::fs::create_dir_all(dir)
+        let target = Target::create(dir)
             .with_context(|| format!("cannot make the report directory {}", dir.display()))?;
         for j in finish.judged {
             let text = format!("{}\n{}", j.sandbox.line, detail(j));
@@ -46,8 +48,8 @@ impl Reporter for ReportDir {
                 json += &Record::Summary(record).to_line()?;
             }
             for (ext, contents) in [("txt", text), ("json", json)] {
-                let path = dir.join(format!("{}.{ext}", answers::file_name(&j.name)));
-                write_report_file(&path, contents.as_bytes())?;
+                let name = format!("{}.{ext}", answers::file_name(&j.name));
+                target.replace(name.as_ref(), contents.as_bytes())?;
             }
         }
         Ok(())

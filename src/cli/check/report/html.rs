@@ -7,14 +7,39 @@
 use anyhow::Context;
 use beast_engine::judge::report::GroupReport;
 
-use super::reporter::write_report_file;
+use std::path::{Path, PathBuf};
 
-/// Writes the pages of `groups` into `dir`, and records in each group where they are.
-pub fn write_compare_pages(
-    dir: &std::path::Path,
-    groups: &mut [GroupReport],
-) -> anyhow::Result<()> {
-    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+use crate::cli::files::Target;
+
+/// Where one answer's pages go: `--html-dir DIR` itself, or, when several answers run,
+/// the answer's own subdirectory of it (its name made a file name), made beneath DIR
+/// without following a link.
+#[derive(Clone, Debug)]
+pub struct PagesDir {
+    /// `--html-dir`.
+    pub root: PathBuf,
+    /// The answer's subdirectory, when several answers run.
+    pub answer: Option<String>,
+}
+
+impl PagesDir {
+    /// The directory the pages land in, as it is shown.
+    pub fn path(&self) -> PathBuf {
+        match &self.answer {
+            Some(name) => self.root.join(name),
+            None => self.root.clone(),
+        }
+    }
+}
+
+/// Writes the pages of `groups` into `dir` through the write gate, and records in each
+/// group where they are.
+pub fn write_compare_pages(pages: &PagesDir, groups: &mut [GroupReport]) -> anyhow::Result<()> {
+    let dir = pages.path();
+    let mut target = Target::create(&pages.root)?;
+    if let Some(name) = &pages.answer {
+        target = target.subdir(Path::new(name))?;
+    }
     for (n, g) in groups.iter_mut().enumerate() {
         let Some(compare) = &mut g.compare else {
             continue;
@@ -30,8 +55,8 @@ pub fn write_compare_pages(
             Some((&compare.flags, compare.rules)),
             &name,
         )?;
-        write_report_file(&puzzle_file, g.shown.puzzle.as_bytes())?;
-        write_report_file(&page_file, page.as_bytes())?;
+        target.replace(name.as_ref(), g.shown.puzzle.as_bytes())?;
+        target.replace(format!("group-{}.html", n + 1).as_ref(), page.as_bytes())?;
         compare.written = Some((
             puzzle_file.display().to_string(),
             page_file.display().to_string(),

@@ -4,7 +4,6 @@
 use std::io::{self, Write};
 use std::path::Path;
 
-use anyhow::Context;
 use indicatif::ProgressBar;
 
 use crate::cli::check::event::Event;
@@ -122,21 +121,9 @@ pub fn interrupted_note(signal: i32, ran: usize, of: usize) -> String {
     )
 }
 
-/// Writes a report file at `path` by a new file in its directory renamed over it, so that a
-/// symbolic link someone planted at `path` (in a shared report directory) is replaced, never
-/// written through.
+/// Writes a report file at `path` through the write gate: a new file in its directory
+/// renamed over it, so that a symbolic link someone planted at `path` (in a shared report
+/// directory) is replaced, never written through.
 pub fn write_report_file(path: &Path, contents: &[u8]) -> anyhow::Result<()> {
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
-    let mut file = tempfile::NamedTempFile::new_in(dir)
-        .with_context(|| format!("cannot write {}", path.display()))?;
-    file.write_all(contents)
-        .and_then(|()| file.flush())
-        .with_context(|| format!("cannot write {}", path.display()))?;
-    file.persist(path)
-        .map_err(|e| e.error)
-        .with_context(|| format!("cannot write {}", path.display()))?;
-    Ok(())
+    crate::cli::files::write::replace_named(path, contents)
 }
