@@ -43,9 +43,11 @@ impl Judged {
         }
     }
 
-    /// True when every case passed.
+    /// True when every case passed, and every case was judged (an IE is never a pass).
     pub fn passed(&self) -> bool {
-        self.outcome.as_ref().is_ok_and(|c| c.summary.failed == 0)
+        self.outcome
+            .as_ref()
+            .is_ok_and(|c| c.summary.failed == 0 && c.summary.internal == 0)
     }
 
     /// The cases the judge could not set up (IE).

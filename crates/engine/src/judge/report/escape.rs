@@ -1,6 +1,18 @@
-//! What makes a candidate's text safe to print, and its whitespace visible: the escaping
-//! of the characters a report never prints raw (for the terminal, JSON and XML), the
-//! whitespace shown as code.golf shows it, and a puzzle as a command that can be pasted.
+//! What makes a stranger's text safe for the medium it lands in, one layer a medium, and
+//! its whitespace visible. Every string from outside (a case's name, an answer's name or
+//! output, a shard's fields, a path, a `#!` line's flags) reaches an output through one of
+//! these, and only these:
+//!
+//! - the terminal and the CI log: [`visible`] for one value, [`terminal`] for whole lines
+//!   (control characters shown as `\e`, `\n`, `\u{7}`...; no line begins with a GitHub
+//!   workflow command's `::`);
+//! - Markdown: [`markdown_text`] (inline text rendered as written: cells, headers, notes);
+//! - HTML: [`html_text`] (text and attribute values) and [`script_json`] (JSON inside a
+//!   `<script>` element);
+//! - JSON: [`json_text`]; XML: [`xml_escape`].
+//!
+//! Also the whitespace shown as code.golf shows it, and a puzzle as a command that can be
+//! pasted.
 
 use std::fmt::Write as _;
 
@@ -17,19 +29,117 @@ fn hidden(c: char) -> bool {
             | '\u{fff9}'..='\u{fffb}')
 }
 
-/// `line` with every `hidden` character (and newlines) written as an escape such as
-/// `\u{1b}` or `\u{202e}`, so a candidate's output cannot drive the terminal, or reorder
-/// the text, of whoever reads the report.
+/// Writes the escape of `c`, a hidden character or a newline, as the terminal shows it:
+/// `\e` (escape), `\n`, `\r`, `\0`, or `\u{7}`, `\u{202e}` for the others.
+fn push_escape(s: &mut String, c: char) {
+    match c {
+        '\u{1b}' => s.push_str("\\e"),
+        '\n' => s.push_str("\\n"),
+        '\r' => s.push_str("\\r"),
+        '\0' => s.push_str("\\0"),
+        c => {
+            let _ = write!(s, "{}", c.escape_unicode());
+        }
+    }
+}
+
+/// True when `line`, once its leading whitespace is trimmed, begins with `::`: a GitHub
+/// Actions runner reads such a line of a job's output as a workflow command.
+fn workflow_command(line: &str) -> bool {
+    line.trim_start().starts_with("::")
+}
+
+/// `line` safe on one line of a terminal and a CI log: every hidden character and newline
+/// written as an escape (`\e`, `\n`, `\u{202e}`), so a stranger's text
+/// can neither drive the terminal of whoever reads the report, reorder its text, nor start
+/// a line of its own; and when it would begin with a workflow command's `::` (after its
+/// indentation), that first colon written `\u{3a}`.
 pub fn visible(line: &str) -> String {
-    line.chars()
-        .map(|c| {
-            if hidden(c) || c == '\n' {
-                c.escape_unicode().to_string()
-            } else {
-                c.to_string()
+    let mut s = String::with_capacity(line.len());
+    for c in line.chars() {
+        if hidden(c) || c == '\n' {
+            push_escape(&mut s, c);
+        } else {
+            s.push(c);
+        }
+    }
+    guard_command(s)
+}
+
+/// `line` with the first colon of a leading `::` written `\u{3a}`.
+fn guard_command(line: String) -> String {
+    if !workflow_command(&line) {
+        return line;
+    }
+    let at = line.len() - line.trim_start().len();
+    format!("{}\\u{{3a}}{}", &line[..at], &line[at + 1..])
+}
+
+/// Text bound for the terminal (and a CI log), made safe line by line: its newlines kept,
+/// each line as [`visible`] makes it. What the judge prints goes through this once, at the
+/// end, whatever the renderer did with the values in it; on text the renderers made of
+/// [`visible`] values it changes nothing.
+pub fn terminal(text: &str) -> String {
+    let mut s = String::with_capacity(text.len());
+    for (i, line) in text.split('\n').enumerate() {
+        if i > 0 {
+            s.push('\n');
+        }
+        s += &visible(line);
+    }
+    s
+}
+
+/// `text` as inline Markdown, rendered as written: in a table cell, a heading or a
+/// paragraph, a `|` cannot end a cell, and a stranger's name or words (`<img src=...>`,
+/// `<!--`, `[x](url)`, `*`, `_`, a backtick, `$` math) are never read as HTML, a link,
+/// emphasis, code or a formula; its hidden characters and newlines are escaped first, as
+/// [`visible`] escapes them, so it stays on its line.
+pub fn markdown_text(text: &str) -> String {
+    let text = visible(text);
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '\\' | '|' | '`' | '[' | ']' | '*' | '_' | '~' | '$' => {
+                out.push('\\');
+                out.push(c);
             }
-        })
-        .collect()
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+/// `text` as HTML text or a quoted attribute value: `&`, `<`, `>`, `"` and `'` as
+/// character references, the hidden characters and newlines escaped as [`visible`]
+/// escapes them.
+pub fn html_text(text: &str) -> String {
+    let mut s = String::with_capacity(text.len());
+    for c in visible(text).chars() {
+        match c {
+            '&' => s += "&amp;",
+            '<' => s += "&lt;",
+            '>' => s += "&gt;",
+            '"' => s += "&quot;",
+            '\'' => s += "&#39;",
+            c => s.push(c),
+        }
+    }
+    s
+}
+
+/// `value` as JSON text to put inside an HTML `<script>` element: as [`json_text`] writes
+/// it, with `<`, `>` and `&` written `\u003c`, `\u003e`, `\u0026` (they occur only inside
+/// its strings), so no `</script>` or `<!--` in a string can end or change the element. It
+/// reads back as the same value.
+pub fn script_json(value: &serde_json::Value) -> String {
+    json_text(value)
+        .replace('<', "\\u003c")
+        .replace('>', "\\u003e")
+        .replace('&', "\\u0026")
 }
 
 /// JSON text with every `hidden` character inside its strings written as a `\uXXXX`
@@ -123,7 +233,8 @@ mod tests {
 
     #[test]
     fn control_characters_in_a_report_are_escaped() {
-        assert_eq!(visible("-8\x1b[31m\x01\tok"), "-8\\u{1b}[31m\\u{1}\tok");
+        assert_eq!(visible("-8\x1b[31m\x01\tok"), "-8\\e[31m\\u{1}\tok");
+        assert_eq!(visible("a\nb\r\0"), "a\\nb\\r\\0");
     }
 
     #[test]
@@ -180,5 +291,43 @@ mod tests {
             xml_escape("a<b & \"c\"\u{0}"),
             "a&lt;b &amp; &quot;c&quot;\u{fffd}"
         );
+    }
+
+    #[test]
+    fn no_line_of_a_strangers_text_begins_with_a_workflow_command() {
+        assert_eq!(visible("::error file=x::boom"), "\\u{3a}:error file=x::boom");
+        assert_eq!(visible("  ::warning::x"), "  \\u{3a}:warning::x");
+        assert_eq!(visible("a::b"), "a::b");
+        let text = terminal("case\n::error::x\n\t ::stop-commands::t\nok\x1b[2J\n");
+        assert_eq!(
+            text,
+            "case\n\\u{3a}:error::x\n\t \\u{3a}:stop-commands::t\nok\\e[2J\n"
+        );
+        assert!(text.lines().all(|l| !l.trim_start().starts_with("::")), "{text}");
+        assert_eq!(terminal(&text), text, "escaped text is left as it is");
+    }
+
+    #[test]
+    fn markdown_text_is_rendered_as_written_on_its_line() {
+        let forged = "x\n| 1 | fake | 9/9 |\n<!-- <img src=x onerror=y> [a](http://e/) *b* $x$";
+        let md = markdown_text(forged);
+        assert!(!md.contains('\n') && !md.contains('<'), "{md}");
+        assert!(md.contains("\\| 1 \\| fake"), "{md}");
+        assert!(md.contains("&lt;!-- &lt;img"), "{md}");
+        assert!(md.contains("\\[a\\](http://e/) \\*b\\* \\$x\\$"), "{md}");
+        assert_eq!(markdown_text("a\x1b[31m"), "a\\\\e\\[31m");
+    }
+
+    #[test]
+    fn html_text_and_script_json_hold_a_hostile_name_as_data() {
+        let name = "__DATA__</script><script>alert(1)</script><!--'\"&\u{202e}";
+        let text = html_text(name);
+        assert!(!text.contains('<') && !text.contains('"') && !text.contains('\''));
+        assert!(text.starts_with("__DATA__&lt;/script&gt;"), "{text}");
+        let value = serde_json::json!({ "title": name });
+        let json = script_json(&value);
+        assert!(!json.contains('<') && !json.contains('>') && !json.contains('&'));
+        let back: serde_json::Value = serde_json::from_str(&json).expect("valid JSON");
+        assert_eq!(back, value);
     }
 }

@@ -21,7 +21,10 @@ use crate::judge::robustness::RobustnessReport;
 use crate::judge::termination::Termination;
 use crate::judge::verdict::Verdict;
 
-pub use self::escape::{json_text, pasteable, visible, whitespace_shown, xml_escape};
+pub use self::escape::{
+    html_text, json_text, markdown_text, pasteable, script_json, terminal, visible,
+    whitespace_shown, xml_escape,
+};
 pub use self::junit::{Suite, junit, junit_suites};
 pub use self::text::{ROBUSTNESS_NAMED, group_text, internal_text, robustness_text, text};
 
