@@ -6,9 +6,10 @@
 //! - the terminal and the CI log: [`visible`] for one value, [`terminal`] for whole lines
 //!   (control characters shown as `\e`, `\n`, `\u{7}`...; no line begins with a GitHub
 //!   workflow command's `::`);
-//! - Markdown: [`markdown_text`] (inline text rendered as written: cells, headers, notes);
-//! - HTML: [`html_text`] (text and attribute values) and [`script_json`] (JSON inside a
-//!   `<script>` element);
+//! - Markdown: [`markdown_text`] (inline text rendered as written: cells, headers, notes)
+//!   and [`markdown_code`] (inline code);
+//! - HTML: [`html_text`] (text and attribute values), [`html_pre`] (a `<pre>` block) and
+//!   [`script_json`] (JSON inside a `<script>` element);
 //! - JSON: [`json_text`]; XML: [`xml_escape`].
 //!
 //! Also the whitespace shown as code.golf shows it, and a puzzle as a command that can be
@@ -131,6 +132,64 @@ pub fn html_text(text: &str) -> String {
     s
 }
 
+/// True when `text` cannot be shown as it is in a Markdown code span or an indented code
+/// block: it holds a backtick, a `hidden` character, or a line that would begin (after its
+/// indentation) with a workflow command's `::`.
+pub fn needs_html_code(text: &str) -> bool {
+    text.contains('`') || text.chars().any(hidden) || text.split('\n').any(workflow_command)
+}
+
+/// `text` as the content of an HTML `<pre><code>` block (which Markdown leaves as it is),
+/// as Attempt This Online writes it: `&`, `<`, `>`, the backticks, and the hidden and
+/// control characters (but newline and tab) as character references, and the first colon
+/// of a line's leading `::` as `&#58;`, so the block renders as the text itself and no
+/// line of it is a workflow command in a CI log.
+pub fn html_pre(text: &str) -> String {
+    let mut s = String::with_capacity(text.len());
+    for (i, line) in text.split('\n').enumerate() {
+        if i > 0 {
+            s.push('\n');
+        }
+        let guard = workflow_command(line).then(|| line.len() - line.trim_start().len());
+        for (at, c) in line.char_indices() {
+            match c {
+                ':' if guard == Some(at) => s += "&#58;",
+                '&' => s += "&amp;",
+                '<' => s += "&lt;",
+                '>' => s += "&gt;",
+                '`' => s += "&#96;",
+                '\t' => s.push(c),
+                c if hidden(c) || c.is_control() => {
+                    let _ = write!(s, "&#x{:X};", u32::from(c));
+                }
+                c => s.push(c),
+            }
+        }
+    }
+    s
+}
+
+/// `text` as inline code in Markdown: a code span when it can be one as it is (see
+/// [`needs_html_code`]; its content is never read as Markdown or HTML), otherwise an HTML
+/// `<code>` element whose every ASCII punctuation character, and every hidden one, is a
+/// character reference: Markdown reads what lies between inline HTML tags, so nothing in
+/// it may be Markdown's (a link, emphasis) or HTML's (`</code><img ...>`).
+pub fn markdown_code(text: &str) -> String {
+    if !needs_html_code(text) && !text.starts_with(' ') && !text.ends_with(' ') {
+        return format!("`{text}`");
+    }
+    let mut s = String::from("<code>");
+    for c in text.chars() {
+        if c.is_ascii_punctuation() || hidden(c) || c.is_control() {
+            let _ = write!(s, "&#{};", u32::from(c));
+        } else {
+            s.push(c);
+        }
+    }
+    s += "</code>";
+    s
+}
+
 /// `value` as JSON text to put inside an HTML `<script>` element: as [`json_text`] writes
 /// it, with `<`, `>` and `&` written `\u003c`, `\u003e`, `\u0026` (they occur only inside
 /// its strings), so no `</script>` or `<!--` in a string can end or change the element. It
@@ -145,8 +204,18 @@ pub fn script_json(value: &serde_json::Value) -> String {
 /// JSON text with every `hidden` character inside its strings written as a `\uXXXX`
 /// escape (serde_json escapes only C0 controls). The value is unchanged.
 pub fn json_text(value: &serde_json::Value) -> String {
+    json_escaped(&value.to_string())
+}
+
+/// [`json_text`] indented, one key or item a line.
+pub fn json_pretty(value: &serde_json::Value) -> String {
+    json_escaped(&serde_json::to_string_pretty(value).unwrap_or_default())
+}
+
+/// JSON text with its `hidden` characters (only ever inside its strings) as `\uXXXX`.
+fn json_escaped(json: &str) -> String {
     let mut s = String::new();
-    for c in value.to_string().chars() {
+    for c in json.chars() {
         if hidden(c) {
             let mut units = [0u16; 2];
             for u in c.encode_utf16(&mut units) {
@@ -329,5 +398,22 @@ mod tests {
         assert!(!json.contains('<') && !json.contains('>') && !json.contains('&'));
         let back: serde_json::Value = serde_json::from_str(&json).expect("valid JSON");
         assert_eq!(back, value);
+    }
+
+    #[test]
+    fn inline_code_is_a_code_span_or_code_with_every_punctuation_a_reference() {
+        assert_eq!(markdown_code("-n -l"), "`-n -l`");
+        let evil = markdown_code("`</code><img src=x onerror=alert(1)>[x](https://e/)");
+        assert!(evil.starts_with("<code>&#96;&#60;&#47;code&#62;&#60;img"), "{evil}");
+        assert!(evil.ends_with("</code>") && evil.matches('<').count() == 2, "{evil}");
+        assert!(!evil.contains('[') && !evil.contains('`'), "{evil}");
+    }
+
+    #[test]
+    fn a_pre_block_shows_the_text_and_starts_no_workflow_command() {
+        let pre = html_pre("a<`\n  ::error::x\n\x1b[1m\u{202e}");
+        assert_eq!(pre, "a&lt;&#96;\n  &#58;:error::x\n&#x1B;[1m&#x202E;");
+        assert!(needs_html_code("ok\n::x") && needs_html_code("\u{202e}"));
+        assert!(!needs_html_code("print(1)\n  x::y"));
     }
 }
