@@ -32,6 +32,7 @@ mod post_cli;
 mod report_paths_cli;
 mod ring_cli;
 mod robustness_cli;
+mod shard_records_cli;
 #[cfg(target_os = "linux")]
 mod side_doors_cli;
 #[cfg(target_os = "linux")]

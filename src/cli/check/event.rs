@@ -76,6 +76,9 @@ pub struct Finish<'a> {
     pub rows: &'a [leaderboard::Row],
     /// The random cases' seed, if any (for `--post`).
     pub seed: Option<u64>,
+    /// True once a signal has interrupted the check: a reporter that waits on a program
+    /// (`--post` asks the interpreter its version) gives up then, and prints nothing more.
+    pub interrupted: &'a (dyn Fn() -> bool + Sync),
 }
 
 /// One thing that happened in a check.

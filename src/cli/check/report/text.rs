@@ -41,7 +41,7 @@ impl Text {
 
     /// The end of one answer's report: the `--post` of a passing answer, or the
     /// diagnosis, time, score and summary lines (and why there is no post).
-    fn ending_of_one(&self, j: &Judged, seed: Option<u64>, out: &mut Out) -> anyhow::Result<()> {
+    fn ending_of_one(&self, j: &Judged, finish: &Finish<'_>, out: &mut Out) -> anyhow::Result<()> {
         let Ok(Concluded {
             reports,
             summary,
@@ -56,10 +56,15 @@ impl Text {
                 &p.command,
                 j.source.as_ref(),
                 reports,
-                seed,
+                finish.seed,
                 p.language.as_deref(),
                 (p.encoding, p.count_all),
+                finish.interrupted,
             )?;
+            // Interrupted while the interpreter was asked: the check ends, with no post.
+            if (finish.interrupted)() {
+                return Ok(());
+            }
             out.print(&text);
             out.note(&format!("{}\n", summary.line()));
         } else {
@@ -125,7 +130,7 @@ impl Reporter for Text {
             Event::RunFinished(finish) if self.many => self.leaderboard(finish, out),
             Event::RunFinished(finish) => {
                 if let Some(j) = finish.judged.first() {
-                    self.ending_of_one(j, finish.seed, out)?;
+                    self.ending_of_one(j, finish, out)?;
                 }
             }
             Event::Interrupted { signal, ran, of } => {
