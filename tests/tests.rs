@@ -19,6 +19,7 @@ mod everyday_cli;
 mod examples;
 mod fence_cli;
 mod gen_cli;
+mod hostile_text_cli;
 #[cfg(target_os = "linux")]
 mod jail_cli;
 #[cfg(target_os = "linux")]
