@@ -48,9 +48,15 @@ fn run(args: &[&str], dir: &Path) -> Output {
 fn assert_harmless(what: &str, out: &Output) {
     for (stream, bytes) in [("stdout", &out.stdout), ("stderr", &out.stderr)] {
         let text = String::from_utf8_lossy(bytes);
-        assert!(!bytes.contains(&0x1b), "{what}: a raw escape on {stream}: {text:?}");
+        assert!(
+            !bytes.contains(&0x1b),
+            "{what}: a raw escape on {stream}: {text:?}"
+        );
         let command = text.lines().find(|l| l.trim_start().starts_with("::"));
-        assert_eq!(command, None, "{what}: a workflow command on {stream}: {text}");
+        assert_eq!(
+            command, None,
+            "{what}: a workflow command on {stream}: {text}"
+        );
     }
 }
 
@@ -69,11 +75,26 @@ fn hostile_case_names_and_outputs_reach_the_terminal_escaped_in_every_format() {
     }
     runs.push((
         "check --list".to_string(),
-        vec!["check", "--cases", dir, "--no-builtin", "--list", "--", "sh"],
+        vec![
+            "check",
+            "--cases",
+            dir,
+            "--no-builtin",
+            "--list",
+            "--",
+            "sh",
+        ],
     ));
     for format in ["text", "markdown", "json"] {
         let args = vec![
-            "audit", "--cases", dir, "--no-builtin", "--budget", "5", "--format", format,
+            "audit",
+            "--cases",
+            dir,
+            "--no-builtin",
+            "--budget",
+            "5",
+            "--format",
+            format,
         ];
         runs.push((format!("audit --format {format}"), args));
     }
@@ -85,7 +106,11 @@ fn hostile_case_names_and_outputs_reach_the_terminal_escaped_in_every_format() {
     // The names are still there to read, escaped.
     let out = run(&runs[0].1, cases.path());
     let stdout = String::from_utf8_lossy(&out.stdout);
-    for shown in ["red\\e[31mx", "nl\\n::error::x", "\\u{3a}:error file=x::boom"] {
+    for shown in [
+        "red\\e[31mx",
+        "nl\\n::error::x",
+        "\\u{3a}:error file=x::boom",
+    ] {
         assert!(stdout.contains(shown), "{shown} in {stdout}");
     }
 }
@@ -110,7 +135,10 @@ fn a_file_name_that_would_break_the_replay_page_is_its_title_as_text() {
     };
     let title = between(&bad, "<title>", "</title>");
     assert!(!title.contains('<') && !title.contains('"'), "{title}");
-    assert!(title.contains("__DATA__ &lt;!--&lt;script&gt;alert(1)&amp;"), "{title}");
+    assert!(
+        title.contains("__DATA__ &lt;!--&lt;script&gt;alert(1)&amp;"),
+        "{title}"
+    );
     let data_tag = "<script type=\"application/json\" id=\"replay-data\">";
     let data = |page: &str| -> Value {
         serde_json::from_str(&between(page, data_tag, "</script>")).expect("the data is JSON")
@@ -118,8 +146,14 @@ fn a_file_name_that_would_break_the_replay_page_is_its_title_as_text() {
     let (mut bad_data, plain_data) = (data(&bad), data(&plain));
     assert_eq!(bad_data["title"], hostile, "the name reads back as it is");
     bad_data["title"] = plain_data["title"].clone();
-    assert_eq!(bad_data, plain_data, "the rest of the data is the page's own");
-    assert_eq!(bad.matches("<script").count(), plain.matches("<script").count());
+    assert_eq!(
+        bad_data, plain_data,
+        "the rest of the data is the page's own"
+    );
+    assert_eq!(
+        bad.matches("<script").count(),
+        plain.matches("<script").count()
+    );
 }
 
 #[test]
@@ -134,15 +168,31 @@ fn a_shebang_lines_flags_are_code_in_the_post_never_html() {
     let script = script.to_str().expect("UTF-8");
     let out = Command::new(BEAST)
         .env("BEAST", BEAST)
-        .args(["check", "--sandbox", "none", "--env", "BEAST", "--only", "no-beasts"])
+        .args([
+            "check",
+            "--sandbox",
+            "none",
+            "--env",
+            "BEAST",
+            "--only",
+            "no-beasts",
+        ])
         .args(["--post", "--language", "sh", "--", "sh", script])
         .output()
         .expect("beast runs");
     let post = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "{post}{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{post}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let header = post.lines().next().expect("a header");
     assert!(header.starts_with("# sh <code>"), "{header}");
-    assert_eq!(header.matches('<').count(), 2, "only <code> and </code>: {header}");
+    assert_eq!(
+        header.matches('<').count(),
+        2,
+        "only <code> and </code>: {header}"
+    );
     assert!(!header.contains('[') && !header.contains('`'), "{header}");
     assert_harmless("--post", &out);
 }

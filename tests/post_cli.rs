@@ -192,7 +192,10 @@ fn an_interrupt_during_the_interpreters_version_query_ends_the_post() {
         let ceiling = Duration::from_secs(60);
         while fs::read_to_string(&asked).map_or(true, |s| !s.ends_with('\n')) {
             assert!(started.elapsed() < ceiling, "the version was never asked");
-            assert!(child.try_wait().expect("waits").is_none(), "beast ended first");
+            assert!(
+                child.try_wait().expect("waits").is_none(),
+                "beast ended first"
+            );
             std::thread::sleep(Duration::from_millis(20));
         }
         let sleeper = fs::read_to_string(&asked).expect("its pid");
@@ -215,8 +218,14 @@ fn an_interrupt_during_the_interpreters_version_query_ends_the_post() {
             "SIG{signal} took {:?} (the query sleeps 120 s)",
             sent.elapsed()
         );
-        assert!(!stdout.contains("# Bash"), "no post after SIG{signal}: {stdout}");
+        assert!(
+            !stdout.contains("# Bash"),
+            "no post after SIG{signal}: {stdout}"
+        );
         let gone = !Path::new(&format!("/proc/{}", sleeper.trim())).exists();
-        assert!(gone || !cfg!(target_os = "linux"), "the query was left running");
+        assert!(
+            gone || !cfg!(target_os = "linux"),
+            "the query was left running"
+        );
     }
 }

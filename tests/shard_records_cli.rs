@@ -229,20 +229,34 @@ fn two_answers(dir: &Path) -> PathBuf {
 fn an_answer_whose_every_case_is_an_ie_ranks_after_a_judged_wrong_one_everywhere() {
     let dir = tempfile::tempdir().expect("temp dir");
     let file = two_answers(dir.path());
-    let out = merge(dir.path(), &file, &["--shrink", "none", "--junit", "junit.xml"]);
+    let out = merge(
+        dir.path(),
+        &file,
+        &["--shrink", "none", "--junit", "junit.xml"],
+    );
     let stdout = text(&out.stdout);
     assert_eq!(out.status.code(), Some(2), "{stdout}{}", text(&out.stderr));
-    let rows: Vec<&str> = stdout.lines().skip_while(|l| !l.starts_with("#  ")).collect();
+    let rows: Vec<&str> = stdout
+        .lines()
+        .skip_while(|l| !l.starts_with("#  "))
+        .collect();
     assert!(rows[1].starts_with("1  wrong "), "{stdout}");
     assert!(rows[2].starts_with("2  all-ie "), "{stdout}");
-    assert!(rows[2].ends_with("not judged: 2 IE"), "never correct: {stdout}");
+    assert!(
+        rows[2].ends_with("not judged: 2 IE"),
+        "never correct: {stdout}"
+    );
     assert!(!stdout.contains("correct; 2 IE"), "{stdout}");
     let xml = std::fs::read_to_string(dir.path().join("junit.xml")).expect("the JUnit file");
     let wrong = xml.find("name=\"beast check: wrong\"").expect("a suite");
     let ie = xml.find("name=\"beast check: all-ie\"").expect("a suite");
     assert!(wrong < ie, "in rank order: {xml}");
 
-    let md = merge(dir.path(), &file, &["--shrink", "none", "--format", "markdown"]);
+    let md = merge(
+        dir.path(),
+        &file,
+        &["--shrink", "none", "--format", "markdown"],
+    );
     assert_eq!(md.status.code(), Some(2));
     let md = text(&md.stdout);
     assert!(md.contains("| 1 | wrong |"), "{md}");

@@ -108,14 +108,21 @@ pub fn page(
     });
     // The title as HTML text; the data as JSON whose `<` cannot end the script early.
     let title = report::html_text(&format!("beast replay: {title}"));
-    fill(TEMPLATE, &[("__TITLE__", &title), ("__DATA__", &report::script_json(&data))])
+    fill(
+        TEMPLATE,
+        &[
+            ("__TITLE__", &title),
+            ("__DATA__", &report::script_json(&data)),
+        ],
+    )
 }
 
 /// `template` with each placeholder replaced by its value, in one pass over the template:
 /// a value is never searched for placeholders, so no text in one (a file name holding
 /// `__DATA__`) can take another's place.
 fn fill(template: &str, values: &[(&str, &str)]) -> String {
-    let mut page = String::with_capacity(template.len() + values.iter().map(|v| v.1.len()).sum::<usize>());
+    let mut page =
+        String::with_capacity(template.len() + values.iter().map(|v| v.1.len()).sum::<usize>());
     let mut rest = template;
     while let Some((at, (key, value))) = values
         .iter()
@@ -208,7 +215,10 @@ mod tests {
 
     #[test]
     fn a_placeholder_in_a_value_is_never_filled() {
-        let page = fill("<t>__TITLE__</t><d>__DATA__</d>", &[("__TITLE__", "__DATA__"), ("__DATA__", "1")]);
+        let page = fill(
+            "<t>__TITLE__</t><d>__DATA__</d>",
+            &[("__TITLE__", "__DATA__"), ("__DATA__", "1")],
+        );
         assert_eq!(page, "<t>__DATA__</t><d>1</d>");
     }
 }

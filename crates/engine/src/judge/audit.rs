@@ -26,8 +26,8 @@ use crate::beast::{Puzzle, Rules, Ties};
 use crate::judge::cases::Case;
 use crate::judge::generate::{GenOptions, generate};
 use crate::judge::pack::{self, answer};
-use crate::judge::shrink::shrink_within;
 use crate::judge::report::{json_pretty, visible};
+use crate::judge::shrink::shrink_within;
 use crate::words::count;
 
 /// The largest map side a separating puzzle has.

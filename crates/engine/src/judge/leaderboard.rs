@@ -328,7 +328,11 @@ mod tests {
         assert_eq!(all_ie.diagnosis, "not judged: 2 IE");
         let wrong = diagnosis(Status::Explained, vec![group(Verdict::WrongAnswer, 8)]);
         let some_ie = Row::judged("some-ie", &summary(1, 8, 1), &wrong);
-        assert!(some_ie.diagnosis.starts_with("not judged: 1 IE; beast --exhaust"));
+        assert!(
+            some_ie
+                .diagnosis
+                .starts_with("not judged: 1 IE; beast --exhaust")
+        );
         let mut rows = vec![
             Row {
                 bytes: Some(1),
@@ -342,7 +346,13 @@ mod tests {
         let names: Vec<&str> = rows.iter().map(|r| r.name.as_str()).collect();
         assert_eq!(names, ["right", "wrong-long", "all-ie", "some-ie"]);
         let table = text(&rows);
-        assert!(table.lines().nth(3).is_some_and(|l| l.starts_with("3  all-ie")), "{table}");
+        assert!(
+            table
+                .lines()
+                .nth(3)
+                .is_some_and(|l| l.starts_with("3  all-ie")),
+            "{table}"
+        );
     }
 
     #[test]

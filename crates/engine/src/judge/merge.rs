@@ -516,7 +516,9 @@ fn passed(r: &CaseRecord) -> bool {
 fn amount(name: &str, what: &str, value: f64) -> Result<f64, String> {
     match value.is_finite() && value >= 0.0 {
         true => Ok(value),
-        false => Err(format!("case {name}: {what} {value} is not a number of at least 0")),
+        false => Err(format!(
+            "case {name}: {what} {value} is not a number of at least 0"
+        )),
     }
 }
 
@@ -702,7 +704,10 @@ mod tests {
             "shard-1.json:1: shard 2 of 3 is missing: merge every shard"
         );
         let e = merge(&[shard(1, 5, &[0, 3])]).unwrap_err();
-        assert!(e.to_string().contains(": shards 2, 3, 4, 5 of 5 are"), "{e}");
+        assert!(
+            e.to_string().contains(": shards 2, 3, 4, 5 of 5 are"),
+            "{e}"
+        );
     }
 
     #[test]

@@ -584,10 +584,21 @@ mod tests {
 
     #[test]
     fn hostile_shebang_flags_reach_the_header_as_inline_code_only() {
-        let flags = vec!["`</code><img".to_string(), "src=x".to_string(), "onerror=alert(1)>[x](https://e/)".to_string()];
+        let flags = vec![
+            "`</code><img".to_string(),
+            "src=x".to_string(),
+            "onerror=alert(1)>[x](https://e/)".to_string(),
+        ];
         let header = with_flags("Perl 5.36", &flags);
-        assert!(header.starts_with("Perl 5.36 <code>&#96;&#60;&#47;code&#62;&#60;img src&#61;x"), "{header}");
-        assert_eq!(header.matches('<').count(), 2, "only the code element: {header}");
+        assert!(
+            header.starts_with("Perl 5.36 <code>&#96;&#60;&#47;code&#62;&#60;img src&#61;x"),
+            "{header}"
+        );
+        assert_eq!(
+            header.matches('<').count(),
+            2,
+            "only the code element: {header}"
+        );
         assert!(!header.contains('[') && !header.contains('`'), "{header}");
     }
 

@@ -6,8 +6,8 @@ use beast_engine::judge::leaderboard;
 
 use super::reporter::{Out, Reporter, interrupted_note};
 use super::text::sandbox_lines_with;
-use beast_engine::judge::report::markdown_text;
 use crate::cli::check::event::Event;
+use beast_engine::judge::report::markdown_text;
 
 /// The Markdown reporter.
 pub struct Markdown;

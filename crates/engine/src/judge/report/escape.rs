@@ -364,7 +364,10 @@ mod tests {
 
     #[test]
     fn no_line_of_a_strangers_text_begins_with_a_workflow_command() {
-        assert_eq!(visible("::error file=x::boom"), "\\u{3a}:error file=x::boom");
+        assert_eq!(
+            visible("::error file=x::boom"),
+            "\\u{3a}:error file=x::boom"
+        );
         assert_eq!(visible("  ::warning::x"), "  \\u{3a}:warning::x");
         assert_eq!(visible("a::b"), "a::b");
         let text = terminal("case\n::error::x\n\t ::stop-commands::t\nok\x1b[2J\n");
@@ -372,7 +375,10 @@ mod tests {
             text,
             "case\n\\u{3a}:error::x\n\t \\u{3a}:stop-commands::t\nok\\e[2J\n"
         );
-        assert!(text.lines().all(|l| !l.trim_start().starts_with("::")), "{text}");
+        assert!(
+            text.lines().all(|l| !l.trim_start().starts_with("::")),
+            "{text}"
+        );
         assert_eq!(terminal(&text), text, "escaped text is left as it is");
     }
 
@@ -404,8 +410,14 @@ mod tests {
     fn inline_code_is_a_code_span_or_code_with_every_punctuation_a_reference() {
         assert_eq!(markdown_code("-n -l"), "`-n -l`");
         let evil = markdown_code("`</code><img src=x onerror=alert(1)>[x](https://e/)");
-        assert!(evil.starts_with("<code>&#96;&#60;&#47;code&#62;&#60;img"), "{evil}");
-        assert!(evil.ends_with("</code>") && evil.matches('<').count() == 2, "{evil}");
+        assert!(
+            evil.starts_with("<code>&#96;&#60;&#47;code&#62;&#60;img"),
+            "{evil}"
+        );
+        assert!(
+            evil.ends_with("</code>") && evil.matches('<').count() == 2,
+            "{evil}"
+        );
         assert!(!evil.contains('[') && !evil.contains('`'), "{evil}");
     }
 

@@ -22,9 +22,8 @@ use crate::judge::termination::Termination;
 use crate::judge::verdict::Verdict;
 
 pub use self::escape::{
-    html_pre, html_text, json_pretty, json_text, markdown_code, markdown_text,
-    needs_html_code, pasteable, script_json, terminal, visible,
-    whitespace_shown, xml_escape,
+    html_pre, html_text, json_pretty, json_text, markdown_code, markdown_text, needs_html_code,
+    pasteable, script_json, terminal, visible, whitespace_shown, xml_escape,
 };
 pub use self::junit::{Suite, junit, junit_suites};
 pub use self::text::{ROBUSTNESS_NAMED, group_text, internal_text, robustness_text, text};
