@@ -6,7 +6,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::judge::report::{html_pre, markdown_code, markdown_text, needs_html_code};
+use crate::judge::escape::{html_pre, markdown_code, markdown_text, needs_html_code};
 use crate::words;
 
 /// What the golf count left out of a file: Code Golf posts count neither the `#!` line
