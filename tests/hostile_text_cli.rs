@@ -4,6 +4,7 @@
 //! name would break the replay page, and a `#!` line whose flags would be HTML in a post.
 //! The harm is checked from outside: no raw escape byte on stdout or stderr, no line that
 //! begins with `::`, Markdown with no raw HTML, a replay page whose data reads back.
+//! Unix only: Windows allows no such file name.
 
 use std::path::Path;
 use std::process::{Command, Output};

@@ -19,6 +19,7 @@ mod everyday_cli;
 mod examples;
 mod fence_cli;
 mod gen_cli;
+#[cfg(unix)]
 mod hostile_text_cli;
 #[cfg(target_os = "linux")]
 mod jail_cli;
@@ -33,6 +34,7 @@ mod post_cli;
 mod report_paths_cli;
 mod ring_cli;
 mod robustness_cli;
+#[cfg(unix)]
 mod shard_records_cli;
 #[cfg(target_os = "linux")]
 mod side_doors_cli;
