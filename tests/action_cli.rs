@@ -388,13 +388,16 @@ fn what_an_answer_prints_reaches_the_log_with_workflow_commands_stopped() {
             }
         }
         assert!(stopped.is_none(), "the commands are never resumed:\n{log}");
+        // Shown, and escaped besides: no line of the report starts a workflow command.
         for forged in [
-            "::warning title=forged::",
-            "::add-mask::beast",
+            "\\u{3a}:warning title=forged::",
+            "\\u{3a}:add-mask::beast",
             "0 passed, 2 failed",
         ] {
             assert!(inside.contains(forged), "{forged:?} not in the log:\n{log}");
         }
+        let command = inside.lines().find(|l| l.trim_start().starts_with("::"));
+        assert_eq!(command, None, "a workflow command in the report:\n{log}");
     }
     let token = &tokens[0];
     assert!(

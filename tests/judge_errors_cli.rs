@@ -259,7 +259,7 @@ fn the_text_report_the_leaderboard_and_the_post_do_not_count_an_ie_against_the_a
                     row.contains("| 1/1 |"),
                     "only the judged case counts: {row}"
                 );
-                assert!(row.contains("1 IE (not judged)"), "{row}");
+                assert!(row.contains("not judged: 1 IE"), "{row}");
             }
         }
     }

@@ -144,3 +144,88 @@ fn a_failing_answer_gets_its_report_and_no_post() {
         .stdout(predicate::str::contains("# sh").not())
         .stderr(predicate::str::contains("no post"));
 }
+
+/// `--post` asks the judge's own interpreter its version, after every case ran: an
+/// interrupt then ends the check at once (130 for SIGINT, 143 for SIGTERM), prints no post
+/// and leaves no process. The interpreter is a fixture first on `PATH`, a `bash` that
+/// sleeps on `--version` (and runs the real one otherwise).
+#[cfg(unix)]
+#[test]
+fn an_interrupt_during_the_interpreters_version_query_ends_the_post() {
+    use std::os::unix::fs::PermissionsExt;
+    use std::path::Path;
+    use std::process::{Command, Stdio};
+    use std::time::{Duration, Instant};
+
+    for (signal, code) in [("INT", 130), ("TERM", 143)] {
+        let (dir, script) = answer_script();
+        let bin = tempfile::tempdir().expect("temp dir");
+        let asked = bin.path().join("asked");
+        let fake = bin.path().join("bash");
+        fs::write(
+            &fake,
+            format!(
+                "#!/bin/sh\nif [ \"$1\" = --version ]; then echo $$ > '{}'; exec sleep 120; fi\n\
+                 exec /bin/bash \"$@\"\n",
+                asked.display()
+            ),
+        )
+        .expect("write the fixture");
+        fs::set_permissions(&fake, fs::Permissions::from_mode(0o755)).expect("chmod");
+        let path = format!(
+            "{}:{}",
+            bin.path().display(),
+            std::env::var("PATH").unwrap_or_default()
+        );
+        let mut child = Command::new(BEAST)
+            .env("BEAST", BEAST)
+            .env("PATH", path)
+            .args(["check", "--sandbox", "none", "--env", "BEAST"])
+            .args(["--only", "no-beasts", "--post", "--", "bash", &script])
+            .current_dir(dir.path())
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("beast starts");
+        let started = Instant::now();
+        let ceiling = Duration::from_secs(60);
+        while fs::read_to_string(&asked).map_or(true, |s| !s.ends_with('\n')) {
+            assert!(started.elapsed() < ceiling, "the version was never asked");
+            assert!(
+                child.try_wait().expect("waits").is_none(),
+                "beast ended first"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let sleeper = fs::read_to_string(&asked).expect("its pid");
+        let sent = Instant::now();
+        let killed = Command::new("kill")
+            .args([format!("-{signal}"), child.id().to_string()])
+            .status()
+            .expect("kill runs");
+        assert!(killed.success());
+        let out = child.wait_with_output().expect("beast ends");
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(
+            out.status.code(),
+            Some(code),
+            "SIG{signal}: {stdout}{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(
+            sent.elapsed() < Duration::from_secs(30),
+            "SIG{signal} took {:?} (the query sleeps 120 s)",
+            sent.elapsed()
+        );
+        assert!(
+            !stdout.contains("# Bash"),
+            "no post after SIG{signal}: {stdout}"
+        );
+        let gone = !Path::new(&format!("/proc/{}", sleeper.trim())).exists();
+        assert!(
+            gone || !cfg!(target_os = "linux"),
+            "the query was left running"
+        );
+    }
+}

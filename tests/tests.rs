@@ -19,6 +19,8 @@ mod everyday_cli;
 mod examples;
 mod fence_cli;
 mod gen_cli;
+#[cfg(unix)]
+mod hostile_text_cli;
 #[cfg(target_os = "linux")]
 mod jail_cli;
 #[cfg(target_os = "linux")]
@@ -39,6 +41,8 @@ mod quick_start;
 mod report_paths_cli;
 mod ring_cli;
 mod robustness_cli;
+#[cfg(unix)]
+mod shard_records_cli;
 #[cfg(target_os = "linux")]
 mod side_doors_cli;
 #[cfg(unix)]

@@ -86,6 +86,8 @@ pub fn run(args: Args) -> super::error::Ended {
         Format::Markdown => audit::markdown(&result),
         Format::Json => audit::json(&result),
     };
+    // Through the terminal's layer, as every line the judge prints.
+    let text = beast_engine::judge::report::terminal(&text);
     let mut out = io::stdout().lock();
     out.write_all(text.as_bytes())
         .and_then(|()| out.flush())

@@ -147,8 +147,11 @@ fn run_answers(
             c.summary.interrupted = interrupted;
         }
     }
-    let ended = finish(&mut reporters, &judged, run.seed());
-    match interrupted {
+    let ended = finish(&mut reporters, &judged, run.seed(), &|| {
+        groups.interrupted().is_some()
+    });
+    // An interrupt while the report was written (the `--post` version query) ends it too.
+    match interrupted.or_else(|| groups.interrupted()) {
         Some(signal) => {
             let ran: usize = judged
                 .iter()
@@ -329,7 +332,7 @@ fn merged(plan: &Plan, files: &[PathBuf]) -> super::error::Ended {
             sandbox: m.header.sandbox_summary.clone(),
         });
     }
-    finish(&mut reporters, &judged, m.header.seed)
+    finish(&mut reporters, &judged, m.header.seed, &|| false)
 }
 
 /// A shard output, each line read as a record.
@@ -526,8 +529,14 @@ fn run_cases(
 }
 
 /// Tells the reporters of each answer's end and the run's (the leaderboard ranked), and
-/// gives the exit status; `seed` is the random cases' (for `--post`).
-fn finish(reporters: &mut Reporters, judged: &[Judged], seed: Option<u64>) -> super::error::Ended {
+/// gives the exit status; `seed` is the random cases' (for `--post`), `interrupted` says
+/// when a signal has come.
+fn finish(
+    reporters: &mut Reporters,
+    judged: &[Judged],
+    seed: Option<u64>,
+    interrupted: &(dyn Fn() -> bool + Sync),
+) -> super::error::Ended {
     let mut rows: Vec<leaderboard::Row> = judged.iter().map(Judged::row).collect();
     leaderboard::rank(&mut rows);
     for j in judged {
@@ -543,6 +552,7 @@ fn finish(reporters: &mut Reporters, judged: &[Judged], seed: Option<u64>) -> su
         judged,
         rows: &rows,
         seed,
+        interrupted,
     }))?;
     let not_judged: usize = judged.iter().map(Judged::not_judged).sum();
     if not_judged > 0 {

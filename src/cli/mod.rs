@@ -3,7 +3,10 @@
 
 /// `eprint!` for the whole command line, shadowing the standard macro, which panics when
 /// stderr is closed or full: here the message is lost instead, and the exit code still
-/// tells. Defined before the `mod` lines, so every command module uses it.
+/// tells. The text passes the terminal's layer of escaping (`judge::report::terminal`):
+/// a path, a case's name or a shard's field quoted in a note or an error shows no raw
+/// control character and starts no line with a workflow command's `::`. Defined before
+/// the `mod` lines, so every command module uses it.
 #[allow(
     unused_macros,
     reason = "kept so that no command module reaches the panicking one"
@@ -11,15 +14,17 @@
 macro_rules! eprint {
     ($($arg:tt)*) => {{
         use std::io::Write as _;
-        let _ = write!(std::io::stderr(), $($arg)*);
+        let text = beast_engine::judge::report::terminal(&format!($($arg)*));
+        let _ = std::io::stderr().write_all(text.as_bytes());
     }};
 }
 
-/// `eprintln!` that never panics, like [`eprint!`] above.
+/// `eprintln!` that never panics and escapes, like [`eprint!`] above.
 macro_rules! eprintln {
     ($($arg:tt)*) => {{
         use std::io::Write as _;
-        let _ = writeln!(std::io::stderr(), $($arg)*);
+        let text = beast_engine::judge::report::terminal(&format!($($arg)*));
+        let _ = writeln!(std::io::stderr(), "{text}");
     }};
 }
 

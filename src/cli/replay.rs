@@ -4,9 +4,10 @@
 
 use beast_engine::beast::replay::{self, Frame, Limits, Replay, first_difference};
 use beast_engine::beast::{Cell, Puzzle, Rules, Status, render};
+use beast_engine::judge::report;
 use serde_json::{Value, json};
 
-/// The page template; `__TITLE__` and `__DATA__` are filled in.
+/// The page template; `__TITLE__` and `__DATA__` are filled in, once each, by [`fill`].
 const TEMPLATE: &str = include_str!("replay.html");
 
 /// The page for `puzzle` under `rules`, beside the game under `compare` flags if given.
@@ -105,15 +106,35 @@ pub fn page(
         "first_difference": first_difference,
         "games": games.iter().map(|(label, r)| game_json(label, puzzle, r)).collect::<Vec<_>>(),
     });
-    // `<` escaped, so no `</script>` can end the data early.
-    let data = data.to_string().replace('<', "\\u003c");
-    let title = title
-        .replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;");
-    TEMPLATE
-        .replacen("__TITLE__", &format!("beast replay: {title}"), 1)
-        .replacen("__DATA__", &data, 1)
+    // The title as HTML text; the data as JSON whose `<` cannot end the script early.
+    let title = report::html_text(&format!("beast replay: {title}"));
+    fill(
+        TEMPLATE,
+        &[
+            ("__TITLE__", &title),
+            ("__DATA__", &report::script_json(&data)),
+        ],
+    )
+}
+
+/// `template` with each placeholder replaced by its value, in one pass over the template:
+/// a value is never searched for placeholders, so no text in one (a file name holding
+/// `__DATA__`) can take another's place.
+fn fill(template: &str, values: &[(&str, &str)]) -> String {
+    let mut page =
+        String::with_capacity(template.len() + values.iter().map(|v| v.1.len()).sum::<usize>());
+    let mut rest = template;
+    while let Some((at, (key, value))) = values
+        .iter()
+        .filter_map(|kv| rest.find(kv.0).map(|at| (at, kv)))
+        .min_by_key(|(at, _)| *at)
+    {
+        page += &rest[..at];
+        page += value;
+        rest = &rest[at + key.len()..];
+    }
+    page += rest;
+    page
 }
 
 /// `won: score 8 after 29 turns`, or what is known of a cut game.
@@ -186,4 +207,18 @@ fn frame_json(map: &beast_engine::grid::Grid<Cell>, f: &Frame) -> Value {
         moves,
         f.words,
     ])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_placeholder_in_a_value_is_never_filled() {
+        let page = fill(
+            "<t>__TITLE__</t><d>__DATA__</d>",
+            &[("__TITLE__", "__DATA__"), ("__DATA__", "1")],
+        );
+        assert_eq!(page, "<t>__DATA__</t><d>1</d>");
+    }
 }

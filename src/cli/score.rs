@@ -36,7 +36,7 @@ pub fn run(args: Args) -> super::error::Ended {
         let bytes = super::source::read_source(Some(file), "")?;
         let name = match file.as_os_str() == "-" {
             true => "standard input".to_string(),
-            false => file.display().to_string(),
+            false => beast_engine::judge::report::visible(&file.display().to_string()),
         };
         let count = post::count(&bytes, args.count_all);
         lines += &format!("{}\n", post::score_line(&name, &count));

@@ -43,9 +43,11 @@ impl Judged {
         }
     }
 
-    /// True when every case passed.
+    /// True when every case passed, and every case was judged (an IE is never a pass).
     pub fn passed(&self) -> bool {
-        self.outcome.as_ref().is_ok_and(|c| c.summary.failed == 0)
+        self.outcome
+            .as_ref()
+            .is_ok_and(|c| c.summary.failed == 0 && c.summary.internal == 0)
     }
 
     /// The cases the judge could not set up (IE).
@@ -74,6 +76,9 @@ pub struct Finish<'a> {
     pub rows: &'a [leaderboard::Row],
     /// The random cases' seed, if any (for `--post`).
     pub seed: Option<u64>,
+    /// True once a signal has interrupted the check: a reporter that waits on a program
+    /// (`--post` asks the interpreter its version) gives up then, and prints nothing more.
+    pub interrupted: &'a (dyn Fn() -> bool + Sync),
 }
 
 /// One thing that happened in a check.

@@ -27,7 +27,8 @@ const VERSION_TIME: Duration = Duration::from_secs(5);
 /// The post of the answer run by `command`, whose code is `source`, that passed every one
 /// of `reports` (random ones from `seed`); `language` overrides the interpreter's. The
 /// code is counted and shown as golfers count it (without its `#!` line, whose flags the
-/// header names, and one final newline), or whole with `count_all`.
+/// header names, and one final newline), or whole with `count_all`. The interpreter's
+/// version query gives up once `interrupted` says so.
 pub fn text(
     command: &[OsString],
     source: Option<&Source>,
@@ -35,6 +36,7 @@ pub fn text(
     seed: Option<u64>,
     language: Option<&str>,
     (encoding, count_all): (Encoding, bool),
+    interrupted: &dyn Fn() -> bool,
 ) -> anyhow::Result<String> {
     let source = source.context(NO_SOURCE)?;
     let path = Path::new(&source.file);
@@ -45,7 +47,7 @@ pub fn text(
         .with_context(|| format!("cannot post {}", path.display()))?;
     let language = match language {
         Some(l) => l.to_string(),
-        None => interpreter_language(command, path)?,
+        None => interpreter_language(command, path, interrupted)?,
     };
     let flags = match left_out.shebang {
         true => post::shebang(&bytes).map(|s| s.flags).unwrap_or_default(),
@@ -93,8 +95,13 @@ fn passed(reports: &[CaseReport], seed: Option<u64>) -> Passed {
 /// interpreter the command runs (its first word, or, when that is the script itself, what
 /// its `#!` line names) when that is an interpreter the judge itself finds through its own
 /// `PATH`, outside every place the command names, with the version it prints; otherwise
-/// the language of the source file's extension (no version).
-fn interpreter_language(command: &[OsString], script: &Path) -> anyhow::Result<String> {
+/// the language of the source file's extension (no version). The version query gives up
+/// once `interrupted` says so.
+fn interpreter_language(
+    command: &[OsString],
+    script: &Path,
+    interrupted: &dyn Fn() -> bool,
+) -> anyhow::Result<String> {
     let command: Vec<OsString> = command
         .iter()
         .enumerate()
@@ -112,7 +119,7 @@ fn interpreter_language(command: &[OsString], script: &Path) -> anyhow::Result<S
         .as_deref()
         .and_then(|w| judges_interpreter(w, path.as_deref(), &named).map(|p| (w, p)));
     if let Some((word, program)) = judges
-        && let Some(language) = post::language(word, &version_line(&program))
+        && let Some(language) = post::language(word, &version_line(&program, interrupted))
     {
         return Ok(language);
     }
@@ -163,9 +170,9 @@ fn shebang(script: &Path) -> Option<String> {
 }
 
 /// The first line the judge's interpreter prints for `--version` (on stdout, or stderr if
-/// not), or an empty line when it cannot start or takes too long.
-fn version_line(program: &HostProgram) -> String {
-    let Some(ran) = program.run(&[OsStr::new("--version")], &[], VERSION_TIME, &|| false) else {
+/// not), or an empty line when it cannot start, takes too long or `interrupted` says so.
+fn version_line(program: &HostProgram, interrupted: &dyn Fn() -> bool) -> String {
+    let Some(ran) = program.run(&[OsStr::new("--version")], &[], VERSION_TIME, interrupted) else {
         return String::new();
     };
     let text = if ran.stdout.trim().is_empty() {

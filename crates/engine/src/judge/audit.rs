@@ -26,6 +26,7 @@ use crate::beast::{Puzzle, Rules, Ties};
 use crate::judge::cases::Case;
 use crate::judge::generate::{GenOptions, generate};
 use crate::judge::pack::{self, answer};
+use crate::judge::report::{json_pretty, visible};
 use crate::judge::shrink::shrink_within;
 use crate::words::count;
 
@@ -408,7 +409,12 @@ pub fn text(audit: &Audit) -> String {
     let mut s = format!(
         "Examples: {} ({})\nKnown readings: {} (the catalogue and the switch combinations)\n",
         audit.examples.len(),
-        audit.examples.join(", "),
+        audit
+            .examples
+            .iter()
+            .map(|n| visible(n))
+            .collect::<Vec<_>>()
+            .join(", "),
         audit.decided.len() + audit.undecided.len()
     );
     s += &format!(
@@ -425,7 +431,7 @@ pub fn text(audit: &Audit) -> String {
         s += &format!(
             "  {:<width$}  refuted by {}\n",
             flags(d.rules),
-            d.refuted_by
+            visible(&d.refuted_by)
         );
     }
     if audit.undecided.is_empty() {
@@ -634,7 +640,7 @@ pub fn json(audit: &Audit) -> String {
         },
     };
     // Serializing strings, numbers and options cannot fail.
-    let mut text = serde_json::to_string_pretty(&doc).unwrap_or_default();
+    let mut text = serde_json::to_value(&doc).map_or_else(|_| String::new(), |v| json_pretty(&v));
     text.push('\n');
     text
 }

@@ -1,13 +1,14 @@
 //! The leaderboard of a whole challenge (`beast check --answers`): one row per answer with
 //! its passed count, diagnosis, golf score and time, ranked correct first and then by
-//! bytes, in text and Markdown (its JSON line is [`record::Leaderboard`](crate::judge::record::Leaderboard)).
+//! bytes, every answer with a case the judge could not set up (IE, not judged) after every
+//! judged one, in text and Markdown (its JSON line is [`record::Leaderboard`](crate::judge::record::Leaderboard)).
 
 use std::fmt::Write as _;
 
 use serde::Serialize;
 
 use crate::judge::diagnose::Status;
-use crate::judge::report::{DiagnosisReport, Source, Summary, visible};
+use crate::judge::report::{DiagnosisReport, Source, Summary, markdown_text, visible};
 use crate::judge::verdict::Verdict;
 
 /// One answer's row.
@@ -15,8 +16,11 @@ use crate::judge::verdict::Verdict;
 pub struct Row {
     /// The answer's name, from the answers file.
     pub name: String,
-    /// True if it passed every case.
+    /// True if it passed every case, and every case was judged.
     pub correct: bool,
+    /// Cases the judge could not set up (IE): an answer with one is not judged, and
+    /// ranks after every judged answer.
+    pub internal: usize,
     /// Cases passed.
     pub passed: usize,
     /// Of those, the ones where only whitespace differs (PE).
@@ -36,17 +40,21 @@ pub struct Row {
 }
 
 impl Row {
-    /// The row of an answer that ran: its summary and its diagnosis.
+    /// The row of an answer that ran: its summary and its diagnosis. An IE never counts
+    /// for the answer: with one, it is not correct, its diagnosis starts `not judged`
+    /// (and says `correct` of nothing), and it ranks after every judged answer.
     pub fn judged(name: &str, summary: &Summary, d: &DiagnosisReport) -> Row {
         Row {
             name: name.to_string(),
-            correct: summary.failed == 0,
+            correct: summary.failed == 0 && summary.internal == 0,
+            internal: summary.internal,
             passed: summary.passed,
             presentation: summary.presentation,
             total: summary.passed + summary.failed,
-            diagnosis: match summary.internal {
-                0 => short_diagnosis(d),
-                n => format!("{}; {n} IE (not judged)", short_diagnosis(d)),
+            diagnosis: match (summary.internal, d.status) {
+                (0, _) => short_diagnosis(d),
+                (n, Status::Correct) => format!("not judged: {n} IE"),
+                (n, _) => format!("not judged: {n} IE; {}", short_diagnosis(d)),
             },
             bytes: summary.source.as_ref().map(|s| s.bytes),
             chars: summary.source.as_ref().map(|s| s.chars),
@@ -60,6 +68,7 @@ impl Row {
         Row {
             name: name.to_string(),
             correct: false,
+            internal: 0,
             passed: 0,
             presentation: 0,
             total: 0,
@@ -130,17 +139,19 @@ pub fn short_diagnosis(d: &DiagnosisReport) -> String {
     parts.join("; ")
 }
 
-/// Ranks the rows: correct answers first, then by bytes (an unknown score last), then by
-/// name.
+/// Ranks the rows: correct answers first, then the other judged ones, then every answer
+/// not judged (an IE); within each, by bytes (an unknown score last), then by name.
 pub fn rank(rows: &mut [Row]) {
-    rows.sort_by(|a, b| {
-        (!a.correct, a.bytes.is_none(), a.bytes, &a.name).cmp(&(
-            !b.correct,
-            b.bytes.is_none(),
-            b.bytes,
-            &b.name,
-        ))
-    });
+    let key = |r: &Row| {
+        (
+            r.internal > 0,
+            !r.correct,
+            r.bytes.is_none(),
+            r.bytes,
+            r.name.clone(),
+        )
+    };
+    rows.sort_by_key(key);
 }
 
 /// The cells of a row, in column order: rank, answer, passed, bytes, chars, slowest,
@@ -216,31 +227,10 @@ pub fn markdown(rows: &[Row]) -> String {
     let mut s = format!("| {} |\n", HEADERS.join(" | "));
     s += "|--:|---|--:|--:|--:|---|--:|---|\n";
     for (i, r) in rows.iter().enumerate() {
-        let cells: Vec<String> = cells(i + 1, r).iter().map(|c| markdown_cell(c)).collect();
+        let cells: Vec<String> = cells(i + 1, r).iter().map(|c| markdown_text(c)).collect();
         s += &format!("| {} |\n", cells.join(" | "));
     }
     s
-}
-
-/// `text` as the text of one Markdown table cell, rendered as written: a `|` cannot end the
-/// cell, and an answer's name or words (`<img src=...>`, `[x](url)`, `*`, a backtick) are
-/// never read as HTML, a link, emphasis or code.
-fn markdown_cell(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '\\' | '|' | '`' | '[' | ']' | '*' | '_' | '~' => {
-                out.push('\\');
-                out.push(c);
-            }
-            '\n' | '\r' => out.push(' '),
-            _ => out.push(c),
-        }
-    }
-    out
 }
 
 #[cfg(test)]
@@ -252,6 +242,7 @@ mod tests {
         Row {
             name: name.to_string(),
             correct,
+            internal: 0,
             passed: if correct { 10 } else { 7 },
             presentation: 0,
             total: 10,
@@ -321,6 +312,50 @@ mod tests {
     }
 
     #[test]
+    fn an_answer_with_an_ie_is_not_judged_and_ranks_after_every_judged_one() {
+        let summary = |passed, failed, internal| Summary {
+            passed,
+            failed,
+            internal,
+            ..Summary::default()
+        };
+        let all_ie = Row::judged(
+            "all-ie",
+            &summary(0, 0, 2),
+            &diagnosis(Status::Correct, Vec::new()),
+        );
+        assert!(!all_ie.correct);
+        assert_eq!(all_ie.diagnosis, "not judged: 2 IE");
+        let wrong = diagnosis(Status::Explained, vec![group(Verdict::WrongAnswer, 8)]);
+        let some_ie = Row::judged("some-ie", &summary(1, 8, 1), &wrong);
+        assert!(
+            some_ie
+                .diagnosis
+                .starts_with("not judged: 1 IE; beast --exhaust")
+        );
+        let mut rows = vec![
+            Row {
+                bytes: Some(1),
+                ..all_ie
+            },
+            some_ie,
+            row("wrong-long", false, Some(500)),
+            row("right", true, Some(300)),
+        ];
+        rank(&mut rows);
+        let names: Vec<&str> = rows.iter().map(|r| r.name.as_str()).collect();
+        assert_eq!(names, ["right", "wrong-long", "all-ie", "some-ie"]);
+        let table = text(&rows);
+        assert!(
+            table
+                .lines()
+                .nth(3)
+                .is_some_and(|l| l.starts_with("3  all-ie")),
+            "{table}"
+        );
+    }
+
+    #[test]
     fn a_row_names_the_explaining_reading_or_the_crashes() {
         let explained = diagnosis(Status::Explained, vec![group(Verdict::WrongAnswer, 8)]);
         assert_eq!(
@@ -383,7 +418,7 @@ mod tests {
         let line = md.lines().nth(2).expect("the row");
         assert!(
             line.contains(
-                r"&lt;img src=x onerror=y&gt;\[a\](http://e/)\*b\*\_c\_\`d\`&amp;amp;\\u{a}row"
+                r"&lt;img src=x onerror=y&gt;\[a\](http://e/)\*b\*\_c\_\`d\`&amp;amp;\\nrow"
             ),
             "{md}"
         );

@@ -17,6 +17,7 @@ use crate::judge::record::{AnswerHeader, CaseRecord, Header, Record};
 use crate::judge::report::{CaseReport, Source};
 use crate::judge::robustness::Layout;
 use crate::judge::termination::Termination;
+use crate::judge::verdict::Verdict;
 
 /// A 64-bit FNV-1a fingerprint of `parts` (each part delimited), in hex: stable across
 /// machines and builds, unlike the standard library's hasher.
@@ -205,12 +206,16 @@ pub enum MergeError {
         files: String,
     },
     /// Shards missing.
-    #[error("shard {missing} of {count} is missing: merge every shard")]
+    #[error("{file}:1: {missing} of {count} {verb} missing: merge every shard")]
     MissingShards {
-        /// The missing Ks, comma-separated.
+        /// The first file, whose header says N.
+        file: String,
+        /// The missing Ks in words: `shard 2`, `shards 2, 3 and 40 more`.
         missing: String,
         /// N.
         count: usize,
+        /// `is` or `are`.
+        verb: &'static str,
     },
     /// A line that is not a case record, summary or header.
     #[error("{file}:{line}: {reason}")]
@@ -278,14 +283,20 @@ pub fn merge(shards: &[ShardFile]) -> Result<Merged, MergeError> {
             files: files.join(", "),
         });
     }
-    let missing: Vec<String> = (1..=first_shard.count)
-        .filter(|k| !by_index.contains_key(k))
-        .map(|k| k.to_string())
-        .collect();
-    if !missing.is_empty() {
+    // Every K lies in 1..=N and none repeats, so the count of those missing is known
+    // without listing them: a header may claim billions of shards.
+    let missing = first_shard.count - by_index.len();
+    if missing > 0 {
+        let named: Vec<String> = (1..=first_shard.count)
+            .filter(|k| !by_index.contains_key(k))
+            .take(MISSING_NAMED)
+            .map(|k| k.to_string())
+            .collect();
         return Err(MergeError::MissingShards {
-            missing: missing.join(", "),
+            file: first_file.clone(),
+            missing: missing_words(&named, missing),
             count: first_shard.count,
+            verb: if missing == 1 { "is" } else { "are" },
         });
     }
     let mut answers: Vec<BTreeMap<usize, (Case, CaseReport)>> =
@@ -311,6 +322,19 @@ pub fn merge(shards: &[ShardFile]) -> Result<Merged, MergeError> {
             })
             .collect(),
     })
+}
+
+/// The most missing shards a refusal names one by one.
+const MISSING_NAMED: usize = 10;
+
+/// The missing shards in words: `shard 2`, `shards 2, 4`, or the first ones `named` and
+/// how many more of the `missing`.
+fn missing_words(named: &[String], missing: usize) -> String {
+    match (named, missing - named.len()) {
+        ([one], 0) => format!("shard {one}"),
+        (_, 0) => format!("shards {}", named.join(", ")),
+        (_, more) => format!("shards {} and {more} more", named.join(", ")),
+    }
 }
 
 /// The header of a shard file and its K/N.
@@ -483,9 +507,36 @@ fn answer_of(name: Option<&str>, header: &Header) -> Result<usize, String> {
     }
 }
 
+/// Whether a recorded case passed, from its verdict alone: AC passes, and PE unless the
+/// shard ran under `--strict` (its record says so by `passed: false`); every other
+/// verdict fails, whatever the record claims. A record can turn a pass into a failure,
+/// never a failure into a pass.
+fn passed(r: &CaseRecord) -> bool {
+    match r.verdict {
+        Verdict::Presentation => r.passed,
+        v => v.passed(true),
+    }
+}
+
+/// A number a record holds that must be a finite amount, at least 0 (a time, a size).
+fn amount(name: &str, what: &str, value: f64) -> Result<f64, String> {
+    match value.is_finite() && value >= 0.0 {
+        true => Ok(value),
+        false => Err(format!(
+            "case {name}: {what} {value} is not a number of at least 0"
+        )),
+    }
+}
+
 /// The case and its report from one case record, with its position in the whole list.
 fn case_of(r: &CaseRecord) -> Result<(usize, Case, CaseReport), String> {
     let name = r.name.clone();
+    let passed = passed(r);
+    let time_ms = amount(&name, "time_ms", r.time_ms)?;
+    let peak_memory_mib = match r.peak_memory_mib {
+        Some(m) => Some(amount(&name, "peak_memory_mib", m)?),
+        None => None,
+    };
     let index = r
         .index
         .ok_or_else(|| format!("case {name} without its index"))?;
@@ -500,7 +551,7 @@ fn case_of(r: &CaseRecord) -> Result<(usize, Case, CaseReport), String> {
     let case = Case {
         name: name.clone(),
         puzzle,
-        input: if r.passed {
+        input: if passed {
             Vec::new()
         } else {
             puzzle_text.clone().into_bytes()
@@ -517,19 +568,17 @@ fn case_of(r: &CaseRecord) -> Result<(usize, Case, CaseReport), String> {
     let report = CaseReport {
         name,
         verdict: r.verdict,
-        passed: r.passed,
-        time_ms: r.time_ms,
+        passed,
+        time_ms,
         // A passing case keeps no text, as in a run on one machine.
-        puzzle: if r.passed { String::new() } else { puzzle_text },
+        puzzle: if passed { String::new() } else { puzzle_text },
         expected: r.expected.clone(),
         got: r.got.clone(),
         detail: r.detail.clone().map(Termination::Recorded),
         consistent: None,
         seed: r.seed,
         reproduce: r.r#gen.clone(),
-        peak_memory: r
-            .peak_memory_mib
-            .map(|m| (m * f64::from(1u32 << 20)) as u64),
+        peak_memory: peak_memory_mib.map(|m| (m * f64::from(1u32 << 20)) as u64),
         robustness: r.robustness,
     };
     Ok((index, case, report))
@@ -547,7 +596,6 @@ mod tests {
     use crate::judge::diagnose::Status;
     use crate::judge::record::{SandboxRecord, SummaryRecord};
     use crate::judge::report::{DiagnosisReport, Summary};
-    use crate::judge::verdict::Verdict;
 
     const PUZZLE: &str = "5 3\n#####\n#O~H#\n#####\nR\n";
 
@@ -663,7 +711,48 @@ mod tests {
     #[test]
     fn a_missing_shard_is_refused() {
         let e = merge(&[shard(1, 3, &[0, 3]), shard(3, 3, &[2])]).unwrap_err();
-        assert_eq!(e.to_string(), "shard 2 of 3 is missing: merge every shard");
+        assert_eq!(
+            e.to_string(),
+            "shard-1.json:1: shard 2 of 3 is missing: merge every shard"
+        );
+        let e = merge(&[shard(1, 5, &[0, 3])]).unwrap_err();
+        assert!(
+            e.to_string().contains(": shards 2, 3, 4, 5 of 5 are"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn a_header_claiming_billions_of_shards_is_refused_without_listing_them() {
+        let e = merge(&[shard(1, 3_000_000_000, &[0])]).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "shard-1.json:1: shards 2, 3, 4, 5, 6, 7, 8, 9, 10, 11 and 2999999989 more of \
+             3000000000 are missing: merge every shard"
+        );
+    }
+
+    #[test]
+    fn a_record_never_makes_a_failure_pass() {
+        let Record::Case(mut r) = case(0) else {
+            panic!("a case record")
+        };
+        r.verdict = Verdict::WrongAnswer;
+        assert!(r.passed, "the forged record says it passed");
+        let (_, c, report) = case_of(&r).expect("a case");
+        assert!(!report.passed && report.failed(), "WA is a failure");
+        assert_eq!(c.input, PUZZLE.as_bytes(), "a failing case keeps its text");
+        r.verdict = Verdict::InternalError;
+        assert!(!case_of(&r).expect("a case").2.passed);
+        r.verdict = Verdict::Presentation;
+        assert!(case_of(&r).expect("a case").2.passed);
+        r.passed = false;
+        assert!(!case_of(&r).expect("a case").2.passed, "PE under --strict");
+        r.verdict = Verdict::Accepted;
+        assert!(case_of(&r).expect("a case").2.passed);
+        r.time_ms = f64::NAN;
+        let e = case_of(&r).unwrap_err();
+        assert!(e.contains("time_ms NaN is not a number"), "{e}");
     }
 
     #[test]

@@ -9,6 +9,7 @@ pub mod cases;
 pub mod confirmation;
 pub mod design;
 pub mod diagnose;
+pub mod escape;
 pub mod flaky;
 pub mod generate;
 pub mod kattis;

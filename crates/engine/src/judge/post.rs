@@ -6,6 +6,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::judge::escape::{html_pre, markdown_code, markdown_text, needs_html_code};
 use crate::words;
 
 /// What the golf count left out of a file: Code Golf posts count neither the `#!` line
@@ -186,11 +187,14 @@ pub fn shebang(code: &[u8]) -> Option<Shebang> {
 }
 
 /// The post's language with the interpreter flags the answer runs with, as Code Golf posts
-/// name them: `Perl 5.36 \`-n\``. No flags, no change.
+/// name them: `Perl 5.36 \`-n\``, as the header's Markdown: the language as text and the
+/// flags (the answer's `#!` line, a stranger's text) as inline code, neither ever read as
+/// Markdown or HTML.
 pub fn with_flags(language: &str, flags: &[String]) -> String {
+    let language = markdown_text(language);
     match flags.is_empty() {
-        true => language.to_string(),
-        false => format!("{language} `{}`", flags.join(" ")),
+        true => language,
+        false => format!("{language} {}", markdown_code(&flags.join(" "))),
     }
 }
 
@@ -430,39 +434,20 @@ fn grouped(n: usize) -> String {
     out
 }
 
-/// True if `code` cannot go in an indented block as it is: it holds a backtick, or a
-/// character that does not print (a control character other than a newline or a tab).
-fn needs_pre(code: &str) -> bool {
-    code.chars()
-        .any(|c| c == '`' || (c.is_control() && c != '\n' && c != '\t'))
-}
-
-/// The code as a Markdown block: indented by four spaces; or, when it holds backticks or
-/// characters that do not print, a `<pre><code>` block with `&`, `<`, `>`, the backticks
-/// and those characters written as HTML character references, as Attempt This Online does.
-/// One final newline of the file is not shown.
+/// The code as a Markdown block: indented by four spaces; or, when it holds backticks,
+/// characters that do not print, or a line a CI log would read as a workflow command
+/// (`::error::`), a `<pre><code>` block with `&`, `<`, `>`, the backticks and those
+/// characters written as HTML character references, as Attempt This Online does
+/// ([`html_pre`]). One final newline of the file is not shown.
 pub fn code_block(code: &str) -> String {
     let code = code.strip_suffix('\n').unwrap_or(code);
-    if !needs_pre(code) {
+    if !needs_html_code(code) {
         return code
             .split('\n')
             .map(|line| format!("    {line}\n"))
             .collect();
     }
-    let mut s = String::from("<pre><code>");
-    for c in code.chars() {
-        match c {
-            '&' => s += "&amp;",
-            '<' => s += "&lt;",
-            '>' => s += "&gt;",
-            '`' => s += "&#96;",
-            '\n' | '\t' => s.push(c),
-            c if c.is_control() => s += &format!("&#x{:X};", u32::from(c)),
-            c => s.push(c),
-        }
-    }
-    s += "</code></pre>\n";
-    s
+    format!("<pre><code>{}</code></pre>\n", html_pre(code))
 }
 
 /// The whole post: the header, the code block and the line of what passed, a blank line
@@ -682,6 +667,30 @@ mod tests {
             "<pre><code>s=&#96;x&#96;&lt;&amp;&gt;&#x1;</code></pre>\n"
         );
         assert_eq!(code_block("a\tb<"), "    a\tb<\n");
+        assert_eq!(
+            code_block("p\n::error::x\n"),
+            "<pre><code>p\n&#58;:error::x</code></pre>\n"
+        );
+    }
+
+    #[test]
+    fn hostile_shebang_flags_reach_the_header_as_inline_code_only() {
+        let flags = vec![
+            "`</code><img".to_string(),
+            "src=x".to_string(),
+            "onerror=alert(1)>[x](https://e/)".to_string(),
+        ];
+        let header = with_flags("Perl 5.36", &flags);
+        assert!(
+            header.starts_with("Perl 5.36 <code>&#96;&#60;&#47;code&#62;&#60;img src&#61;x"),
+            "{header}"
+        );
+        assert_eq!(
+            header.matches('<').count(),
+            2,
+            "only the code element: {header}"
+        );
+        assert!(!header.contains('[') && !header.contains('`'), "{header}");
     }
 
     #[test]

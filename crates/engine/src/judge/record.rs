@@ -450,6 +450,7 @@ impl Leaderboard {
                     rank: i + 1,
                     name: r.name.clone(),
                     correct: r.correct,
+                    ie: r.internal,
                     passed: r.passed,
                     pe: r.presentation,
                     total: r.total,
@@ -474,8 +475,11 @@ pub struct RankedRow {
     pub rank: usize,
     /// The answer's name.
     pub name: String,
-    /// True if it passed every case.
+    /// True if it passed every case, and every case was judged.
     pub correct: bool,
+    /// Cases the judge could not set up (IE): the answer is not judged; absent when none.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub ie: usize,
     /// Cases passed.
     pub passed: usize,
     /// Of those, the ones where only whitespace differs (PE).

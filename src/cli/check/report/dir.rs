@@ -7,6 +7,7 @@ use std::path::PathBuf;
 
 use anyhow::Context;
 use beast_engine::judge::record::{CaseRecord, Record, SummaryRecord};
+use beast_engine::judge::report;
 
 use super::reporter::{Out, Reporter};
 use super::text::detail;
@@ -33,7 +34,12 @@ impl Reporter for ReportDir {
         let target = Target::create(dir)
             .with_context(|| format!("cannot make the report directory {}", dir.display()))?;
         for j in finish.judged {
-            let text = format!("{}\n{}", j.sandbox.line, detail(j));
+            // A file read on a terminal: its text through the terminal's layer.
+            let text = report::terminal(&format!(
+                "{}\n{}",
+                report::visible(&j.sandbox.line),
+                detail(j)
+            ));
             let mut json = String::new();
             if let Ok(Concluded {
                 reports,

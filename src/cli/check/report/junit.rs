@@ -1,5 +1,6 @@
-//! `--junit FILE`: the run as JUnit XML, one suite, or one an answer (the XML is the
-//! engine's, `judge::report::junit_suites`).
+//! `--junit FILE`: the run as JUnit XML, one suite, or one an answer in the leaderboard's
+//! order (an answer not judged after every judged one; the XML is the engine's,
+//! `judge::report::junit_suites`).
 
 use std::path::PathBuf;
 
@@ -8,7 +9,7 @@ use beast_engine::judge::cases::Shard;
 use beast_engine::judge::report;
 
 use super::reporter::{Out, Reporter, write_report_file};
-use crate::cli::check::event::Event;
+use crate::cli::check::event::{Event, Judged};
 
 /// The JUnit reporter.
 pub struct Junit {
@@ -33,16 +34,20 @@ impl Reporter for Junit {
             Some(shard) => format!("beast check (shard {shard})"),
             None => "beast check".to_string(),
         };
-        let names: Vec<String> = finish
-            .judged
+        // In rank order, as the leaderboard has them.
+        let ranked: Vec<&Judged> = finish
+            .rows
+            .iter()
+            .filter_map(|row| finish.judged.iter().find(|j| j.name == row.name))
+            .collect();
+        let names: Vec<String> = ranked
             .iter()
             .map(|j| match self.many {
                 true => format!("{suite}: {}", j.name),
                 false => suite.clone(),
             })
             .collect();
-        let suites: Vec<report::Suite> = finish
-            .judged
+        let suites: Vec<report::Suite> = ranked
             .iter()
             .zip(&names)
             .filter_map(|(j, name)| {

@@ -1,11 +1,13 @@
 //! The Markdown report: what contained the answers, as in text, then the leaderboard as a
-//! table ready to paste into the challenge post.
+//! table ready to paste into the challenge post; every name and line in it Markdown text
+//! rendered as written (`judge::report::markdown_text`).
 
 use beast_engine::judge::leaderboard;
 
 use super::reporter::{Out, Reporter, interrupted_note};
-use super::text::sandbox_lines;
+use super::text::sandbox_lines_with;
 use crate::cli::check::event::Event;
+use beast_engine::judge::report::markdown_text;
 
 /// The Markdown reporter.
 pub struct Markdown;
@@ -20,7 +22,8 @@ impl Reporter for Markdown {
                     .iter()
                     .map(|j| j.sandbox.line.as_str())
                     .collect();
-                out.print(&format!("{}\n", sandbox_lines(&names, &lines)));
+                let sandbox = sandbox_lines_with(&names, &lines, markdown_text);
+                out.print(&format!("{sandbox}\n"));
                 out.print(&leaderboard::markdown(finish.rows));
             }
             Event::Interrupted { signal, ran, of } => {

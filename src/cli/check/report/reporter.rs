@@ -1,9 +1,12 @@
 //! What every reporter writes through, and the one trait they share: [`Out`], the way to
-//! the terminal, and [`Reporter`].
+//! the terminal, and [`Reporter`]. Every line `Out` prints or notes passes the terminal's
+//! layer of escaping (`judge::report::terminal`) on its way: whatever a renderer let
+//! through, no raw control character and no workflow command's `::` at a line's start.
 
 use std::io::{self, Write};
 use std::path::Path;
 
+use beast_engine::judge::report::terminal;
 use indicatif::ProgressBar;
 
 use crate::cli::check::event::Event;
@@ -54,14 +57,29 @@ impl Out {
     /// one.
     pub fn notice(&self) -> impl Fn(&str) + Send + Sync + 'static {
         let bar = self.bar.clone();
-        move |text: &str| match &bar {
-            Some(bar) => bar.suspend(|| eprint!("{text}")),
-            None => eprint!("{text}"),
+        move |text: &str| {
+            let text = terminal(text);
+            match &bar {
+                Some(bar) => bar.suspend(|| eprint!("{text}")),
+                None => eprint!("{text}"),
+            }
         }
     }
 
-    /// Prints `text` on stdout; after a write error nothing more is printed.
+    /// Prints `text` on stdout, made safe for the terminal; after a write error nothing
+    /// more is printed.
     pub fn print(&mut self, text: &str) {
+        self.print_raw(&terminal(text));
+    }
+
+    /// Prints `line`, the judge's own words painted with its colours (the summary line:
+    /// counts, no stranger's text), as it is.
+    pub fn print_painted(&mut self, line: &str) {
+        self.print_raw(line);
+    }
+
+    /// Prints `text` on stdout as it is.
+    fn print_raw(&mut self, text: &str) {
         if let Some((out, _)) = &mut self.kept {
             out.push_str(text);
             return;
@@ -81,8 +99,10 @@ impl Out {
         self.closed = result.is_err();
     }
 
-    /// Prints `text` on stderr, as it is (end it with a newline).
+    /// Prints `text` on stderr, made safe for the terminal (end it with a newline).
     pub fn note(&mut self, text: &str) {
+        let text = terminal(text);
+        let text = text.as_str();
         if let Some((_, err)) = &mut self.kept {
             err.push_str(text);
             return;

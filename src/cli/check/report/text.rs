@@ -41,7 +41,7 @@ impl Text {
 
     /// The end of one answer's report: the `--post` of a passing answer, or the
     /// diagnosis, time, score and summary lines (and why there is no post).
-    fn ending_of_one(&self, j: &Judged, seed: Option<u64>, out: &mut Out) -> anyhow::Result<()> {
+    fn ending_of_one(&self, j: &Judged, finish: &Finish<'_>, out: &mut Out) -> anyhow::Result<()> {
         let Ok(Concluded {
             reports,
             summary,
@@ -56,14 +56,20 @@ impl Text {
                 &p.command,
                 j.source.as_ref(),
                 reports,
-                seed,
+                finish.seed,
                 p.language.as_deref(),
                 (p.encoding, p.count_all),
+                finish.interrupted,
             )?;
+            // Interrupted while the interpreter was asked: the check ends, with no post.
+            if (finish.interrupted)() {
+                return Ok(());
+            }
             out.print(&text);
             out.note(&format!("{}\n", summary.line()));
         } else {
-            out.print(&ending(reports, summary, d, self.paint));
+            out.print(&ending_body(reports, summary, d));
+            out.print_painted(&format!("{}\n", summary_line(summary, self.paint)));
             if self.post.is_some() {
                 let why = post::refusal(summary);
                 out.note(&format!("{why}\n"));
@@ -103,7 +109,7 @@ impl Reporter for Text {
         match event {
             Event::RunStarted(_) | Event::RunFinished(_) if self.quiet => {
                 if let Event::RunFinished(finish) = event {
-                    out.print(&quiet_ending(finish, self.many, self.paint));
+                    quiet_ending(finish, self.many, self.paint, out);
                 }
             }
             Event::RunStarted(start) => {
@@ -124,7 +130,7 @@ impl Reporter for Text {
             Event::RunFinished(finish) if self.many => self.leaderboard(finish, out),
             Event::RunFinished(finish) => {
                 if let Some(j) = finish.judged.first() {
-                    self.ending_of_one(j, finish.seed, out)?;
+                    self.ending_of_one(j, finish, out)?;
                 }
             }
             Event::Interrupted { signal, ran, of } => {
@@ -139,29 +145,37 @@ impl Reporter for Text {
 /// The report's first lines: the sandbox line once when every answer has the same, else
 /// one line per answer, named.
 pub fn sandbox_lines(names: &[&str], lines: &[&str]) -> String {
+    sandbox_lines_with(names, lines, report::visible)
+}
+
+/// The sandbox lines as [`sandbox_lines`] makes them, each name and line (a shard's line is
+/// a stranger's text) escaped by `escape`, the layer of the medium they land in.
+pub fn sandbox_lines_with(names: &[&str], lines: &[&str], escape: fn(&str) -> String) -> String {
     let first = lines.first().copied().unwrap_or_default();
     if lines.iter().all(|l| *l == first) {
-        return format!("{first}\n");
+        return format!("{}\n", escape(first));
     }
     names
         .iter()
         .zip(lines)
         .map(|(name, line)| {
             let rest = line.strip_prefix("sandbox: ").unwrap_or(line);
-            format!("sandbox ({}): {rest}\n", report::visible(name))
+            format!("sandbox ({}): {}\n", escape(name), escape(rest))
         })
         .collect()
 }
 
 /// All `-q` prints: the summary line of one answer, or the leaderboard of several.
-fn quiet_ending(finish: &Finish<'_>, many: bool, paint: bool) -> String {
+fn quiet_ending(finish: &Finish<'_>, many: bool, paint: bool, out: &mut Out) {
     if many {
-        return leaderboard::text(finish.rows);
+        return out.print(&leaderboard::text(finish.rows));
     }
     match finish.judged.first().map(|j| &j.outcome) {
-        Some(Ok(Concluded { summary, .. })) => format!("{}\n", summary_line(summary, paint)),
-        Some(Err(reason)) => format!("cannot start: {}\n", report::visible(reason)),
-        None => String::new(),
+        Some(Ok(Concluded { summary, .. })) => {
+            out.print_painted(&format!("{}\n", summary_line(summary, paint)));
+        }
+        Some(Err(reason)) => out.print(&format!("cannot start: {}\n", report::visible(reason))),
+        None => {}
     }
 }
 
@@ -169,14 +183,18 @@ fn quiet_ending(finish: &Finish<'_>, many: bool, paint: bool) -> String {
 /// time, score and summary line, or why it could not start.
 pub fn detail(j: &Judged) -> String {
     match &j.outcome {
-        Ok(c) => ending(&c.reports, &c.summary, &c.diagnosis, false),
+        Ok(c) => format!(
+            "{}{}\n",
+            ending_body(&c.reports, &c.summary, &c.diagnosis),
+            c.summary.line()
+        ),
         Err(reason) => format!("cannot start: {}\n", report::visible(reason)),
     }
 }
 
-/// The end of the text report: the groups, the diagnosis, the time and score lines, and
-/// the summary line.
-fn ending(reports: &[CaseReport], summary: &Summary, d: &DiagnosisReport, paint: bool) -> String {
+/// The end of the text report but its summary line: the groups, the diagnosis, the time
+/// and score lines.
+fn ending_body(reports: &[CaseReport], summary: &Summary, d: &DiagnosisReport) -> String {
     let mut s = report::internal_text(reports);
     for g in &d.groups {
         s += &report::group_text(g);
@@ -193,7 +211,6 @@ fn ending(reports: &[CaseReport], summary: &Summary, d: &DiagnosisReport, paint:
     if let Some(line) = summary.score_line() {
         s += &format!("{line}\n");
     }
-    s += &format!("{}\n", summary_line(summary, paint));
     s
 }
 

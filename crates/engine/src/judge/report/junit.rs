@@ -3,9 +3,9 @@
 
 use std::fmt::Write as _;
 
-use super::escape::xml_escape;
 use super::text::text;
 use super::{CaseReport, DiagnosisReport, Summary};
+use crate::judge::escape::xml_escape;
 
 /// One JUnit `<testsuite>`: an answer's cases, its diagnosis and its sandbox line.
 #[derive(Clone, Copy, Debug)]

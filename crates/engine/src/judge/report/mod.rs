@@ -1,11 +1,10 @@
 //! The results of a check run, as data: each case's report, the groups of failures with the
 //! case each shows, the diagnosis and the summary. They are rendered in the child modules,
 //! one a format: `text` (the text report), `junit` (JUnit XML); the JSON lines are the
-//! typed records of [`record`](crate::judge::record), made from these types. `escape`
-//! makes a candidate's text safe and its whitespace visible for all of them, and
-//! `sentence` says the diagnosis in one sentence.
+//! typed records of [`record`](crate::judge::record), made from these types. [`escape`](crate::judge::escape)
+//! (re-exported here) makes a stranger's text safe for each medium and its whitespace
+//! visible for all of them, and `sentence` says the diagnosis in one sentence.
 
-mod escape;
 mod junit;
 mod sentence;
 mod text;
@@ -21,9 +20,12 @@ use crate::judge::robustness::RobustnessReport;
 use crate::judge::termination::Termination;
 use crate::judge::verdict::Verdict;
 
-pub use self::escape::{json_text, pasteable, visible, whitespace_shown, xml_escape};
 pub use self::junit::{Suite, junit, junit_suites};
 pub use self::text::{ROBUSTNESS_NAMED, group_text, internal_text, robustness_text, text};
+pub use crate::judge::escape::{
+    html_pre, html_text, json_pretty, json_text, markdown_code, markdown_text, needs_html_code,
+    pasteable, script_json, terminal, visible, whitespace_shown, xml_escape,
+};
 
 /// The result of one case.
 #[derive(Clone, Debug, PartialEq)]

@@ -3,9 +3,9 @@
 
 use std::fmt::Write as _;
 
-use super::escape::{pasteable, visible, whitespace_shown};
 use super::sentence::cases;
 use super::{CaseReport, ComparePage, GroupReport, Shown, Shrink, Summary};
+use crate::judge::escape::{pasteable, visible, whitespace_shown};
 use crate::judge::robustness::RobustnessReport;
 use crate::judge::verdict::{Verdict, unified_diff};
 use crate::words::{count, mib};
