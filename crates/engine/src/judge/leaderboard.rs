@@ -225,7 +225,7 @@ pub fn markdown(rows: &[Row]) -> String {
 /// `text` as the text of one Markdown table cell, rendered as written: a `|` cannot end the
 /// cell, and an answer's name or words (`<img src=...>`, `[x](url)`, `*`, a backtick) are
 /// never read as HTML, a link, emphasis or code.
-fn markdown_cell(text: &str) -> String {
+pub fn markdown_cell(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         match c {
