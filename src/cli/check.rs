@@ -16,6 +16,7 @@ mod event;
 mod experiment;
 mod interrupt;
 pub(crate) mod load;
+mod page;
 mod plan;
 mod pool;
 mod post;
@@ -53,6 +54,9 @@ use super::sandbox::{self, Host, Sandbox};
 /// Runs `beast check`; the progress bar is coloured as `color` allows.
 pub fn run(args: Args, color: ColorChoice) -> super::error::Ended {
     let started = Instant::now();
+    if !args.page.is_empty() {
+        return page::run(args, color, started);
+    }
     let plan = Plan::new(args)?;
     match &plan.work {
         Work::Merge(files) => merged(&plan, files),
@@ -61,7 +65,7 @@ pub fn run(args: Args, color: ColorChoice) -> super::error::Ended {
 }
 
 /// Runs every answer of `run` on its cases and reports.
-fn run_answers(
+pub(super) fn run_answers(
     plan: &Plan,
     run: &plan::Run,
     started: Instant,
@@ -123,7 +127,7 @@ fn run_answers(
             c.summary.interrupted = interrupted;
         }
     }
-    let ended = finish(&mut reporters, &judged, run.seed());
+    let ended = finish(&mut reporters, &judged, run.seed(), run.page.as_ref());
     match interrupted {
         Some(signal) => {
             let ran: usize = judged
@@ -305,7 +309,7 @@ fn merged(plan: &Plan, files: &[PathBuf]) -> super::error::Ended {
             sandbox: m.header.sandbox_summary.clone(),
         });
     }
-    finish(&mut reporters, &judged, m.header.seed)
+    finish(&mut reporters, &judged, m.header.seed, None)
 }
 
 /// A shard output, each line read as a record.
@@ -503,10 +507,17 @@ fn run_cases(
 }
 
 /// Tells the reporters of each answer's end and the run's (the leaderboard ranked), and
-/// gives the exit status; `seed` is the random cases' (for `--post`).
-fn finish(reporters: &mut Reporters, judged: &[Judged], seed: Option<u64>) -> super::error::Ended {
+/// gives the exit status; `seed` is the random cases' (for `--post`); `page` the
+/// `--page` answers, ranked with the judged ones' outcomes.
+fn finish(
+    reporters: &mut Reporters,
+    judged: &[Judged],
+    seed: Option<u64>,
+    page: Option<&page::PageRun>,
+) -> super::error::Ended {
     let mut rows: Vec<leaderboard::Row> = judged.iter().map(Judged::row).collect();
     leaderboard::rank(&mut rows);
+    let page_entries = page.map(|p| p.ranked(judged));
     for j in judged {
         reporters.emit(match &j.outcome {
             Ok(_) => Event::AnswerFinished(j),
@@ -520,11 +531,13 @@ fn finish(reporters: &mut Reporters, judged: &[Judged], seed: Option<u64>) -> su
         judged,
         rows: &rows,
         seed,
+        page: page_entries.as_deref(),
     }))?;
+    let cannot_run = page.is_some_and(|p| p.entries.iter().any(|(_, runs)| !runs));
     let not_judged: usize = judged.iter().map(Judged::not_judged).sum();
     if not_judged > 0 {
         Err(super::Error::NotJudged(not_judged))
-    } else if judged.iter().all(Judged::passed) {
+    } else if judged.iter().all(Judged::passed) && !cannot_run {
         Ok(())
     } else {
         Err(super::Error::Failed)

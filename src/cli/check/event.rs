@@ -74,6 +74,8 @@ pub struct Finish<'a> {
     pub rows: &'a [leaderboard::Row],
     /// The random cases' seed, if any (for `--post`).
     pub seed: Option<u64>,
+    /// `--page`: every answer of the page, ranked (the leaderboard's place).
+    pub page: Option<&'a [beast_engine::judge::page::board::Entry]>,
 }
 
 /// One thing that happened in a check.

@@ -60,6 +60,8 @@ pub struct Run {
     pub fail_fast: bool,
     /// `--count-all`: the score counts every byte of the source.
     pub count_all: bool,
+    /// `--page`: the page's answers, ranked at the end (set by `page.rs`).
+    pub page: Option<super::page::PageRun>,
 }
 
 impl Run {
@@ -253,9 +255,14 @@ fn run(args: Args, shard_records: bool) -> Result<Run, Error> {
     if args.shard.is_some() && args.random.is_some() && args.seed.is_none() {
         return Err(error::usage("shards must share a seed: add --seed"));
     }
-    let many = args.answers.is_some();
+    let many = args.answers.is_some() || !args.page.is_empty();
+    if args.report_dir.is_some() && !many {
+        return Err(error::usage("--report-dir goes with --answers or --page"));
+    }
     let answers = match &args.answers {
         Some(path) => answers::read(path)?,
+        // `--page`: its answers are made by `page.rs` once the pages are read.
+        None if many => Vec::new(),
         None => vec![Answer {
             name: display(&args.command),
             command: args.command.clone(),
@@ -305,6 +312,7 @@ fn run(args: Args, shard_records: bool) -> Result<Run, Error> {
         },
         fail_fast: args.fail_fast,
         count_all: args.count_all,
+        page: None,
     })
 }
 

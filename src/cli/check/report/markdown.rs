@@ -2,6 +2,7 @@
 //! table ready to paste into the challenge post.
 
 use beast_engine::judge::leaderboard;
+use beast_engine::judge::page::board;
 
 use super::reporter::{Out, Reporter, interrupted_note};
 use super::text::sandbox_lines;
@@ -21,7 +22,10 @@ impl Reporter for Markdown {
                     .map(|j| j.sandbox.line.as_str())
                     .collect();
                 out.print(&format!("{}\n", sandbox_lines(&names, &lines)));
-                out.print(&leaderboard::markdown(finish.rows));
+                match finish.page {
+                    Some(entries) => out.print(&board::markdown(entries)),
+                    None => out.print(&leaderboard::markdown(finish.rows)),
+                }
             }
             Event::Interrupted { signal, ran, of } => {
                 out.note(&interrupted_note(*signal, *ran, *of));

@@ -26,10 +26,12 @@ pub struct Language {
     /// The code file's name: `code.py`, or `{main}.java` for the class name.
     pub file: String,
     /// A shell script that builds the code, run in the jail in a private directory with
-    /// the code file as `$1`; what it writes on stdout is the program. `None` for an
-    /// interpreted language.
+    /// the code file as `$1`. `None` for an interpreted language.
     #[serde(default)]
     pub build: Option<String>,
+    /// The file the build makes (`a`, `a.jar`): `{code}` of the command.
+    #[serde(default)]
+    pub artifact: Option<String>,
     /// The command: `{code}` is the code file (or the built program), `{flags}` the
     /// answer's flags (zero or more words), `{main}` the class of a Java answer.
     pub run: Vec<String>,
@@ -51,7 +53,7 @@ fn entry(
     program: &str,
     version: &[&str],
     file: &str,
-    build: Option<&str>,
+    build: Option<(&str, &str)>,
     run: &[&str],
 ) -> Language {
     let words = |w: &[&str]| w.iter().map(|s| s.to_string()).collect();
@@ -62,7 +64,8 @@ fn entry(
         program: program.into(),
         version: words(version),
         file: file.into(),
-        build: build.map(str::to_string),
+        build: build.map(|(script, _)| script.to_string()),
+        artifact: build.map(|(_, artifact)| artifact.to_string()),
         run: words(run),
         single_byte: false,
     }
@@ -172,7 +175,7 @@ pub fn builtin() -> Vec<Language> {
             "gcc",
             v,
             "code.c",
-            Some("gcc -O2 -w -o a \"$1\" -lm >&2 && cat a"),
+            Some(("gcc -O2 -w -o a \"$1\" -lm", "a")),
             &["{code}"],
         ),
         entry(
@@ -182,7 +185,7 @@ pub fn builtin() -> Vec<Language> {
             "g++",
             v,
             "code.cpp",
-            Some("g++ -O2 -w -o a \"$1\" >&2 && cat a"),
+            Some(("g++ -O2 -w -o a \"$1\"", "a")),
             &["{code}"],
         ),
         entry(
@@ -198,9 +201,10 @@ pub fn builtin() -> Vec<Language> {
             "javac",
             v,
             "{main}.java",
-            Some(
-                "mkdir o && javac -d o \"$1\" >&2 && cd o && jar cf ../a.jar . >&2 && cat ../a.jar",
-            ),
+            Some((
+                "mkdir o && javac -d o \"$1\" && jar cf a.jar -C o .",
+                "a.jar",
+            )),
             &["java", "-cp", "{code}", "{main}"],
         ),
         entry(
