@@ -24,6 +24,7 @@ mod jail_cli;
 #[cfg(target_os = "linux")]
 mod judge_errors_cli;
 mod kattis_cli;
+mod page_cli;
 #[cfg(unix)]
 mod pipes_cli;
 mod play_tty;

@@ -16,7 +16,7 @@ mod event;
 mod experiment;
 mod interrupt;
 pub(crate) mod load;
-mod page;
+pub(crate) mod page;
 mod plan;
 mod pool;
 mod post;

@@ -63,7 +63,8 @@ impl Reporter for Json {
                     }
                 }
             }
-            Event::RunFinished(finish) if finish.page.is_some() => {
+            // A shard's records stay what `--merge` reads: its leaderboard, not the page's.
+            Event::RunFinished(finish) if finish.page.is_some() && !self.shard => {
                 let entries = finish.page.unwrap_or_default();
                 out.print(&board::json_lines(entries));
                 out.note(&board::text(entries));
