@@ -339,3 +339,68 @@ fn a_strangers_text_on_the_page_reaches_the_terminal_escaped() {
         assert!(!String::from_utf8_lossy(&all).contains('\u{202e}'));
     }
 }
+
+#[test]
+fn compiled_answers_are_built_in_the_jail_and_then_run() {
+    let mut items = Vec::new();
+    if installed("g++") {
+        let cpp = "#include &lt;cstdio&gt;\nint main(){puts(\"0\");}";
+        items.push(item(
+            1,
+            "C",
+            1,
+            (
+                "body",
+                &*format!("<h1>C++ (gcc), 40 bytes</h1><pre><code>{cpp}\n</code></pre>"),
+            ),
+        ));
+    }
+    if installed("javac") && installed("jar") {
+        let java = "interface B{static void main(String[]a)throws Exception{System.in.readAllBytes();System.out.println(0);}}";
+        items.push(item(
+            2,
+            "J",
+            2,
+            (
+                "body",
+                &*format!("<h1>Java, 99 bytes</h1><pre><code>{java}\n</code></pre>"),
+            ),
+        ));
+    }
+    if items.is_empty() {
+        eprintln!("skipped: neither g++ nor javac is installed");
+        return;
+    }
+    let dir = tempfile::tempdir().expect("temp dir");
+    let p = page(dir.path(), "p.json", items, false);
+    let out = beast()
+        .args([
+            "check",
+            "--no-builtin",
+            "--random",
+            "2",
+            "--seed",
+            "1",
+            "--shrink",
+            "none",
+            "--timeout",
+            "30",
+        ])
+        .args(["--format", "json", "--page"])
+        .arg(&p)
+        .timeout(std::time::Duration::from_secs(300))
+        .output()
+        .expect("beast runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    let records: Vec<Value> = text
+        .lines()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .filter(|v| v["type"] == "page-answer")
+        .collect();
+    assert!(!records.is_empty(), "{text}");
+    // Each was built and ran: printing 0 is a wrong answer, not a build failure.
+    for r in &records {
+        assert_eq!(r["outcome"], "judged", "{r}");
+        assert_eq!(r["verdicts"], json!([["WA", 2]]), "{r}");
+    }
+}

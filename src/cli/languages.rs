@@ -27,6 +27,7 @@ pub struct Args {
 pub fn run(args: Args) -> Ended {
     let all = all_languages(args.languages.as_deref())?;
     let mut versions = Versions::default();
+    versions.check_all(all.iter());
     let mut out = String::new();
     for l in &all {
         let state = match versions.of(&l.program, &l.version) {

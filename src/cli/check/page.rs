@@ -7,10 +7,9 @@
 //! answers file.
 
 use std::collections::HashMap;
-use std::ffi::OsString;
+use std::ffi::{OsStr, OsString};
 use std::io::Read as _;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -28,6 +27,7 @@ use super::runner::{Exit, InputMode, Runner};
 use crate::cli::error::{self, Ended};
 use crate::cli::paint::ColorChoice;
 use crate::cli::sandbox::case::Workspace;
+use crate::cli::sandbox::trusted::{HostProgram, Named};
 use crate::cli::sandbox::{Host, Request, Sandbox};
 
 /// The most bytes of one saved page read.
@@ -134,6 +134,10 @@ pub fn run(args: super::Args, color: ColorChoice, started: Instant) -> Ended {
     }
     let known = all_languages(page_args.languages.as_deref())?;
     let mut versions = Versions::default();
+    versions.check_all(extraction.answers.iter().filter_map(|x| {
+        let link = x.code.as_ref().and_then(|c| c.link_language.as_deref());
+        languages::find(&known, &x.header.language, link)
+    }));
     let planned: Vec<Planned> = extraction
         .answers
         .into_iter()
@@ -206,6 +210,28 @@ pub fn all_languages(file: Option<&Path>) -> Result<Vec<Language>, crate::cli::E
 pub struct Versions(HashMap<(String, Vec<String>), Result<String, String>>);
 
 impl Versions {
+    /// The programs of `languages` checked at once, each on a thread of its own (a
+    /// version takes a shim tens of milliseconds).
+    pub fn check_all<'a>(&mut self, languages: impl Iterator<Item = &'a Language>) {
+        let mut wanted: Vec<(String, Vec<String>)> = languages
+            .map(|l| (l.program.clone(), l.version.clone()))
+            .filter(|k| !self.0.contains_key(k))
+            .collect();
+        wanted.sort();
+        wanted.dedup();
+        let found: Vec<_> = std::thread::scope(|scope| {
+            let running: Vec<_> = wanted
+                .iter()
+                .map(|(p, a)| scope.spawn(move || probe(p, a)))
+                .collect();
+            running
+                .into_iter()
+                .map(|h| h.join().unwrap_or_else(|_| Err("the check failed".into())))
+                .collect()
+        });
+        self.0.extend(wanted.into_iter().zip(found));
+    }
+
     /// `program` checked by running it with `args` (once).
     pub fn of(&mut self, program: &str, args: &[String]) -> Result<String, String> {
         self.0
@@ -215,56 +241,31 @@ impl Versions {
     }
 }
 
-/// Runs `program args` (its version) within [`VERSION_TIME`]: its first line, or why it
-/// does not run (`ruby not found`, `ruby fails: ruby --version exits 1`).
+/// Runs `program args` (its version) within [`VERSION_TIME`], as the judge runs any
+/// program of its own (`HostProgram`: found on its own `PATH`, output bounded, killed at
+/// the deadline): its first line, or why it does not run (`ruby not found`, `python2
+/// fails: python2 --version does not succeed`).
 fn probe(program: &str, args: &[String]) -> Result<String, String> {
+    let path = std::env::var_os("PATH");
+    let home = std::env::var_os("HOME").map(PathBuf::from);
+    let named = Named::of(&[], home.as_deref());
+    let found = HostProgram::find(OsStr::new(program), path.as_deref(), &named)
+        .ok_or_else(|| format!("{program} not found"))?;
     let shown = format!("{program} {}", args.join(" "));
-    let mut child = match Command::new(program)
-        .args(args)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-    {
-        Ok(c) => c,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            return Err(format!("{program} not found"));
-        }
-        Err(e) => return Err(format!("{program} does not start: {e}")),
-    };
-    let deadline = Instant::now() + VERSION_TIME;
-    let status = loop {
-        match child.try_wait() {
-            Ok(Some(status)) => break status,
-            Ok(None) if Instant::now() < deadline => std::thread::sleep(Duration::from_millis(10)),
-            _ => {
-                let _ = child.kill();
-                let _ = child.wait();
-                return Err(format!("{program} fails: `{shown}` did not finish"));
-            }
-        }
-    };
-    let mut out = String::new();
-    if let Some(mut s) = child.stdout.take() {
-        let _ = s.read_to_string(&mut out);
+    let words: Vec<&OsStr> = args.iter().map(OsStr::new).collect();
+    let ran = found
+        .run(&words, &[], VERSION_TIME, &|| false)
+        .ok_or_else(|| format!("{program} fails: `{shown}` does not start or finish"))?;
+    if !ran.success {
+        return Err(format!("{program} fails: `{shown}` does not succeed"));
     }
-    if let Some(mut s) = child.stderr.take() {
-        let _ = s.read_to_string(&mut out);
-    }
-    match status.success() {
-        true => Ok(out
-            .lines()
-            .find(|l| !l.trim().is_empty())
-            .unwrap_or_default()
-            .trim()
-            .to_string()),
-        false => Err(format!(
-            "{program} fails: `{shown}` exits {}",
-            status
-                .code()
-                .map_or("by a signal".to_string(), |c| c.to_string())
-        )),
-    }
+    let out = format!("{}\n{}", ran.stdout, ran.stderr);
+    Ok(out
+        .lines()
+        .find(|l| !l.trim().is_empty())
+        .unwrap_or_default()
+        .trim()
+        .to_string())
 }
 
 /// An answer's name in the run: its id and its language, made a file name.
