@@ -55,7 +55,13 @@ use super::sandbox::{self, Host, Sandbox};
 pub fn run(args: Args, color: ColorChoice) -> super::error::Ended {
     let started = Instant::now();
     if !args.page.is_empty() {
-        return page::run(args, color, started);
+        let Some(plan) = page::plan(args)? else {
+            return Ok(());
+        };
+        return match &plan.work {
+            Work::Run(run) => run_answers(&plan, run, started, color),
+            Work::Merge(files) => merged(&plan, files),
+        };
     }
     let plan = Plan::new(args)?;
     match &plan.work {
@@ -65,7 +71,7 @@ pub fn run(args: Args, color: ColorChoice) -> super::error::Ended {
 }
 
 /// Runs every answer of `run` on its cases and reports.
-pub(super) fn run_answers(
+fn run_answers(
     plan: &Plan,
     run: &plan::Run,
     started: Instant,
@@ -513,11 +519,11 @@ fn finish(
     reporters: &mut Reporters,
     judged: &[Judged],
     seed: Option<u64>,
-    page: Option<&page::PageRun>,
+    page: Option<&plan::PageAnswers>,
 ) -> super::error::Ended {
     let mut rows: Vec<leaderboard::Row> = judged.iter().map(Judged::row).collect();
     leaderboard::rank(&mut rows);
-    let page_entries = page.map(|p| p.ranked(judged));
+    let page_entries = page.map(|p| page::ranked(p, judged));
     for j in judged {
         reporters.emit(match &j.outcome {
             Ok(_) => Event::AnswerFinished(j),

@@ -11,7 +11,7 @@ use std::ffi::{OsStr, OsString};
 use std::io::Read as _;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use anyhow::Context;
 use beast_engine::judge::leaderboard;
@@ -22,10 +22,9 @@ use beast_engine::judge::report::visible;
 
 use super::answers::{self, Answer};
 use super::event::Judged;
-use super::plan::{Containment, Plan, Work};
+use super::plan::{Containment, PageAnswers, Plan, Work};
 use super::runner::{Exit, InputMode, Runner};
 use crate::cli::error::{self, Ended};
-use crate::cli::paint::ColorChoice;
 use crate::cli::sandbox::case::Workspace;
 use crate::cli::sandbox::trusted::{HostProgram, Named};
 use crate::cli::sandbox::{Host, Request, Sandbox};
@@ -42,32 +41,21 @@ const BUILD_TIME: Duration = Duration::from_secs(120);
 /// How long `CMD --version` may take.
 const VERSION_TIME: Duration = Duration::from_secs(10);
 
-/// The page's answers as the run knows them: each entry (its outcome filled in at the
-/// end), and the private directory their code is in.
-pub struct PageRun {
-    /// Every answer, in page order; `runs` when it is one of the run's answers.
-    pub entries: Vec<(Entry, bool)>,
-    /// The code and the built programs; removed at the end.
-    _dir: Option<tempfile::TempDir>,
-}
-
-impl PageRun {
-    /// The entries with the judged answers' outcomes, ranked.
-    pub fn ranked(&self, judged: &[Judged]) -> Vec<Entry> {
-        let mut entries: Vec<Entry> = self
-            .entries
-            .iter()
-            .map(|(entry, runs)| {
-                let mut entry = entry.clone();
-                if *runs && let Some(j) = judged.iter().find(|j| j.name == entry.name) {
-                    entry.outcome = outcome(j);
-                }
-                entry
-            })
-            .collect();
-        board::rank(&mut entries);
-        entries
-    }
+/// The `--page` entries with the judged answers' outcomes, ranked.
+pub fn ranked(page: &PageAnswers, judged: &[Judged]) -> Vec<Entry> {
+    let mut entries: Vec<Entry> = page
+        .entries
+        .iter()
+        .map(|(entry, runs)| {
+            let mut entry = entry.clone();
+            if *runs && let Some(j) = judged.iter().find(|j| j.name == entry.name) {
+                entry.outcome = outcome(j);
+            }
+            entry
+        })
+        .collect();
+    board::rank(&mut entries);
+    entries
 }
 
 /// A judged answer's outcome.
@@ -116,8 +104,9 @@ struct Planned<'a> {
     entry: Entry,
 }
 
-/// Runs `beast check --page`.
-pub fn run(args: super::Args, color: ColorChoice, started: Instant) -> Ended {
+/// The plan of `beast check --page`: the pages read, the answers' code written and built,
+/// and the run's answers set; `None` when `--list` or `--extract` did all there was to do.
+pub fn plan(args: super::Args) -> Result<Option<Plan>, crate::cli::Error> {
     let page_args = PageArgs {
         files: args.page.clone(),
         extract: args.extract.clone(),
@@ -145,10 +134,11 @@ pub fn run(args: super::Args, color: ColorChoice, started: Instant) -> Ended {
         .collect();
     if page_args.list {
         print!("{}", list(&planned));
-        return Ok(());
+        return Ok(None);
     }
     if let Some(dir) = &page_args.extract {
-        return write_extracted(dir, &planned);
+        write_extracted(dir, &planned)?;
+        return Ok(None);
     }
     let Work::Run(run) = &mut plan.work else {
         return Err(error::usage(
@@ -158,15 +148,11 @@ pub fn run(args: super::Args, color: ColorChoice, started: Instant) -> Ended {
     let (answers, page_run) = prepare(&planned, &run.containment)?;
     run.answers = answers;
     if run.answers.is_empty() {
-        let entries = page_run.ranked(&[]);
-        print!("{}", board::text(&entries));
+        print!("{}", board::text(&ranked(&page_run, &[])));
         return Err(crate::cli::Error::Failed);
     }
     run.page = Some(page_run);
-    let Work::Run(run) = &plan.work else {
-        return Ok(());
-    };
-    super::run_answers(&plan, run, started, color)
+    Ok(Some(plan))
 }
 
 /// The pages read and their answers extracted; a bad page is a usage error saying where.
@@ -451,7 +437,7 @@ fn write_extracted(dir: &Path, planned: &[Planned]) -> Ended {
 fn prepare(
     planned: &[Planned],
     containment: &Containment,
-) -> Result<(Vec<Answer>, PageRun), crate::cli::Error> {
+) -> Result<(Vec<Answer>, PageAnswers), crate::cli::Error> {
     let dir = tempfile::Builder::new()
         .prefix("beast-page-")
         .tempdir()
@@ -505,7 +491,7 @@ fn prepare(
     }
     Ok((
         answers,
-        PageRun {
+        PageAnswers {
             entries,
             _dir: Some(dir),
         },

@@ -61,7 +61,17 @@ pub struct Run {
     /// `--count-all`: the score counts every byte of the source.
     pub count_all: bool,
     /// `--page`: the page's answers, ranked at the end (set by `page.rs`).
-    pub page: Option<super::page::PageRun>,
+    pub page: Option<PageAnswers>,
+}
+
+/// The answers of `--page` as the run knows them: each one's entry (its outcome filled in
+/// at the end) and whether it is one of the run's answers, and the private directory
+/// their code and built programs are in (removed with the plan).
+pub struct PageAnswers {
+    /// Every answer, in page order; `true` when it runs.
+    pub entries: Vec<(beast_engine::judge::page::board::Entry, bool)>,
+    /// The code's directory, kept until the run ends.
+    pub _dir: Option<tempfile::TempDir>,
 }
 
 impl Run {

@@ -5,7 +5,7 @@
 
 use serde::Deserialize;
 
-use super::PageError;
+use super::error::PageError;
 
 /// One page as the API wrote it: the wrapper's fields this judge reads.
 #[derive(Debug, Deserialize)]

@@ -7,6 +7,7 @@
 //! stranger's text: it is data here, and it is escaped wherever it is shown.
 
 pub mod board;
+mod error;
 pub mod header;
 pub mod html;
 pub mod json;
@@ -15,63 +16,9 @@ pub mod link;
 pub mod markdown;
 pub mod msgpack;
 
+pub use self::error::PageError;
 use self::header::{Header, Unit};
 use self::link::Site;
-
-/// Why pages cannot be read.
-#[derive(Debug, thiserror::Error, PartialEq, Eq)]
-pub enum PageError {
-    /// Not JSON.
-    #[error("{file}:{line}:{column}: not a page of the API: {why}")]
-    Json {
-        /// The page's file.
-        file: String,
-        /// Where.
-        line: usize,
-        /// Where.
-        column: usize,
-        /// serde_json's words.
-        why: String,
-    },
-    /// The API's error object.
-    #[error("{file}: the API answered with error {id} {name}: {message}")]
-    Api {
-        /// The page's file.
-        file: String,
-        /// `error_id`.
-        id: i64,
-        /// `error_name`.
-        name: String,
-        /// `error_message`.
-        message: String,
-    },
-    /// No `items`.
-    #[error("{file}: no `items`: not an answers page of the API")]
-    NoItems {
-        /// The page's file.
-        file: String,
-    },
-    /// An item that is not an answer.
-    #[error("{file}: items[{index}]: {why}")]
-    Item {
-        /// The page's file.
-        file: String,
-        /// The item's place.
-        index: usize,
-        /// Why.
-        why: String,
-    },
-    /// The same answer twice.
-    #[error("answer_id {id} is given twice: {first} and {again}")]
-    Duplicate {
-        /// The id.
-        id: u64,
-        /// Its first place.
-        first: String,
-        /// Its second.
-        again: String,
-    },
-}
 
 /// Where an answer's code came from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
