@@ -266,9 +266,6 @@ fn run(args: Args, shard_records: bool) -> Result<Run, Error> {
         return Err(error::usage("shards must share a seed: add --seed"));
     }
     let many = args.answers.is_some() || !args.page.is_empty();
-    if args.report_dir.is_some() && !many {
-        return Err(error::usage("--report-dir goes with --answers or --page"));
-    }
     let answers = match &args.answers {
         Some(path) => answers::read(path)?,
         // `--page`: its answers are made by `page.rs` once the pages are read.
