@@ -31,6 +31,7 @@ mod named_causes_cli;
 mod named_paths_cli;
 #[cfg(target_os = "linux")]
 mod named_files_cli;
+mod page_cli;
 #[cfg(unix)]
 mod pipes_cli;
 mod play_tty;

@@ -16,6 +16,7 @@ mod event;
 mod experiment;
 mod interrupt;
 pub(crate) mod load;
+pub(crate) mod page;
 mod plan;
 mod pool;
 mod post;
@@ -55,6 +56,15 @@ use super::sandbox::{self, Host, Sandbox};
 /// Runs `beast check`; the progress bar is coloured as `color` allows.
 pub fn run(args: Args, color: ColorChoice) -> super::error::Ended {
     let started = Instant::now();
+    if !args.page.is_empty() {
+        let Some(plan) = page::plan(args)? else {
+            return Ok(());
+        };
+        return match &plan.work {
+            Work::Run(run) => run_answers(&plan, run, started, color),
+            Work::Merge(files) => merged(&plan, files),
+        };
+    }
     let plan = Plan::new(args)?;
     match &plan.work {
         Work::Merge(files) => merged(&plan, files),
@@ -147,7 +157,7 @@ fn run_answers(
             c.summary.interrupted = interrupted;
         }
     }
-    let ended = finish(&mut reporters, &judged, run.seed(), &|| {
+    let ended = finish(&mut reporters, &judged, run.seed(), run.page.as_ref(), &|| {
         groups.interrupted().is_some()
     });
     // An interrupt while the report was written (the `--post` version query) ends it too.
@@ -332,7 +342,7 @@ fn merged(plan: &Plan, files: &[PathBuf]) -> super::error::Ended {
             sandbox: m.header.sandbox_summary.clone(),
         });
     }
-    finish(&mut reporters, &judged, m.header.seed, &|| false)
+    finish(&mut reporters, &judged, m.header.seed, None, &|| false)
 }
 
 /// A shard output, each line read as a record.
@@ -529,16 +539,19 @@ fn run_cases(
 }
 
 /// Tells the reporters of each answer's end and the run's (the leaderboard ranked), and
-/// gives the exit status; `seed` is the random cases' (for `--post`), `interrupted` says
-/// when a signal has come.
+/// gives the exit status; `seed` is the random cases' (for `--post`); `page` the
+/// `--page` answers, ranked with the judged ones' outcomes; `interrupted` says when a
+/// signal has come.
 fn finish(
     reporters: &mut Reporters,
     judged: &[Judged],
     seed: Option<u64>,
+    page: Option<&plan::PageAnswers>,
     interrupted: &(dyn Fn() -> bool + Sync),
 ) -> super::error::Ended {
     let mut rows: Vec<leaderboard::Row> = judged.iter().map(Judged::row).collect();
     leaderboard::rank(&mut rows);
+    let page_entries = page.map(|p| page::ranked(p, judged));
     for j in judged {
         reporters.emit(match &j.outcome {
             Ok(_) => Event::AnswerFinished(j),
@@ -552,12 +565,14 @@ fn finish(
         judged,
         rows: &rows,
         seed,
+        page: page_entries.as_deref(),
         interrupted,
     }))?;
+    let cannot_run = page.is_some_and(|p| p.entries.iter().any(|(_, runs)| !runs));
     let not_judged: usize = judged.iter().map(Judged::not_judged).sum();
     if not_judged > 0 {
         Err(super::Error::NotJudged(not_judged))
-    } else if judged.iter().all(Judged::passed) {
+    } else if judged.iter().all(Judged::passed) && !cannot_run {
         Ok(())
     } else {
         Err(super::Error::Failed)

@@ -38,6 +38,7 @@ mod events;
 mod fence;
 mod files;
 mod r#gen;
+mod languages;
 mod man;
 mod paint;
 mod platform;
@@ -116,6 +117,8 @@ enum Command {
     Variants(variants::Args),
     /// For challenge authors: the readings your examples leave open, and the cases that close them.
     Audit(audit::Args),
+    /// List the languages `beast check --page` runs answers in, and which are installed here.
+    Languages(languages::Args),
     /// List the rule events `beast check` locates a mistake by (or a puzzle's events).
     Events(events::Args),
     /// Print the manual page (roff), or write one a subcommand with --out.
@@ -308,6 +311,7 @@ fn dispatch(cli: Cli) -> Ended {
         Some(Command::Variants(args)) => variants::run(args),
         Some(Command::Audit(args)) => audit::run(args),
         Some(Command::Events(args)) => events::run(args),
+        Some(Command::Languages(args)) => languages::run(args),
         Some(Command::Man(args)) => man::run(args, Cli::command()),
         Some(Command::Completions { shell }) => completions(shell),
         None => answer::run(cli.answer, color),

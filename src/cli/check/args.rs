@@ -141,9 +141,23 @@ pub struct Args {
     /// optionally `input` and `source`; see examples/challenge/answers.toml).
     #[arg(long, value_name = "FILE", conflicts_with_all = ["command", "source"])]
     pub answers: Option<PathBuf>,
+    /// Judge every answer of a challenge's saved Stack Exchange API 2.3 answer pages (the
+    /// JSON of `/2.3/questions/ID/answers`, filter `withbody` or one with `body_markdown`;
+    /// several pages are joined): each answer's header, code and flags read, its size
+    /// audited, run as --answers runs them and ranked. `--list` shows what would run.
+    #[arg(long, value_name = "FILE", num_args = 1.., conflicts_with_all = ["command", "answers", "source", "post"])]
+    pub page: Vec<PathBuf>,
+    /// With --page: write each answer's code to DIR/NAME/ and DIR/answers.toml (for
+    /// --answers), and run nothing.
+    #[arg(long, value_name = "DIR", requires = "page")]
+    pub extract: Option<PathBuf>,
+    /// With --page: more languages, a TOML file of `[[language]]` tables (see `beast
+    /// languages`), before the built-in ones.
+    #[arg(long, value_name = "FILE", requires = "page")]
+    pub languages: Option<PathBuf>,
     /// With --answers: write each answer's report to DIR/NAME.txt and DIR/NAME.json instead
     /// of printing it under the leaderboard.
-    #[arg(long, value_name = "DIR", requires = "answers")]
+    #[arg(long, value_name = "DIR")]
     pub report_dir: Option<PathBuf>,
     /// Merge the outputs of `beast check --shard K/N --format json` runs (every shard,
     /// once) into the report one run of every case prints; groups show their smallest case
@@ -152,7 +166,7 @@ pub struct Args {
         long,
         value_name = "FILE",
         num_args = 1..,
-        conflicts_with_all = ["command", "answers", "shard", "random", "cases", "only", "list"]
+        conflicts_with_all = ["command", "answers", "page", "shard", "random", "cases", "only", "list"]
     )]
     pub merge: Vec<PathBuf>,
     /// Print the Code Golf answer post of the answer once every case passes: the header
@@ -206,7 +220,7 @@ pub fn misplaced_command(args: &Args) -> Option<String> {
              (beast's options go before `--`, and every word after it is the answer's)"
         ));
     }
-    let other_work = args.answers.is_some() || !args.merge.is_empty();
+    let other_work = args.answers.is_some() || !args.merge.is_empty() || !args.page.is_empty();
     (args.command.is_empty() && !other_work).then(|| {
         "no answer to check: put its command after `--` (beast check [OPTIONS] -- python3 \
          a.py), or give --answers FILE or --merge FILE..."

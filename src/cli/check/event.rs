@@ -79,6 +79,8 @@ pub struct Finish<'a> {
     /// True once a signal has interrupted the check: a reporter that waits on a program
     /// (`--post` asks the interpreter its version) gives up then, and prints nothing more.
     pub interrupted: &'a (dyn Fn() -> bool + Sync),
+    /// `--page`: every answer of the page, ranked (the leaderboard's place).
+    pub page: Option<&'a [beast_engine::judge::page::board::Entry]>,
 }
 
 /// One thing that happened in a check.

@@ -60,6 +60,18 @@ pub struct Run {
     pub fail_fast: bool,
     /// `--count-all`: the score counts every byte of the source.
     pub count_all: bool,
+    /// `--page`: the page's answers, ranked at the end (set by `page.rs`).
+    pub page: Option<PageAnswers>,
+}
+
+/// The answers of `--page` as the run knows them: each one's entry (its outcome filled in
+/// at the end) and whether it is one of the run's answers, and the private directory
+/// their code and built programs are in (removed with the plan).
+pub struct PageAnswers {
+    /// Every answer, in page order; `true` when it runs.
+    pub entries: Vec<(beast_engine::judge::page::board::Entry, bool)>,
+    /// The code's directory, kept until the run ends.
+    pub _dir: Option<tempfile::TempDir>,
 }
 
 impl Run {
@@ -253,9 +265,11 @@ fn run(args: Args, shard_records: bool) -> Result<Run, Error> {
     if args.shard.is_some() && args.random.is_some() && args.seed.is_none() {
         return Err(error::usage("shards must share a seed: add --seed"));
     }
-    let many = args.answers.is_some();
+    let many = args.answers.is_some() || !args.page.is_empty();
     let answers = match &args.answers {
         Some(path) => answers::read(path)?,
+        // `--page`: its answers are made by `page.rs` once the pages are read.
+        None if many => Vec::new(),
         None => vec![Answer {
             name: display(&args.command),
             command: args.command.clone(),
@@ -305,6 +319,7 @@ fn run(args: Args, shard_records: bool) -> Result<Run, Error> {
         },
         fail_fast: args.fail_fast,
         count_all: args.count_all,
+        page: None,
     })
 }
 

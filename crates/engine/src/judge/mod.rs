@@ -16,6 +16,7 @@ pub mod kattis;
 pub mod leaderboard;
 pub mod merge;
 pub mod pack;
+pub mod page;
 pub mod post;
 pub mod record;
 pub mod report;

@@ -5,6 +5,7 @@
 //! diagnosis and summary lines, the text leaderboard) go to stderr.
 
 use beast_engine::judge::leaderboard;
+use beast_engine::judge::page::board;
 use beast_engine::judge::record::{self, CannotStart, CaseRecord, Record, SummaryRecord};
 
 use super::reporter::{Out, Reporter, interrupted_note};
@@ -61,6 +62,12 @@ impl Reporter for Json {
                         out.note(&format!("{}\n", summary.line()));
                     }
                 }
+            }
+            // A shard's records stay what `--merge` reads: its leaderboard, not the page's.
+            Event::RunFinished(finish) if finish.page.is_some() && !self.shard => {
+                let entries = finish.page.unwrap_or_default();
+                out.print(&board::json_lines(entries));
+                out.note(&board::text(entries));
             }
             Event::RunFinished(finish) if self.many => {
                 let board = record::Leaderboard::of(finish.rows);

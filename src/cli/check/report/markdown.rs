@@ -3,6 +3,7 @@
 //! rendered as written (`judge::report::markdown_text`).
 
 use beast_engine::judge::leaderboard;
+use beast_engine::judge::page::board;
 
 use super::reporter::{Out, Reporter, interrupted_note};
 use super::text::sandbox_lines_with;
@@ -24,7 +25,10 @@ impl Reporter for Markdown {
                     .collect();
                 let sandbox = sandbox_lines_with(&names, &lines, markdown_text);
                 out.print(&format!("{sandbox}\n"));
-                out.print(&leaderboard::markdown(finish.rows));
+                match finish.page {
+                    Some(entries) => out.print(&board::markdown(entries)),
+                    None => out.print(&leaderboard::markdown(finish.rows)),
+                }
             }
             Event::Interrupted { signal, ran, of } => {
                 out.note(&interrupted_note(*signal, *ran, *of));

@@ -6,6 +6,7 @@
 use std::path::PathBuf;
 
 use beast_engine::judge::leaderboard;
+use beast_engine::judge::page::board;
 use beast_engine::judge::report::{self, CaseReport, DiagnosisReport, Summary};
 use beast_engine::play::{Color, Line};
 
@@ -81,7 +82,10 @@ impl Text {
     /// The leaderboard and, under it, each answer's report in rank order (or where
     /// `--report-dir` put them).
     fn leaderboard(&self, finish: &Finish<'_>, out: &mut Out) {
-        out.print(&leaderboard::text(finish.rows));
+        match finish.page {
+            Some(entries) => out.print(&board::text(entries)),
+            None => out.print(&leaderboard::text(finish.rows)),
+        }
         match &self.report_dir {
             Some(dir) => out.print(&format!(
                 "\neach answer's report: {}\n",
@@ -167,6 +171,9 @@ pub fn sandbox_lines_with(names: &[&str], lines: &[&str], escape: fn(&str) -> St
 
 /// All `-q` prints: the summary line of one answer, or the leaderboard of several.
 fn quiet_ending(finish: &Finish<'_>, many: bool, paint: bool, out: &mut Out) {
+    if let Some(entries) = finish.page {
+        return out.print(&board::text(entries));
+    }
     if many {
         return out.print(&leaderboard::text(finish.rows));
     }
