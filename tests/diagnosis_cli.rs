@@ -286,7 +286,7 @@ fn a_case_past_the_engines_budget_is_skipped_as_too_large() {
     std::fs::write(dir.path().join("short.in"), "5 3\n#####\n#O~H#\n#####\nR\n").expect("write");
     let dir_arg = dir.path().to_str().expect("path");
     beast()
-        .args(["check", "--no-builtin", "--engine-time", "0.000001"])
+        .args(["check", "--no-builtin", "--engine-steps", "0"])
         .args(["--cases", dir_arg, "--", BEAST])
         .assert()
         .code(0)

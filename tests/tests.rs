@@ -32,6 +32,8 @@ mod post_cli;
 mod report_paths_cli;
 mod ring_cli;
 mod robustness_cli;
+#[cfg(unix)]
+mod same_report_cli;
 #[cfg(target_os = "linux")]
 mod side_doors_cli;
 #[cfg(target_os = "linux")]

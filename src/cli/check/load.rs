@@ -2,14 +2,13 @@
 //! then `--only` and `--shard`.
 
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
 use anyhow::Context;
 use beast_engine::judge::cases::{self, Case, Loaded, Origin, RandomSpec, RandomSpecs, Shard};
 use beast_engine::judge::merge;
 use beast_engine::judge::robustness;
 
-use crate::cli::budget::in_time;
+use crate::cli::budget::Steps;
 use crate::cli::platform;
 
 /// Where a run's cases come from, and which of them it runs.
@@ -31,7 +30,7 @@ pub struct Sources {
     /// `--shard K/N`.
     pub shard: Option<Shard>,
     /// The engine's budget for judging one loaded case.
-    pub engine_time: Duration,
+    pub engine_steps: Steps,
     /// Note the skipped built-in examples too (`-v`).
     pub verbose: bool,
 }
@@ -181,7 +180,7 @@ pub fn jobs(sources: &Sources) -> anyhow::Result<CaseList> {
         }
     }
     for dir in &sources.dirs {
-        let l = load_dir(dir, sources.engine_time)?;
+        let l = load_dir(dir, sources.engine_steps)?;
         if l.cases.is_empty() && l.skipped.is_empty() {
             eprintln!(
                 "note: no NAME.in or NAME.txt case files in {}",
@@ -255,7 +254,7 @@ fn fingerprint(ready: &[Case], sources: &Sources) -> String {
 
 /// Reads `NAME.in` or `NAME.txt` case files with their expected output in `NAME.out` or
 /// `NAME.ans` (the Kattis layout); without either the engine's answer is expected.
-pub(crate) fn load_dir(dir: &Path, engine_time: Duration) -> anyhow::Result<Loaded> {
+pub(crate) fn load_dir(dir: &Path, engine_steps: Steps) -> anyhow::Result<Loaded> {
     let entries =
         std::fs::read_dir(dir).with_context(|| format!("cannot read {}", dir.display()))?;
     let mut inputs: Vec<(String, PathBuf)> = Vec::new();
@@ -298,7 +297,7 @@ pub(crate) fn load_dir(dir: &Path, engine_time: Duration) -> anyhow::Result<Load
             output.as_deref(),
             args.as_deref(),
             Origin::File,
-            &mut in_time(engine_time),
+            &mut engine_steps.counter(),
         )?;
     }
     Ok(loaded)
