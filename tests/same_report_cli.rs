@@ -116,3 +116,62 @@ fn the_same_run_gives_the_same_report_under_load_on_one_thread_as_on_two() {
     );
     assert_eq!(loaded, other);
 }
+
+#[test]
+fn the_time_budgets_are_refused_with_the_counts_that_replace_them() {
+    for (args, instead) in [
+        (
+            &["check", "--shrink-time", "3", "--", BEAST][..],
+            "--shrink-tries N",
+        ),
+        (
+            &["check", "--engine-time", "10", "--", BEAST][..],
+            "--engine-steps N",
+        ),
+        (&["audit", "--time-limit", "60"][..], "--budget N"),
+    ] {
+        let out = beast().args(args).output().expect("beast runs");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(
+            err.contains("is gone: ") && err.contains(instead),
+            "{args:?}: {err}"
+        );
+        assert!(out.stdout.is_empty(), "{args:?}");
+    }
+}
+
+#[test]
+fn verbose_says_every_budget() {
+    let out = beast()
+        .args([
+            "check",
+            "-v",
+            "--no-builtin",
+            "--random",
+            "1",
+            "--seed",
+            "1",
+        ])
+        .args([
+            "--engine-steps",
+            "777",
+            "--shrink-tries",
+            "55",
+            "--sandbox",
+            "none",
+        ])
+        .args(["--", BEAST])
+        .output()
+        .expect("beast runs");
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    for said in [
+        "judging a case 777 steps (--engine-steps",
+        "the diagnosis 250000 steps",
+        "the design of confirming cases 100000 steps",
+        "shrinking 55 smaller puzzles a group (--shrink-tries)",
+    ] {
+        assert!(err.contains(said), "{said}: {err}");
+    }
+}
