@@ -10,7 +10,8 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use crate::contain_cli::{
-    Cases, hostile, leaves_nothing, left_running, levels, marker, namespaces, run, run_with,
+    Cases, SHORT_TIMEOUT, hostile, leaves_nothing, left_running, levels, marker, namespaces, run,
+    run_with,
 };
 use crate::util::{BEAST, beast};
 
@@ -170,7 +171,9 @@ fn memory_is_counted_for_the_whole_case() {
         return;
     }
     let cases = Cases::new();
-    let o = run_with("strict", &cases, "hog.py", &[], &[], &["--memory", "256"]);
+    // Its children sleep 5 s: the short timeout ends it.
+    let flags = ["--memory", "256", "--timeout", SHORT_TIMEOUT];
+    let o = run_with("strict", &cases, "hog.py", &[], &[], &flags);
     assert_ne!(o.verdict, "AC", "{o:?}");
     let peak = o.peak_memory_mib.expect("a peak is measured");
     assert!(
@@ -380,7 +383,9 @@ fn stopping_every_process_stops_only_the_answers_own() {
         let mark = marker("stop-all");
         let cases = Cases::new();
         let start = Instant::now();
-        let o = run(level, &cases, "stop-all.sh", &[&mark], &[]);
+        // Its sleeper holds the case until the short timeout ends it.
+        let short = ["--timeout", SHORT_TIMEOUT];
+        let o = run_with(level, &cases, "stop-all.sh", &[&mark], &[], &short);
         assert!(start.elapsed() < BOUND, "{level}: the judge hung: {o:?}");
         let left = left_running(&mark);
         assert!(left.is_empty(), "{level}: left: {left:?}");
