@@ -9,7 +9,7 @@ run: ## Judge the Wikipedia sample puzzle (prints 8)
 test: ## Every unit, integration, property and example test; then the check tests without the jail
 	$(CARGO) test --workspace --lib --bins --tests --quiet
 	$(CARGO) test --workspace --doc --quiet
-	$(CARGO) test --no-default-features --bins --test tests --quiet check_cli
+	$(CARGO) test --no-default-features --test tests --quiet check_cli
 
 lint: ## Formatting, clippy and rustdoc (warnings denied), the cross builds, no import circle
 	$(CARGO) fmt --check

@@ -183,9 +183,10 @@ fn a_candidate_that_sleeps_gets_tle_and_is_killed_in_time() {
     assert_eq!(code, Some(1));
     assert_eq!(objects.len(), 4);
     assert_eq!(names_with(&objects, "TLE").len(), 4);
-    // Four cases on at least one core, each killed at 0.3 s, not after the 10 s sleep.
+    // Four cases, each killed at 0.3 s, not after the 60 s sleep: a generous ceiling, far
+    // below one sleep.
     assert!(
-        start.elapsed() < Duration::from_secs(5),
+        start.elapsed() < Duration::from_secs(30),
         "{:?}",
         start.elapsed()
     );
@@ -270,8 +271,9 @@ fn children_left_running_and_invalid_utf8_do_not_stop_the_judge() {
         .args(["--", fixture("leaves-child.sh").to_str().expect("path")])
         .assert()
         .code(0);
+    // A generous ceiling, below the 30 s the child sleeps: the judge did not wait for it.
     assert!(
-        start.elapsed() < Duration::from_secs(5),
+        start.elapsed() < Duration::from_secs(20),
         "{:?}",
         start.elapsed()
     );

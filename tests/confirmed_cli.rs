@@ -23,6 +23,8 @@ fn python_answer(mistakes: &str, dir: Option<&std::path::Path>) -> Vec<String> {
 fn summary(args: &[&str], command: &[String]) -> serde_json::Value {
     let out = beast()
         .args(["check", "--sandbox", "none", "--format", "json"])
+        // A generous limit: a loaded machine must not turn a slow run into a TLE.
+        .args(["--timeout", "60"])
         .args(args)
         .arg("--")
         .args(command)

@@ -13,8 +13,17 @@ use crate::util::{BEAST, beast, fixture};
 /// The one case every hostile run gets; its answer is `2`.
 const PUZZLE: &str = "5 5\n#####\n#O  #\n# ~ #\n#  H#\n#####\nWRD\n";
 
-/// The longest any hostile check may take (the timeout is 2 s).
-const BOUND: Duration = Duration::from_secs(10);
+/// The longest any hostile check may take: a generous ceiling, past the answers' timeout
+/// ([`ANSWER_TIMEOUT`]), so that a loaded machine fails no test.
+const BOUND: Duration = Duration::from_secs(60);
+
+/// The time limit of an answer that is to finish: generous, so that a loaded machine does
+/// not turn it into a TLE.
+const ANSWER_TIMEOUT: &str = "30";
+
+/// The time limit of an answer that is to run out of time (it loops, or holds its
+/// processes): its TLE ends the check soon.
+pub const SHORT_TIMEOUT: &str = "2";
 
 pub fn hostile(name: &str) -> String {
     fixture("hostile").join(name).to_string_lossy().into_owned()
@@ -91,7 +100,11 @@ pub fn run_with(
         "--no-builtin",
     ])
     // Containment is the point here; shrinking a TLE would run it again and again.
-    .args(["--shrink", "none", "--timeout", "2"])
+    .args(["--shrink", "none"])
+    .args(match flags.contains(&"--timeout") {
+        true => &[][..],
+        false => &["--timeout", ANSWER_TIMEOUT][..],
+    })
     .args(flags)
     .arg("--cases")
     .arg(cases.dir())
@@ -123,9 +136,10 @@ pub fn marker(name: &str) -> String {
     format!("hostile-{name}-{}-{nanos}", std::process::id())
 }
 
-/// Processes whose command line holds `marker`, waiting up to half a second for them to go.
+/// Processes whose command line holds `marker`, waiting up to 3 s for them to go (a
+/// loaded machine may be slow to reap what was killed).
 pub fn left_running(marker: &str) -> Vec<String> {
-    let deadline = Instant::now() + Duration::from_millis(500);
+    let deadline = Instant::now() + Duration::from_secs(3);
     loop {
         let found = with_marker(marker);
         if found.is_empty() || Instant::now() > deadline {
@@ -201,7 +215,12 @@ pub fn leaves_nothing(script: &str, verdicts: &[&str]) {
     for level in levels(script, true) {
         let mark = marker(script);
         let cases = Cases::new();
-        let o = run(level, &cases, script, &[&mark], &[]);
+        // An answer that may run out of time gets a short limit; the others a generous one.
+        let flags: &[&str] = match verdicts.contains(&"TLE") {
+            true => &["--timeout", SHORT_TIMEOUT],
+            false => &[],
+        };
+        let o = run_with(level, &cases, script, &[&mark], &[], flags);
         assert!(verdicts.contains(&o.verdict.as_str()), "{level}: {o:?}");
         assert_eq!(o.code, Some(1), "{level}: {o:?}");
         assert!(o.took < BOUND, "{level}: {o:?}");
@@ -297,7 +316,8 @@ fn a_candidate_starts_once_another_lets_go_of_every_process_it_may_have() {
     let mark = marker("hold-processes.sh");
     let holder = std::thread::spawn(move || {
         let cases = Cases::new();
-        run("strict", &cases, "hold-processes.sh", &[&mark], &[])
+        let short = ["--timeout", SHORT_TIMEOUT];
+        run_with("strict", &cases, "hold-processes.sh", &[&mark], &[], &short)
     });
     // Let the first reach the limit, then start another while it holds it (up to its 2 s
     // timeout).

@@ -10,7 +10,8 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use crate::contain_cli::{
-    Cases, hostile, leaves_nothing, left_running, levels, marker, namespaces, run, run_with,
+    Cases, SHORT_TIMEOUT, hostile, leaves_nothing, left_running, levels, marker, namespaces, run,
+    run_with,
 };
 use crate::util::{BEAST, beast};
 
@@ -170,7 +171,9 @@ fn memory_is_counted_for_the_whole_case() {
         return;
     }
     let cases = Cases::new();
-    let o = run_with("strict", &cases, "hog.py", &[], &[], &["--memory", "256"]);
+    // Its children sleep 5 s: the short timeout ends it.
+    let flags = ["--memory", "256", "--timeout", SHORT_TIMEOUT];
+    let o = run_with("strict", &cases, "hog.py", &[], &[], &flags);
     assert_ne!(o.verdict, "AC", "{o:?}");
     let peak = o.peak_memory_mib.expect("a peak is measured");
     assert!(
@@ -207,13 +210,14 @@ fn an_answer_is_born_in_its_cases_cgroups_and_they_go_with_the_check() {
             "--random",
             "1",
         ])
-        .args(["--seed", "1", "--shrink", "none", "--timeout", "5", "--"])
-        .args(["sh", "-c", "sleep 2; echo 0", &mark])
+        .args(["--seed", "1", "--shrink", "none", "--timeout", "30", "--"])
+        .args(["sh", "-c", "sleep 5; echo 0", &mark])
         .stdout(std::process::Stdio::null())
         .spawn()
         .expect("beast runs");
     let case_dir = format!("/beast-{}/case-", check.id());
-    let deadline = Instant::now() + Duration::from_secs(3);
+    // A generous ceiling: a loaded machine may take a while to set up the jail.
+    let deadline = Instant::now() + BOUND;
     let mut seen = Vec::new();
     while seen.is_empty() && Instant::now() < deadline {
         std::thread::sleep(Duration::from_millis(50));
@@ -379,7 +383,9 @@ fn stopping_every_process_stops_only_the_answers_own() {
         let mark = marker("stop-all");
         let cases = Cases::new();
         let start = Instant::now();
-        let o = run(level, &cases, "stop-all.sh", &[&mark], &[]);
+        // Its sleeper holds the case until the short timeout ends it.
+        let short = ["--timeout", SHORT_TIMEOUT];
+        let o = run_with(level, &cases, "stop-all.sh", &[&mark], &[], &short);
         assert!(start.elapsed() < BOUND, "{level}: the judge hung: {o:?}");
         let left = left_running(&mark);
         assert!(left.is_empty(), "{level}: left: {left:?}");
@@ -607,7 +613,7 @@ fn as_a_normal_user_the_users_secrets_stay_out_of_reach() {
                 "json",
                 "--no-builtin",
             ])
-            .args(["--shrink", "none", "--timeout", "2", "--cases"])
+            .args(["--shrink", "none", "--timeout", "30", "--cases"])
             .arg(&cases)
             .arg("--")
             .arg(&script)
@@ -760,7 +766,8 @@ fn a_cleared_parent_death_signal_does_not_outlive_a_killed_judge() {
         std::thread::sleep(Duration::from_millis(300));
         let _ = judge.kill();
         let _ = judge.wait();
-        let deadline = Instant::now() + Duration::from_secs(3);
+        // A generous ceiling for the kill to land on a loaded machine.
+        let deadline = Instant::now() + BOUND;
         let mut left = crate::contain_cli::with_marker(&mark);
         while !left.is_empty() && Instant::now() < deadline {
             std::thread::sleep(Duration::from_millis(50));

@@ -44,6 +44,7 @@ mod ring_cli;
 mod robustness_cli;
 #[cfg(unix)]
 mod shard_records_cli;
+mod same_report_cli;
 #[cfg(target_os = "linux")]
 mod side_doors_cli;
 #[cfg(unix)]

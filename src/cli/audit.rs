@@ -1,21 +1,22 @@
 //! `beast audit`: which known readings a challenge's examples leave open, and the few cases
 //! that close them. The audit and its words are `beast_engine::judge::audit`'s; this file
-//! reads the examples (the challenge's samples, `--cases DIR`), holds the clock and prints.
+//! reads the examples (the challenge's samples, `--cases DIR`) and prints. The search is
+//! bounded by counts (`--budget` puzzles), so an audit is the same on every machine.
 
 use std::io::{self, Write};
 use std::path::PathBuf;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use anyhow::Context;
 use beast_engine::judge::audit::{self, Search};
 use beast_engine::judge::cases::{self, Case};
 use beast_engine::judge::pack;
 
-use super::budget::in_time;
+use super::budget::Steps;
 use super::check::load::load_dir;
 
 /// The engine's budget for judging one example under our readings.
-const ENGINE_TIME: Duration = Duration::from_secs(10);
+const ENGINE_STEPS: Steps = Steps::CASE;
 
 /// What `beast audit` prints.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -50,14 +51,19 @@ pub struct Args {
     /// The most random puzzles the search draws.
     #[arg(long, value_name = "N", default_value_t = Search::default().puzzles)]
     pub budget: usize,
-    /// Stop the search after this many seconds (what it found so far is kept, and the
-    /// output says it stopped).
-    #[arg(long, value_name = "SECS", default_value_t = 60)]
-    pub time_limit: u64,
+    /// Gone: the search is bounded by `--budget` (refused, with that hint).
+    #[arg(long, hide = true, value_name = "SECS")]
+    pub time_limit: Option<String>,
 }
 
 /// Runs `beast audit`.
 pub fn run(args: Args) -> super::error::Ended {
+    if args.time_limit.is_some() {
+        return Err(super::error::usage(
+            "--time-limit is gone: the search is bounded by --budget N (the puzzles drawn), \
+             so that an audit is the same on every machine; use `timeout` to cap a whole run",
+        ));
+    }
     let examples = examples(&args)?;
     if examples.is_empty() {
         return Err(super::error::usage(
@@ -70,11 +76,10 @@ pub fn run(args: Args) -> super::error::Ended {
         puzzles: args.budget,
     };
     let started = Instant::now();
-    let result = audit::audit(
-        &examples,
-        search,
-        &mut in_time(Duration::from_secs(args.time_limit)),
-    );
+    // Each example's games under every reading, as one case is judged; the puzzles drawn
+    // are small (the search's own bound is `--budget`).
+    let steps = Steps(ENGINE_STEPS.0.saturating_mul(examples.len() as u64 + 1));
+    let result = audit::audit(&examples, search, &mut steps.counter());
     eprintln!(
         "audited {} examples against {} readings in {:.2} s",
         examples.len(),
@@ -108,7 +113,7 @@ fn examples(args: &Args) -> anyhow::Result<Vec<Case>> {
         );
     }
     for dir in &args.cases {
-        let loaded = load_dir(dir, ENGINE_TIME)?;
+        let loaded = load_dir(dir, ENGINE_STEPS)?;
         for s in loaded.skipped {
             eprintln!("note: {} skipped: {}", s.name, s.reason);
         }
@@ -133,7 +138,7 @@ mod tests {
             format: Format::Text,
             seed: 1,
             budget: 0,
-            time_limit: 1,
+            time_limit: None,
         };
         let names: Vec<String> = examples(&args)
             .expect("built in")

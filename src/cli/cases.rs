@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use std::ffi::OsStr;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use anyhow::Context;
 use beast_engine::beast::variant;
@@ -18,12 +18,12 @@ use beast_engine::judge::kattis;
 use beast_engine::judge::pack::{self, KattisGroup, PackKind};
 use beast_engine::judge::robustness;
 
-use super::budget::in_time;
+use super::budget::Steps;
 use super::files::{Limit, Target};
 use super::r#gen::GenArgs;
 
 /// The engine's budget for judging one case under one reading.
-const ENGINE_TIME: Duration = Duration::from_secs(10);
+const ENGINE_STEPS: Steps = Steps::CASE;
 
 /// The rules, which the Kattis statement is made from.
 const RULES: &str = include_str!("../../docs/RULES.md");
@@ -152,14 +152,14 @@ fn gather(args: &Args) -> anyhow::Result<(Vec<Case>, Vec<Case>)> {
             eprintln!("random cases from --seed {seed}");
         }
         for spec in cases::random_specs(seed, n) {
-            match spec.case_within(&opts, in_time(ENGINE_TIME)) {
+            match spec.case_within(&opts, ENGINE_STEPS.counter()) {
                 Ok(c) => all.push(c),
                 Err(s) => eprintln!("note: {} skipped: {}", s.name, s.reason),
             }
             if !args.robustness {
                 continue;
             }
-            match spec.twin_within(&opts, in_time(ENGINE_TIME)) {
+            match spec.twin_within(&opts, ENGINE_STEPS.counter()) {
                 Some(Ok(c)) => robust.push(c),
                 Some(Err(s)) => eprintln!("note: {} skipped: {}", s.name, s.reason),
                 None => {}
@@ -337,7 +337,7 @@ fn separated_all(all: &[Case], readings: &[beast_engine::beast::Rules]) -> Vec<V
             .map(|part| {
                 scope.spawn(move || {
                     part.iter()
-                        .map(|c| pack::separated(&c.puzzle, readings, &mut in_time(ENGINE_TIME)))
+                        .map(|c| pack::separated(&c.puzzle, readings, &mut ENGINE_STEPS.counter()))
                         .collect::<Vec<_>>()
                 })
             })
@@ -360,7 +360,7 @@ fn pack_files(kept: &[Case], readings: bool) -> Vec<(PathBuf, Vec<u8>)> {
             c.expected.clone().into_bytes(),
         ));
         if readings {
-            let r = pack::case_readings(c, &mut in_time(ENGINE_TIME));
+            let r = pack::case_readings(c, &mut ENGINE_STEPS.counter());
             files.push((
                 PathBuf::from(format!("{}.readings.json", c.name)),
                 pack::readings_json(&r).into_bytes(),
@@ -416,7 +416,8 @@ fn kattis_files(kept: &[Case]) -> anyhow::Result<Vec<(PathBuf, Vec<u8>)>> {
         ));
     }
     let puzzles: Vec<&beast_engine::beast::Puzzle> = cases.iter().map(|c| &c.puzzle).collect();
-    for name in kattis::separated_readings(&puzzles, &mut in_time(ENGINE_TIME)) {
+    let every_case = Steps(ENGINE_STEPS.0.saturating_mul(puzzles.len() as u64));
+    for name in kattis::separated_readings(&puzzles, &mut every_case.counter()) {
         files.push((
             PathBuf::from(format!("submissions/wrong_answer/{name}.py")),
             kattis::wrong_answer(name).into_bytes(),

@@ -29,7 +29,7 @@ use std::ffi::OsString;
 use std::io::{self, IsTerminal};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use anyhow::Context;
 use beast_engine::judge::cases::Case;
@@ -48,6 +48,7 @@ use self::plan::{Conclusion, Output, Plan, ShrinkWhich, Work};
 use self::pool::{Judge, Tick};
 use self::report::{Out, Reporters};
 use self::runner::Runner;
+use super::budget::{self, Steps};
 use super::files;
 use super::paint::ColorChoice;
 use super::sandbox::case::Workspace;
@@ -114,6 +115,10 @@ fn run_answers(
         return Err(super::error::usage(nothing_to_run(&run.sources)));
     }
     let mut reporters = Reporters::new(output, many, io::stderr().is_terminal(), color);
+    if run.sources.verbose {
+        let note = budget::check_note(run.judging.engine_steps, plan.conclusion.shrink_tries);
+        reporters.emit(Event::Note(&note))?;
+    }
     if let (Some(seed), true) = (run.seed(), run.seed_drawn) {
         reporters.emit(Event::Note(&format!("random cases from --seed {seed}")))?;
     }
@@ -272,8 +277,8 @@ fn conclude_each(
                     jobs: plan.jobs,
                     html_dir: html_dir(conclusion, many, &answer.name),
                     budget: match cut {
-                        true => conclusion.engine_time.min(Duration::from_secs(2)),
-                        false => conclusion.engine_time,
+                        true => Steps::BRIEF_DIAGNOSIS,
+                        false => Steps::DIAGNOSIS,
                     },
                     seed: run.seed().unwrap_or(0),
                 };
@@ -329,7 +334,7 @@ fn merged(plan: &Plan, files: &[PathBuf]) -> super::error::Ended {
                     conclusion,
                     jobs: plan.jobs,
                     html_dir: html_dir(conclusion, many, &answer.name),
-                    budget: conclusion.engine_time,
+                    budget: Steps::DIAGNOSIS,
                     seed: m.header.seed.unwrap_or(0),
                 };
                 Ok(conclude(&concluding, answer.ran, answer.source.clone())?)
@@ -368,8 +373,8 @@ struct Concluding<'a> {
     jobs: usize,
     /// Where this answer's compare pages go (`--html-dir`).
     html_dir: Option<report::html::PagesDir>,
-    /// The diagnosis's time budget.
-    budget: Duration,
+    /// The diagnosis's budget.
+    budget: Steps,
     /// The seed of the experiments' cases (the run's, or 0).
     seed: u64,
 }
@@ -390,7 +395,6 @@ fn conclude(
             repeat: how.conclusion.repeat,
             seed: how.seed,
             jobs,
-            budget: how.budget,
         };
         diagnosis = experiment::settle(judge, diagnosis, &ran, &observed(&ran), &settings)?;
     }
@@ -501,7 +505,7 @@ fn judge_for(
         gen_flags: judging.gen_flags.clone(),
         strict: judging.strict,
         consistent: judging.consistent,
-        engine_time: judging.engine_time,
+        engine_steps: judging.engine_steps,
         keep_texts: judging.keep_passing_texts,
     })
 }
@@ -593,17 +597,19 @@ fn observed(ran: &[(Case, CaseReport)]) -> Vec<Observed<'_>> {
         .collect()
 }
 
-/// The run's diagnosis on `jobs` threads, searched within `budget` or until interrupted.
+/// The run's diagnosis on `jobs` threads, searched within `budget` or until interrupted
+/// (the same on any number of threads: [`budget::threaded`]).
 fn diagnose_run(
     ran: &[(Case, CaseReport)],
     judge: Option<&Judge>,
     jobs: usize,
-    budget: Duration,
+    budget: Steps,
 ) -> Diagnosis {
-    let deadline = Instant::now() + budget;
     let groups = judge.map(|j| &j.runner.running);
-    diagnose::diagnose(&observed(ran), jobs, || {
-        Instant::now() < deadline && groups.is_none_or(|g| g.interrupted().is_none())
+    let stop = || groups.is_some_and(|g| g.interrupted().is_some());
+    let observed = observed(ran);
+    budget::threaded(budget, jobs, &stop, |threads, keep_going| {
+        diagnose::diagnose(&observed, threads, keep_going)
     })
 }
 
@@ -667,7 +673,7 @@ fn show_unit(
         ShrinkWhich::First => g == 0,
         ShrinkWhich::Group | ShrinkWhich::All => true,
     };
-    let mut shown = shrinking::shown(judge.filter(|_| shrink), unit, ran, conclusion.shrink_time)?;
+    let mut shown = shrinking::shown(judge.filter(|_| shrink), unit, ran, conclusion.shrink_tries)?;
     let why = match which {
         ShrinkWhich::None => "not shrunk: --shrink none",
         _ => "not shrunk: --shrink first shrinks only the first group",

@@ -82,13 +82,20 @@ pub struct Args {
     /// --compare` makes it) into DIR.
     #[arg(long, value_name = "DIR")]
     pub html_dir: Option<PathBuf>,
-    /// Time limit of shrinking, per group, in seconds.
-    #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = crate::cli::values::seconds)]
-    pub shrink_time: Duration,
-    /// Time limit of the engine's own work on one case (judging it), and of the whole
-    /// diagnosis, in seconds; a case past it is skipped as too large to judge.
-    #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = crate::cli::values::seconds)]
-    pub engine_time: Duration,
+    /// The most smaller puzzles shrinking looks at, per group (each one the answer runs
+    /// on costs a run): a count, so the case shown is the same on every machine.
+    #[arg(long, value_name = "N", default_value_t = beast_engine::judge::shrink::DEFAULT_BUDGET)]
+    pub shrink_tries: usize,
+    /// The engine's budget for judging one case, in steps (a step is 4096 turns of its
+    /// game): a case past it is skipped as too large to judge, on every machine alike.
+    #[arg(long, value_name = "N", default_value_t = crate::cli::budget::Steps::CASE.0)]
+    pub engine_steps: u64,
+    /// Gone: shrinking is bounded by `--shrink-tries` (refused, with that hint).
+    #[arg(long, hide = true, value_name = "SECONDS")]
+    pub shrink_time: Option<String>,
+    /// Gone: the engine is bounded by `--engine-steps` (refused, with that hint).
+    #[arg(long, hide = true, value_name = "SECONDS")]
+    pub engine_time: Option<String>,
     /// Run only the cases whose name matches PATTERN (`*` and `?` globs; repeatable).
     #[arg(long, value_name = "PATTERN")]
     pub only: Vec<String>,
@@ -226,6 +233,28 @@ pub fn misplaced_command(args: &Args) -> Option<String> {
          a.py), or give --answers FILE or --merge FILE..."
             .to_string()
     })
+}
+
+/// The refusal of `--shrink-time` or `--engine-time`: a report must not depend on the
+/// machine's speed, so these budgets are counts now.
+pub fn time_budget_flag(args: &Args) -> Option<String> {
+    let (flag, instead, what) = match (&args.shrink_time, &args.engine_time) {
+        (Some(_), _) => (
+            "--shrink-time",
+            "--shrink-tries N",
+            "the smaller puzzles looked at per group",
+        ),
+        (_, Some(_)) => (
+            "--engine-time",
+            "--engine-steps N",
+            "the engine's steps to judge one case",
+        ),
+        _ => return None,
+    };
+    Some(format!(
+        "{flag} is gone: the searches are bounded by counts, so that a report is the same on \
+         every machine; use {instead} ({what}), and `timeout` to cap a whole run"
+    ))
 }
 
 /// `--shrink`.

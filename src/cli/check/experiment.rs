@@ -5,7 +5,6 @@
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::thread;
-use std::time::{Duration, Instant};
 
 use beast_engine::judge::cases::Case;
 use beast_engine::judge::design::{self, Confirmation, Plan};
@@ -16,6 +15,7 @@ use beast_engine::judge::verdict::Verdict;
 
 use super::pool::Judge;
 use super::runner::{Execute, Exit};
+use crate::cli::budget::{self, Steps};
 
 /// Each group's shown failure runs this many more times.
 const AGAIN: usize = 2;
@@ -33,8 +33,6 @@ pub struct Settings {
     pub seed: u64,
     /// Threads.
     pub jobs: usize,
-    /// The engine's budget for the new diagnosis and the design.
-    pub budget: Duration,
 }
 
 /// `d` settled by experiment: flaky cases set apart (the diagnosis made again without
@@ -46,20 +44,17 @@ pub fn settle<E: Execute>(
     observed: &[Observed],
     settings: &Settings,
 ) -> anyhow::Result<Diagnosis> {
-    let &Settings {
-        repeat,
-        seed,
-        jobs,
-        budget,
-    } = settings;
+    let &Settings { repeat, seed, jobs } = settings;
     let flaky = flaky_cases(judge, &d, ran, repeat, jobs)?;
-    let deadline = Instant::now() + budget;
-    let in_time = || Instant::now() < deadline && judge.runner.interrupted().is_none();
+    let stop = || judge.runner.interrupted().is_some();
     let mut d = match flaky.is_empty() {
         true => d,
-        false => flaky::set_apart(observed, &flaky, jobs, in_time),
+        false => budget::threaded(Steps::DIAGNOSIS, jobs, &stop, |threads, keep_going| {
+            flaky::set_apart(observed, &flaky, threads, keep_going)
+        }),
     };
-    let plans = design::plan(observed, &d, seed, in_time);
+    let design_steps = Steps::DESIGN.counter();
+    let plans = design::plan(observed, &d, seed, || design_steps() && !stop());
     let found = confirm(judge, &plans, jobs)?;
     design::settle(&mut d, &plans, &found);
     Ok(d)

@@ -3,7 +3,6 @@
 
 use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
 use anyhow::Context;
 use beast_engine::judge::cases::{
@@ -12,7 +11,7 @@ use beast_engine::judge::cases::{
 use beast_engine::judge::merge;
 use beast_engine::judge::robustness;
 
-use crate::cli::budget::in_time;
+use crate::cli::budget::Steps;
 use crate::cli::files::{Folder, Limit};
 use crate::cli::platform;
 
@@ -35,7 +34,7 @@ pub struct Sources {
     /// `--shard K/N`.
     pub shard: Option<Shard>,
     /// The engine's budget for judging one loaded case.
-    pub engine_time: Duration,
+    pub engine_steps: Steps,
     /// Note the skipped built-in examples too (`-v`).
     pub verbose: bool,
 }
@@ -185,7 +184,7 @@ pub fn jobs(sources: &Sources) -> anyhow::Result<CaseList> {
         }
     }
     for dir in &sources.dirs {
-        let l = load_dir(dir, sources.engine_time)?;
+        let l = load_dir(dir, sources.engine_steps)?;
         if l.cases.is_empty() && l.skipped.is_empty() {
             eprintln!(
                 "note: no NAME.in or NAME.txt case files in {}",
@@ -262,7 +261,7 @@ fn fingerprint(ready: &[Case], sources: &Sources) -> String {
 /// file is read through the read gate, beneath `dir`: one that is no regular file (a FIFO,
 /// a device, a dangling link) skips its case with a note; one that leads outside `dir`,
 /// lies in `/proc`, or is larger than its [`Limit`] stops the run with the reason.
-pub(crate) fn load_dir(dir: &Path, engine_time: Duration) -> anyhow::Result<Loaded> {
+pub(crate) fn load_dir(dir: &Path, engine_steps: Steps) -> anyhow::Result<Loaded> {
     let folder = Folder::open(dir).with_context(|| format!("cannot read {}", dir.display()))?;
     let names = folder
         .names()
@@ -293,7 +292,7 @@ pub(crate) fn load_dir(dir: &Path, engine_time: Duration) -> anyhow::Result<Load
                 expected.as_deref(),
                 args.as_deref(),
                 Origin::File,
-                &mut in_time(engine_time),
+                &mut engine_steps.counter(),
             )?,
             CaseFiles::Skipped(reason) => loaded.skipped.push(Skipped { name: stem, reason }),
             CaseFiles::Documentation => {}

@@ -17,6 +17,7 @@ use beast_engine::judge::post::Encoding;
 use super::answers::{self, Answer};
 use super::args::{Args, FormatArg, ShrinkArg};
 use super::load::{self, Random, Sources};
+use crate::cli::budget::Steps;
 use crate::cli::error::{self, Error};
 use crate::cli::sandbox::Level;
 
@@ -91,8 +92,8 @@ pub struct Judging {
     pub strict: bool,
     /// Say per case which readings it is consistent with (`-v`).
     pub consistent: bool,
-    /// The engine's budget for judging one case.
-    pub engine_time: Duration,
+    /// The engine's budget for judging one case (`--engine-steps`).
+    pub engine_steps: Steps,
     /// How random cases are generated.
     pub recipe: Recipe,
     /// The same as `beast gen` flags, for the reproduce command.
@@ -117,10 +118,8 @@ pub struct Containment {
 pub struct Conclusion {
     /// Which failures to shrink.
     pub shrink: ShrinkWhich,
-    /// The budget of shrinking, per group.
-    pub shrink_time: Duration,
-    /// The budget of the diagnosis.
-    pub engine_time: Duration,
+    /// The most smaller puzzles shrinking looks at, per group (`--shrink-tries`).
+    pub shrink_tries: usize,
     /// `--html-dir`.
     pub html_dir: Option<PathBuf>,
     /// `--repeat`: how many more times every case runs (0: only each group's shown
@@ -219,6 +218,9 @@ impl Plan {
         if let Some(why) = super::args::misplaced_command(&args) {
             return Err(error::usage(why));
         }
+        if let Some(why) = super::args::time_budget_flag(&args) {
+            return Err(error::usage(why));
+        }
         let jobs = args.jobs.map_or_else(
             || thread::available_parallelism().map_or(1, |n| n.get()),
             |j| j as usize,
@@ -228,8 +230,7 @@ impl Plan {
                 true => ShrinkWhich::None,
                 false => args.shrink.into(),
             },
-            shrink_time: args.shrink_time,
-            engine_time: args.engine_time,
+            shrink_tries: args.shrink_tries,
             html_dir: args.html_dir.clone(),
             repeat: args.repeat as usize,
         };
@@ -295,7 +296,7 @@ fn run(args: Args, shard_records: bool) -> Result<Run, Error> {
             max_output: args.max_output,
             strict: args.strict,
             consistent: args.verbose,
-            engine_time: args.engine_time,
+            engine_steps: Steps(args.engine_steps),
             recipe: args.gen_args.options()?,
             gen_flags: gen_flags.clone(),
             keep_passing_texts: shard_records,
@@ -314,7 +315,7 @@ fn run(args: Args, shard_records: bool) -> Result<Run, Error> {
             gen_flags,
             only: args.only,
             shard: args.shard,
-            engine_time: args.engine_time,
+            engine_steps: Steps(args.engine_steps),
             verbose: args.verbose,
         },
         fail_fast: args.fail_fast,

@@ -4,7 +4,6 @@
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::thread;
-use std::time::Duration;
 
 use beast_engine::beast::Puzzle;
 use beast_engine::beast::variant;
@@ -17,7 +16,7 @@ use beast_engine::judge::verdict::{self, Verdict};
 
 use super::load::{CaseList, Job};
 use super::runner::{Execute, Exit, Run, Runner};
-use crate::cli::budget::in_time;
+use crate::cli::budget::Steps;
 
 /// Everything a worker needs to run and judge a case.
 pub struct Judge<E: Execute = Runner> {
@@ -32,7 +31,7 @@ pub struct Judge<E: Execute = Runner> {
     /// Say per case which readings it is consistent with (`-v`).
     pub consistent: bool,
     /// The engine's budget for judging one case.
-    pub engine_time: Duration,
+    pub engine_steps: Steps,
     /// Keep a passing case's puzzle text in its report (a shard's records carry it).
     pub keep_texts: bool,
 }
@@ -136,7 +135,7 @@ impl<E: Execute> Judge<E> {
         let case = match job {
             Job::Ready(case) => (*case).clone(),
             Job::Random(spec) => {
-                match spec.case_within(&self.gen_opts, in_time(self.engine_time)) {
+                match spec.case_within(&self.gen_opts, self.engine_steps.counter()) {
                     Ok(case) => case,
                     Err(skipped) => {
                         let note = format!("note: skipped {}: {}", skipped.name, skipped.reason);
@@ -145,7 +144,7 @@ impl<E: Execute> Judge<E> {
                 }
             }
             Job::Twin(spec) => {
-                match spec.twin_within(&self.gen_opts, in_time(self.engine_time)) {
+                match spec.twin_within(&self.gen_opts, self.engine_steps.counter()) {
                     // The seed draws the challenge's own form: the case has no twin.
                     None => return Ok(Done::NotRun),
                     Some(Ok(case)) => case,
@@ -441,6 +440,7 @@ fn gather(slots: Vec<Slot>, failures: Vec<Option<anyhow::Error>>, cases: usize) 
 mod tests {
     use std::collections::HashMap;
     use std::sync::atomic::AtomicI32;
+    use std::time::Duration;
 
     use beast_engine::judge::cases;
 
@@ -500,7 +500,7 @@ mod tests {
             gen_flags: String::new(),
             strict: false,
             consistent: false,
-            engine_time: Duration::from_secs(1),
+            engine_steps: Steps::CASE,
             keep_texts: false,
         }
     }

@@ -1,13 +1,14 @@
-//! The case each group of failures shows: its smallest failure, shrunk within a time
-//! budget so that it still shows the group's cause.
+//! The case each group of failures shows: its smallest failure, shrunk within a budget of
+//! smaller puzzles looked at (a count: the same case on every machine) so that it still
+//! shows the group's cause.
 //!
 //! A group a hypothesis heads shrinks with the engine alone (the hypothesis and our
 //! readings must still disagree), then the answer confirms the result; so a slow answer
 //! shrinks as fast as a fast one. Other groups shrink with the answer, keeping the verdict,
 //! the kind of difference and the suspect rule event (checked by the engine first, so the
-//! answer runs only on candidates that still go through it).
-
-use std::time::{Duration, Instant};
+//! answer runs only on candidates that still go through it). A case that ran out of time
+//! is shown as it ran: each smaller one would cost the whole `--timeout`, and whether it
+//! runs out again depends on the machine's load.
 
 use beast_engine::beast::events::{self, RuleEvent};
 use beast_engine::beast::{Puzzle, Rules};
@@ -34,12 +35,12 @@ struct Seen {
 }
 
 /// The case `group` shows, shrunk with `judge` when there is one (a merged run has none),
-/// within `budget`.
+/// looking at most at `tries` smaller puzzles the answer runs on.
 pub fn shown<E: Execute>(
     judge: Option<&Judge<E>>,
     group: &Group,
     ran: &[(Case, CaseReport)],
-    budget: Duration,
+    tries: usize,
 ) -> anyhow::Result<Shown> {
     let (case, report) = &ran[group.smallest];
     let original = Seen {
@@ -49,22 +50,23 @@ pub fn shown<E: Execute>(
         got: report.got.clone(),
         detail: report.detail.clone(),
     };
-    let deadline = Instant::now() + budget;
+    let timed_out = report.verdict == Verdict::TimeLimit;
     let (seen, stopped) = match judge {
-        None => (None, false),
+        None => (None, None),
         Some(judge) => match &group.cause {
             // A flaky answer's case shows what it printed once; shrinking would chase chance.
-            Cause::Flaky { .. } => (None, false),
+            Cause::Flaky { .. } => (None, None),
+            _ if timed_out => (None, None),
             Cause::Hypothesis { head, .. }
                 if group.confirmation.as_ref().is_none_or(|c| c.confirmed()) =>
             {
-                by_engine(judge, &case.puzzle, head.hypothesis, deadline)?
+                by_engine(judge, &case.puzzle, head.hypothesis, tries)?
             }
             cause => by_answer(
                 judge,
                 &original,
                 cause.suspect().and_then(|s| s.clue.event()),
-                deadline,
+                tries,
             )?,
         },
     };
@@ -81,9 +83,14 @@ pub fn shown<E: Execute>(
         (Some(_), Cause::Flaky { .. }) => {
             Some("a flaky answer's case is shown as it ran, not shrunk".to_string())
         }
-        (Some(_), _) if stopped => Some(format!(
-            "shrinking stopped at its time budget ({} s, --shrink-time)",
-            budget.as_secs_f64()
+        (Some(_), _) if timed_out => Some(
+            "a case that ran out of time is shown as it ran, not shrunk: each smaller one \
+             would cost the whole --timeout"
+                .to_string(),
+        ),
+        (Some(_), _) if stopped.is_some() => Some(format!(
+            "shrinking stopped at its budget ({} smaller puzzles looked at; --shrink-tries)",
+            stopped.unwrap_or_default()
         )),
         (Some(_), _) => Some(
             "no smaller puzzle tried fails the same way (the same verdict, the same kind of \
@@ -102,7 +109,7 @@ pub fn shown<E: Execute>(
         got: seen.got,
         detail: seen.detail,
         shrunk,
-        stopped_early: stopped.then_some(budget.as_secs_f64()),
+        stopped_early: stopped,
         reproduce: report.reproduce.clone(),
         located: group
             .cause
@@ -156,26 +163,27 @@ fn see<E: Execute>(judge: &Judge<E>, puzzle: &Puzzle) -> anyhow::Result<Option<S
 }
 
 /// Shrinks with the engine alone, then confirms with the answer; if the answer does not
-/// confirm, shrinks again with the answer in the loop. Returns the smallest confirmed case
-/// (`None`: only the original) and whether the budget ran out.
+/// confirm, shrinks again with the answer in the loop (at most `tries` puzzles). Returns
+/// the smallest confirmed case (`None`: only the original) and, if the budget ran out,
+/// how many puzzles it allowed.
 fn by_engine<E: Execute>(
     judge: &Judge<E>,
     puzzle: &Puzzle,
     hypothesis: Hypothesis,
-    deadline: Instant,
-) -> anyhow::Result<(Option<Seen>, bool)> {
-    let in_time = || Instant::now() < deadline && judge.runner.interrupted().is_none();
+    tries: usize,
+) -> anyhow::Result<(Option<Seen>, Option<usize>)> {
+    let going = || judge.runner.interrupted().is_none();
     let differs = |p: &Puzzle| diagnose::hypothesis_differs(p, hypothesis);
-    let small = shrink::shrink_within(puzzle, ENGINE_TRIES, in_time, differs);
+    let small = shrink::shrink_within(puzzle, ENGINE_TRIES, going, differs);
     let confirms = |seen: &Seen| {
         seen.verdict == Verdict::WrongAnswer
             && diagnose::predicted(&seen.puzzle, hypothesis, seen.got.as_bytes())
     };
     if let Some(seen) = see(judge, &small.puzzle)?.filter(confirms) {
-        return Ok((Some(seen), small.stopped));
+        return Ok((Some(seen), small.stopped.then_some(ENGINE_TRIES)));
     }
     // The answer disagrees on the engine's smallest case: shrink with it in the loop.
-    with_answer(judge, puzzle, deadline, differs, confirms)
+    with_answer(judge, puzzle, tries, differs, confirms)
 }
 
 /// Shrinks with the answer in the loop, keeping the verdict, for a wrong answer the kind
@@ -184,8 +192,8 @@ fn by_answer<E: Execute>(
     judge: &Judge<E>,
     original: &Seen,
     suspect: Option<RuleEvent>,
-    deadline: Instant,
-) -> anyhow::Result<(Option<Seen>, bool)> {
+    tries: usize,
+) -> anyhow::Result<(Option<Seen>, Option<usize>)> {
     let kind = diagnose::difference(&original.expected, original.got.as_bytes());
     let same = |seen: &Seen| {
         seen.verdict == original.verdict
@@ -194,23 +202,24 @@ fn by_answer<E: Execute>(
     };
     let goes_through =
         |p: &Puzzle| suspect.is_none_or(|e| events::record(p, || true).is_ok_and(|x| x.has(e)));
-    with_answer(judge, &original.puzzle, deadline, goes_through, same)
+    with_answer(judge, &original.puzzle, tries, goes_through, same)
 }
 
 /// Shrinks `puzzle` running the answer on each candidate that passes `worth` (a cheap
-/// engine check), keeping those on which what it does passes `keeps`. Returns the smallest
-/// kept case (`None`: only the original) and whether the budget ran out.
+/// engine check), keeping those on which what it does passes `keeps`, at most `tries` of
+/// them. Returns the smallest kept case (`None`: only the original) and, if the budget ran
+/// out, `tries`.
 fn with_answer<E: Execute>(
     judge: &Judge<E>,
     puzzle: &Puzzle,
-    deadline: Instant,
+    tries: usize,
     worth: impl Fn(&Puzzle) -> bool,
     keeps: impl Fn(&Seen) -> bool,
-) -> anyhow::Result<(Option<Seen>, bool)> {
+) -> anyhow::Result<(Option<Seen>, Option<usize>)> {
     let mut error = None;
     let mut best: Option<Seen> = None;
-    let in_time = || Instant::now() < deadline && judge.runner.interrupted().is_none();
-    let s = shrink::shrink_within(puzzle, shrink::DEFAULT_BUDGET, in_time, |p| {
+    let going = || judge.runner.interrupted().is_none();
+    let s = shrink::shrink_within(puzzle, tries, going, |p| {
         if error.is_some() || !worth(p) {
             return false;
         }
@@ -229,5 +238,8 @@ fn with_answer<E: Execute>(
     if let Some(e) = error {
         return Err(e);
     }
-    Ok((best.filter(|b| b.puzzle == s.puzzle), s.stopped))
+    Ok((
+        best.filter(|b| b.puzzle == s.puzzle),
+        s.stopped.then_some(tries),
+    ))
 }

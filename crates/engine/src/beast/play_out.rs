@@ -86,7 +86,7 @@ pub enum GameError {
         beasts: u64,
     },
     /// The caller's budget ran out (see [`play_out_until`]) before the game was decided.
-    #[error("the game was not decided by turn {turn}, when the judge's time budget ran out")]
+    #[error("the game was not decided by turn {turn}, when the judge's budget of steps ran out")]
     OutOfBudget {
         /// The turn reached.
         turn: u64,

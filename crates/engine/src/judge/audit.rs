@@ -377,7 +377,7 @@ fn search_words(audit: &Audit) -> String {
         audit.search.puzzles,
         audit.search.seed,
         if audit.stopped {
-            "; stopped by the time limit"
+            "; stopped at the engine's budget of steps"
         } else {
             ""
         }
@@ -745,6 +745,6 @@ mod tests {
     fn a_stopped_search_says_so() {
         let a = audit(&samples(), Search::default(), &mut || false);
         assert!(a.stopped);
-        assert!(text(&a).contains("stopped by the time limit"));
+        assert!(text(&a).contains("stopped at the engine's budget of steps"));
     }
 }

@@ -77,7 +77,7 @@ struct Earned {
 }
 
 /// Diagnoses a run on `threads` threads. `keep_going` is asked before each reading is
-/// tried; once it says `false` the search ends with what it has (the caller's time budget).
+/// tried; once it says `false` the search ends with what it has (the caller's budget).
 pub fn diagnose(
     observed: &[Observed],
     threads: usize,

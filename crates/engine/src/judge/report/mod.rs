@@ -127,8 +127,8 @@ pub struct Shown {
     pub detail: Option<Termination>,
     /// How it was shrunk, if it was.
     pub shrunk: Option<Shrink>,
-    /// Set when shrinking ran out of its budget: the seconds it had.
-    pub stopped_early: Option<f64>,
+    /// Set when shrinking ran out of its budget: the smaller puzzles it could look at.
+    pub stopped_early: Option<usize>,
     /// For a random case, the `beast gen` command of the original puzzle.
     pub reproduce: Option<String>,
     /// For a group located by a rule event: where the case shown first goes through it,

@@ -33,7 +33,8 @@ pub(super) fn sentence(d: &Diagnosis) -> String {
         );
     }
     if d.stopped_early {
-        text += " The search stopped early, at its time budget: it covers the hypotheses tried.";
+        text +=
+            " The search stopped early, at its budget of steps: it covers the hypotheses tried.";
     }
     text
 }

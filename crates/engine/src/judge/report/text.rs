@@ -263,10 +263,11 @@ fn shown_text(s: &mut String, sh: &Shown, verdict: Verdict) {
         *s += "  got:\n";
         block(s, "    ", &whitespace_shown(&sh.got));
     }
-    if let Some(secs) = sh.stopped_early {
+    if let Some(tries) = sh.stopped_early {
         let _ = writeln!(
             s,
-            "  shrinking stopped after {secs} s; the smallest case found so far"
+            "  shrinking stopped after {tries} smaller puzzles looked at; the smallest case \
+             found so far"
         );
     }
 }
@@ -377,7 +378,7 @@ mod tests {
                         moves: 1,
                     },
                 }),
-                stopped_early: Some(10.0),
+                stopped_early: Some(2000),
                 reproduce: Some("beast gen --seed 99".to_string()),
                 located: Some("turn 1 (move R)".to_string()),
                 unshrunk: None,
@@ -417,7 +418,7 @@ mod tests {
             "{t}"
         );
         assert!(
-            t.contains("shrinking stopped after 10 s; the smallest case found so far"),
+            t.contains("shrinking stopped after 2000 smaller puzzles looked at; the smallest case found so far"),
             "{t}"
         );
     }
