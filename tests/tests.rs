@@ -28,9 +28,9 @@ mod judge_errors_cli;
 mod kattis_cli;
 mod named_causes_cli;
 #[cfg(target_os = "linux")]
-mod named_paths_cli;
-#[cfg(target_os = "linux")]
 mod named_files_cli;
+#[cfg(target_os = "linux")]
+mod named_paths_cli;
 mod page_cli;
 #[cfg(unix)]
 mod pipes_cli;
@@ -42,9 +42,9 @@ mod quick_start;
 mod report_paths_cli;
 mod ring_cli;
 mod robustness_cli;
+mod same_report_cli;
 #[cfg(unix)]
 mod shard_records_cli;
-mod same_report_cli;
 #[cfg(target_os = "linux")]
 mod side_doors_cli;
 #[cfg(unix)]

@@ -162,9 +162,13 @@ fn run_answers(
             c.summary.interrupted = interrupted;
         }
     }
-    let ended = finish(&mut reporters, &judged, run.seed(), run.page.as_ref(), &|| {
-        groups.interrupted().is_some()
-    });
+    let ended = finish(
+        &mut reporters,
+        &judged,
+        run.seed(),
+        run.page.as_ref(),
+        &|| groups.interrupted().is_some(),
+    );
     // An interrupt while the report was written (the `--post` version query) ends it too.
     match interrupted.or_else(|| groups.interrupted()) {
         Some(signal) => {

@@ -189,10 +189,7 @@ pub fn markdown(entries: &[Entry]) -> String {
     let mut s = format!("| {} |\n", HEADERS.join(" | "));
     s += "|--:|---|---|---|--:|---|---|\n";
     for (i, e) in entries.iter().enumerate() {
-        let row: Vec<String> = cells(i + 1, e)
-            .iter()
-            .map(|c| markdown_text(c))
-            .collect();
+        let row: Vec<String> = cells(i + 1, e).iter().map(|c| markdown_text(c)).collect();
         s += &format!("| {} |\n", row.join(" | "));
     }
     s
