@@ -389,7 +389,9 @@ impl Reader {
         let add = |events: &mut Events, e: RuleEvent| events.add(e, t);
         match step.action {
             Action::Blocked => add(&mut self.events, RuleEvent::BLOCKED_MOVE),
-            Action::Pushed { walls } | Action::Crushed { walls, .. } => {
+            Action::Pushed { walls }
+            | Action::Crushed { walls, .. }
+            | Action::PushedBeast { walls, .. } => {
                 add(
                     &mut self.events,
                     if walls >= 2 {

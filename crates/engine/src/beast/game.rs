@@ -11,9 +11,9 @@
 
 use crate::beast::chase::{beast_turn_ours, nearest_open};
 use crate::beast::choice::{ClassMemo, ClassMemos, NEIGHBOURS, NOWHERE, OUR_RANKS, around_ranks};
-use crate::beast::measure::{Chebyshev, Euclidean, Manhattan, Measure, Truncated};
+use crate::beast::measure::{Chebyshev, Euclidean, Manhattan, Measure, Scaled30, Truncated};
 use crate::beast::parse::{Cell, Move, Puzzle};
-use crate::beast::rules::{Bump, Distance, Order, Rules, Stay, Taken, Target};
+use crate::beast::rules::{Blocked, Bump, Distance, Kill, Order, Push, Rules, Stay, Taken, Target};
 use crate::grid::{Dir, Grid, Pos};
 
 /// Where a game stands.
@@ -45,6 +45,14 @@ pub enum Action {
     Stuck {
         /// Length of the train.
         walls: usize,
+    },
+    /// Pushed a train of `walls` and the loose beast in front of it (at `at` before the
+    /// push) one cell, under the reading that a loose beast is pushed.
+    PushedBeast {
+        /// Length of the train.
+        walls: usize,
+        /// Where the beast was.
+        at: Pos,
     },
     /// Pushed a train of `walls` onto a wedged beast at `at` and crushed it.
     Crushed {
@@ -151,8 +159,8 @@ pub struct Game {
     map: Grid<Cell>,
     rules: Rules,
     player: Pos,
-    /// Live beasts. Under `Order::Initial` in rank order; under `Order::Turn` sorted by
-    /// position at the last beast turn.
+    /// Live beasts. Under `Order::Initial` in rank order (`Order::Reverse`: the ranks
+    /// reversed); under `Order::Turn` sorted by position at the last beast turn.
     beasts: Vec<Pos>,
     turn: u64,
     crushed: Vec<Crush>,
@@ -177,7 +185,10 @@ impl Game {
     /// A game at turn 0 on `map`, which must be a valid puzzle's map (a solid `#` border,
     /// one player): [`Puzzle::into_parts`] gives one without a copy.
     pub fn from_map(map: Grid<Cell>, rules: Rules) -> Game {
-        let (player, beasts) = player_and_beasts(&map);
+        let (player, mut beasts) = player_and_beasts(&map);
+        if rules.order == Order::Reverse {
+            beasts.reverse();
+        }
         let status = if beasts.is_empty() {
             Status::Won
         } else {
@@ -315,6 +326,21 @@ impl Game {
         self.turn += 1;
         let start = self.player;
         let action = self.player_acts(played);
+        if self.rules.blocked == Blocked::NoTurn
+            && matches!(action, Action::Blocked | Action::Stuck { .. })
+        {
+            // Under this misreading a move that moved nothing is no turn: the count stays.
+            self.turn -= 1;
+            self.last_steps.clear();
+            return Ok(Step {
+                turn: self.turn,
+                played,
+                action,
+                beasts_moved: false,
+                eaten_at: None,
+                status: self.status,
+            });
+        }
         let mut step = Step {
             turn: self.turn,
             played,
@@ -333,6 +359,9 @@ impl Game {
             };
             step.eaten_at = beasts_act(self, target);
             step.beasts_moved = true;
+            if step.eaten_at.is_none() && self.rules.kill == Kill::Adjacent {
+                step.eaten_at = self.beast_next_door();
+            }
         } else {
             self.last_steps.clear();
         }
@@ -364,6 +393,19 @@ impl Game {
         }
     }
 
+    /// Under `Kill::Adjacent`: the first beast (in rank order) on one of the player's 8
+    /// neighbours, which kills him.
+    fn beast_next_door(&mut self) -> Option<Pos> {
+        let p = self.player;
+        let next_door = self
+            .beasts
+            .iter()
+            .copied()
+            .find(|b| b.row.abs_diff(p.row) <= 1 && b.col.abs_diff(p.col) <= 1 && *b != p)?;
+        self.status = Status::Eaten;
+        Some(next_door)
+    }
+
     /// Pushes the train of movable walls that starts at `first`.
     fn push(&mut self, first: Pos, dir: Dir) -> Action {
         let mut walls = 1;
@@ -380,6 +422,9 @@ impl Game {
         let Some(end) = end else {
             return Action::Stuck { walls };
         };
+        if !self.rules.train.moves(walls) {
+            return Action::Stuck { walls };
+        }
         match self.map[end] {
             Cell::Space => {
                 self.map[end] = Cell::Movable;
@@ -387,11 +432,25 @@ impl Game {
                 Action::Pushed { walls }
             }
             Cell::Beast => {
-                let wedged = self
-                    .neighbour(end, dir)
-                    .is_some_and(|b| matches!(self.map[b], Cell::Wall | Cell::Movable));
+                let behind = self.neighbour(end, dir).map(|b| (b, self.map[b]));
+                let wedged = match behind {
+                    Some((_, Cell::Wall | Cell::Movable)) => true,
+                    Some((_, Cell::Beast)) => self.rules.push == Push::CrushAgainstBeast,
+                    _ => false,
+                };
                 if !wedged {
-                    return Action::Stuck { walls };
+                    return match behind {
+                        Some((to, Cell::Space)) if self.rules.push == Push::LooseBeast => {
+                            if let Some(b) = self.beasts.iter_mut().find(|b| **b == end) {
+                                *b = to;
+                            }
+                            self.map[to] = Cell::Beast;
+                            self.map[end] = Cell::Movable;
+                            self.walk_to(first);
+                            Action::PushedBeast { walls, at: end }
+                        }
+                        _ => Action::Stuck { walls },
+                    };
                 }
                 if let Some(i) = self.beasts.iter().position(|&b| b == end) {
                     self.beasts.remove(i);
@@ -447,6 +506,7 @@ impl Game {
             (Distance::Manhattan, ..) => self.beasts_act_by::<Manhattan, false>(target, ranks),
             (Distance::Chebyshev, ..) => self.beasts_act_by::<Chebyshev, false>(target, ranks),
             (Distance::Truncated, ..) => self.beasts_act_by::<Truncated, false>(target, ranks),
+            (Distance::Scaled30, ..) => self.beasts_act_by::<Scaled30, false>(target, ranks),
         }
     }
 

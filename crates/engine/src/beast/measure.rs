@@ -26,6 +26,8 @@ pub(super) struct Manhattan;
 pub(super) struct Chebyshev;
 /// Euclidean truncated to a whole number.
 pub(super) struct Truncated;
+/// Euclidean times 30, truncated to a whole number: `isqrt(900 d²)`, exact in integers.
+pub(super) struct Scaled30;
 
 impl Measure for Euclidean {
     #[inline]
@@ -68,5 +70,18 @@ impl Measure for Truncated {
     #[inline]
     fn join(row: u64, col: u64) -> u64 {
         Euclidean::join(row, col).isqrt()
+    }
+}
+
+impl Measure for Scaled30 {
+    #[inline]
+    fn part(d: i64) -> u64 {
+        Euclidean::part(d)
+    }
+    #[inline]
+    fn join(row: u64, col: u64) -> u64 {
+        // 900 d² in 128 bits: a squared distance on any map fits in 64.
+        let squared = u128::from(Euclidean::join(row, col)) * 900;
+        u64::try_from(squared.isqrt()).unwrap_or(u64::MAX)
     }
 }

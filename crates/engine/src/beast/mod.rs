@@ -24,7 +24,10 @@ pub use play_out::{
     play_out_until_with, play_out_with, wait_limit,
 };
 pub use render::Style;
-pub use rules::{Bump, Distance, Exhaust, Order, Rules, Schedule, Stay, Taken, Target, Ties};
+pub use rules::{
+    Blocked, Bump, Distance, Exhaust, Kill, Order, Push, Rules, Schedule, Stay, Taken, Target,
+    Ties, Train,
+};
 pub use variant::{CATALOGUE, Variant};
 
 impl crate::play::Playable for Game {

@@ -109,6 +109,11 @@ pub fn describe(step: &Step, game: &Game) -> String {
             game.player()
         ),
         Action::Stuck { walls } => format!("pushes {} that cannot move", walls_text(walls)),
+        Action::PushedBeast { walls, at } => format!(
+            "pushes {} and the beast at {at} with them, and steps to {}",
+            walls_text(walls),
+            game.player()
+        ),
         Action::Crushed { walls, at } => format!(
             "pushes {} and crushes the beast at {at} (+2, score {})",
             walls_text(walls),

@@ -34,6 +34,9 @@ pub enum Order {
     Initial,
     /// Re-ranked by current position at every beast turn.
     Turn,
+    /// Ranked once at game start, but bottom to top and right to left: the last beast in
+    /// reading order moves first.
+    Reverse,
 }
 
 /// What walking into a beast does (`--bump`).
@@ -91,6 +94,9 @@ pub enum Distance {
     Chebyshev,
     /// Euclidean, truncated to a whole number.
     Truncated,
+    /// Euclidean times 30, truncated to a whole number (`int(30*sqrt(d))`): exact below a
+    /// distance of 15, cells closer than 1/30 apart tie beyond.
+    Scaled30,
 }
 
 /// On which turns the beasts move.
@@ -137,6 +143,59 @@ pub enum Taken {
     Stays,
 }
 
+/// What a train of movable walls does against a beast (RULES.md 1, "One turn").
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Push {
+    /// Ours: a beast wedged against `#` or `~` is crushed; any other beast acts as a wall.
+    #[default]
+    Ours,
+    /// A beast with another beast behind it is crushed too, as against a wall.
+    CrushAgainstBeast,
+    /// A beast that is not wedged, with a space behind it, is pushed along with the train.
+    LooseBeast,
+}
+
+/// The longest train of movable walls the player can push (RULES.md 1: any length).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Train {
+    /// A train of any length moves (our reading).
+    #[default]
+    Any,
+    /// At most this many walls move; a longer train stays put.
+    AtMost(u8),
+}
+
+impl Train {
+    /// True if a train of `walls` movable walls may move.
+    #[inline]
+    pub fn moves(self, walls: usize) -> bool {
+        match self {
+            Train::Any => true,
+            Train::AtMost(n) => walls <= usize::from(n),
+        }
+    }
+}
+
+/// How a beast kills the player.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Kill {
+    /// By stepping onto his cell (our reading).
+    #[default]
+    Step,
+    /// Also by standing next to him (any of his 8 neighbours) once the beasts have moved.
+    Adjacent,
+}
+
+/// Whether a move that moves nothing still uses up the turn.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Blocked {
+    /// A blocked move still uses up the turn (our reading: RULES.md 1, "One turn").
+    #[default]
+    Turn,
+    /// A move into `#`, or against a train that cannot move, is no turn at all.
+    NoTurn,
+}
+
 /// The readings of the rules that golf answers disagree on. `Rules::default()` (and
 /// [`Rules::OURS`]) is ours; the named readings are in [`crate::beast::variant`].
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -159,6 +218,14 @@ pub struct Rules {
     pub stay: Stay,
     /// A beast whose best cell was just taken.
     pub taken: Taken,
+    /// What a train does against a beast.
+    pub push: Push,
+    /// The longest train that moves.
+    pub train: Train,
+    /// How a beast kills.
+    pub kill: Kill,
+    /// Whether a move that moves nothing is a turn.
+    pub blocked: Blocked,
 }
 
 impl Rules {
@@ -173,5 +240,9 @@ impl Rules {
         schedule: Schedule::Even,
         stay: Stay::Never,
         taken: Taken::NextBest,
+        push: Push::Ours,
+        train: Train::Any,
+        kill: Kill::Step,
+        blocked: Blocked::Turn,
     };
 }

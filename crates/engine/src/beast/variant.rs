@@ -8,7 +8,8 @@
 //! pick it up from there.
 
 use crate::beast::rules::{
-    Bump, Distance, Exhaust, Order, Rules, Schedule, Stay, Taken, Target, Ties,
+    Blocked, Bump, Distance, Exhaust, Kill, Order, Push, Rules, Schedule, Stay, Taken, Target,
+    Ties, Train,
 };
 
 /// What a reading changes in [`Rules`].
@@ -32,6 +33,14 @@ pub enum Change {
     Stay(Stay),
     /// A beast whose best cell was just taken.
     Taken(Taken),
+    /// What a train does against a beast.
+    Push(Push),
+    /// The longest train that moves.
+    Train(Train),
+    /// How a beast kills.
+    Kill(Kill),
+    /// Whether a move that moves nothing is a turn.
+    Blocked(Blocked),
 }
 
 impl Change {
@@ -48,6 +57,10 @@ impl Change {
             Change::Schedule(v) => r.schedule = v,
             Change::Stay(v) => r.stay = v,
             Change::Taken(v) => r.taken = v,
+            Change::Push(v) => r.push = v,
+            Change::Train(v) => r.train = v,
+            Change::Kill(v) => r.kill = v,
+            Change::Blocked(v) => r.blocked = v,
         }
         r
     }
@@ -304,6 +317,47 @@ pub const CATALOGUE: &[Variant] = &[
         name: "no-next-best",
         words: "a beast whose best cell was just taken stays put",
         change: Change::Taken(Taken::Stays),
+    },
+    Variant {
+        name: "order-reverse",
+        words: "the beasts move in reverse order, bottom to top and right to left",
+        change: Change::Order(Order::Reverse),
+    },
+    Variant {
+        name: "distance-30-sqrt",
+        words: "the beasts compare distances as int(30*sqrt(d)), so cells at 15 or more \
+                that differ by less than 1/30 tie",
+        change: Change::Distance(Distance::Scaled30),
+    },
+    Variant {
+        name: "crush-against-beast",
+        words: "a beast with another beast behind it is crushed, as against a wall",
+        change: Change::Push(Push::CrushAgainstBeast),
+    },
+    Variant {
+        name: "loose-beast-pushed",
+        words: "a beast that is not wedged is pushed along with the train",
+        change: Change::Push(Push::LooseBeast),
+    },
+    Variant {
+        name: "train-of-two",
+        words: "a train of three or more movable walls stays put",
+        change: Change::Train(Train::AtMost(2)),
+    },
+    Variant {
+        name: "train-of-one",
+        words: "only a single movable wall is pushed; a train of two or more stays put",
+        change: Change::Train(Train::AtMost(1)),
+    },
+    Variant {
+        name: "kill-next-door",
+        words: "a beast kills the player from a neighbouring cell once the beasts have moved",
+        change: Change::Kill(Kill::Adjacent),
+    },
+    Variant {
+        name: "blocked-no-turn",
+        words: "a move that moves nothing (into a wall, or a train that cannot move) is no turn",
+        change: Change::Blocked(Blocked::NoTurn),
     },
 ];
 

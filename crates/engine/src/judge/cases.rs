@@ -506,6 +506,25 @@ mod tests {
     }
 
     #[test]
+    fn every_catalogue_reading_fails_at_least_one_default_case() {
+        // The default run of `beast check` is the built-in cases: every known misreading
+        // must answer otherwise on one of them, or the default run cannot tell it.
+        use crate::beast::{CATALOGUE, play_out};
+        let cases = builtin().cases;
+        let undecided: Vec<&str> = CATALOGUE
+            .iter()
+            .filter(|v| {
+                !cases.iter().filter(|c| !c.robustness).any(|c| {
+                    play_out(&c.puzzle, v.apply(Rules::OURS)).map(|o| o.answer())
+                        != Ok(c.expected.clone())
+                })
+            })
+            .map(|v| v.name)
+            .collect();
+        assert_eq!(undecided, Vec::<&str>::new(), "pass every default case");
+    }
+
+    #[test]
     fn builtin_cases_expect_the_out_files() {
         let loaded = builtin();
         let wiki = loaded

@@ -397,7 +397,10 @@ fn weight(game: &Game, m: Move, hiding: bool) -> u32 {
         return match step.action {
             Action::Crushed { .. } => 60,
             Action::Waited | Action::Blocked | Action::Stuck { .. } => 1,
-            Action::Walked | Action::Pushed { .. } | Action::Bumped { .. } => 0,
+            Action::Walked
+            | Action::Pushed { .. }
+            | Action::PushedBeast { .. }
+            | Action::Bumped { .. } => 0,
         };
     }
     if !matches!(step.action, Action::Crushed { .. }) && crush_within_reach(&next) {
@@ -405,7 +408,7 @@ fn weight(game: &Game, m: Move, hiding: bool) -> u32 {
     }
     match step.action {
         Action::Crushed { .. } => 60,
-        Action::Pushed { .. } => 8,
+        Action::Pushed { .. } | Action::PushedBeast { .. } => 8,
         Action::Walked => 4,
         Action::Waited | Action::Blocked | Action::Stuck { .. } => 1,
         Action::Bumped { .. } => 0,
