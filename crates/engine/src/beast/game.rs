@@ -13,7 +13,9 @@ use crate::beast::chase::{beast_turn_ours, nearest_open};
 use crate::beast::choice::{ClassMemo, ClassMemos, NEIGHBOURS, NOWHERE, OUR_RANKS, around_ranks};
 use crate::beast::measure::{Chebyshev, Euclidean, Manhattan, Measure, Scaled30, Truncated};
 use crate::beast::parse::{Cell, Move, Puzzle};
-use crate::beast::rules::{Blocked, Bump, Distance, Kill, Order, Push, Rules, Stay, Taken, Target};
+use crate::beast::rules::{
+    Blocked, Bump, Distance, Kill, Order, Push, Rank, Rules, Stay, Taken, Target,
+};
 use crate::grid::{Dir, Grid, Pos};
 
 /// Where a game stands.
@@ -159,8 +161,8 @@ pub struct Game {
     map: Grid<Cell>,
     rules: Rules,
     player: Pos,
-    /// Live beasts. Under `Order::Initial` in rank order (`Order::Reverse`: the ranks
-    /// reversed); under `Order::Turn` sorted by position at the last beast turn.
+    /// Live beasts. Under `Order::Initial` in rank order; under `Order::Turn` sorted by
+    /// position at the last beast turn (in reverse under `Rank::Reverse`).
     beasts: Vec<Pos>,
     turn: u64,
     crushed: Vec<Crush>,
@@ -186,7 +188,7 @@ impl Game {
     /// one player): [`Puzzle::into_parts`] gives one without a copy.
     pub fn from_map(map: Grid<Cell>, rules: Rules) -> Game {
         let (player, mut beasts) = player_and_beasts(&map);
-        if rules.order == Order::Reverse {
+        if rules.rank == Rank::Reverse {
             beasts.reverse();
         }
         let status = if beasts.is_empty() {
@@ -516,6 +518,9 @@ impl Game {
     fn beasts_act_ours(&mut self, target: Pos) -> Option<Pos> {
         if self.rules.order == Order::Turn {
             self.beasts.sort_unstable();
+            if self.rules.rank == Rank::Reverse {
+                self.beasts.reverse();
+            }
         }
         let stride = self.map.cols();
         // For each step, and for `NOWHERE` and past it: the step in rows, in columns, and
@@ -559,6 +564,9 @@ impl Game {
     ) -> Option<Pos> {
         if self.rules.order == Order::Turn {
             self.beasts.sort_unstable();
+            if self.rules.rank == Rank::Reverse {
+                self.beasts.reverse();
+            }
         }
         self.last_steps.clear();
         let cols = self.map.cols() as isize;

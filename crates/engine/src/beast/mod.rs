@@ -25,8 +25,8 @@ pub use play_out::{
 };
 pub use render::Style;
 pub use rules::{
-    Blocked, Bump, Distance, Exhaust, Kill, Order, Push, Rules, Schedule, Stay, Taken, Target,
-    Ties, Train,
+    Blocked, Bump, Distance, Exhaust, Kill, Order, Push, Rank, Rules, Schedule, Stay, Taken,
+    Target, Ties, Train,
 };
 pub use variant::{CATALOGUE, Variant};
 

@@ -117,7 +117,8 @@ pub fn replay(puzzle: &Puzzle, rules: Rules, limits: Limits) -> Result<Replay, G
             if cut.get().is_some() {
                 return;
             }
-            let mut frame = frame(&mut board, player, game, step, moves);
+            let index = frames.len();
+            let mut frame = frame(&mut board, player, game, step, (index, moves));
             if let Some(e) = &events {
                 frame.words += &e.marks(step.turn);
             }
@@ -128,7 +129,7 @@ pub fn replay(puzzle: &Puzzle, rules: Rules, limits: Limits) -> Result<Replay, G
                 + BEAST_MOVE_BYTES * frame.beast_moves.len();
             if bytes + cost > limits.max_bytes {
                 cut.set(Some(Cut {
-                    turn: step.turn - 1,
+                    turn: step.turn.saturating_sub(1),
                     max_bytes: limits.max_bytes,
                 }));
                 return;
@@ -159,8 +160,16 @@ pub fn replay(puzzle: &Puzzle, rules: Rules, limits: Limits) -> Result<Replay, G
     })
 }
 
-/// The frame of one turn; `board` is the map before it and is brought up to date.
-fn frame(board: &mut Grid<Cell>, before: Pos, game: &Game, step: &Step, moves: usize) -> Frame {
+/// The frame of one turn, the `index`th frame of a puzzle of `moves` moves; `board` is the
+/// map before it and is brought up to date. (The frame's index is the move's: under the
+/// reading that a blocked move is no turn, turns and moves part.)
+fn frame(
+    board: &mut Grid<Cell>,
+    before: Pos,
+    game: &Game,
+    step: &Step,
+    (index, moves): (usize, usize),
+) -> Frame {
     // The cells a turn can change: the player's old and new cell, the pushed train and the
     // cell past it, each beast's cells and the cell where the player was eaten.
     let mut candidates = vec![before, game.player()];
@@ -168,6 +177,8 @@ fn frame(board: &mut Grid<Cell>, before: Pos, game: &Game, step: &Step, moves: u
         Action::Pushed { walls } | Action::Stuck { walls } | Action::Crushed { walls, .. } => {
             walls + 1
         }
+        // The beast pushed along lands one cell past the train's end.
+        Action::PushedBeast { walls, .. } => walls + 2,
         _ => 1,
     };
     if let Move::Step(dir) = step.played {
@@ -203,7 +214,6 @@ fn frame(board: &mut Grid<Cell>, before: Pos, game: &Game, step: &Step, moves: u
         Action::Crushed { at, .. } => Some(at),
         _ => None,
     };
-    let index = (step.turn - 1) as usize;
     Frame {
         step: *step,
         move_index: (index < moves).then_some(index),

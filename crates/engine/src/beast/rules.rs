@@ -34,8 +34,15 @@ pub enum Order {
     Initial,
     /// Re-ranked by current position at every beast turn.
     Turn,
-    /// Ranked once at game start, but bottom to top and right to left: the last beast in
-    /// reading order moves first.
+}
+
+/// Which way the beasts' ranks run, whenever they are given ([`Order`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Rank {
+    /// Top to bottom, left to right: reading order (our reading).
+    #[default]
+    Reading,
+    /// Bottom to top, right to left: the last beast in reading order moves first.
     Reverse,
 }
 
@@ -218,6 +225,8 @@ pub struct Rules {
     pub stay: Stay,
     /// A beast whose best cell was just taken.
     pub taken: Taken,
+    /// Which way the ranks run.
+    pub rank: Rank,
     /// What a train does against a beast.
     pub push: Push,
     /// The longest train that moves.
@@ -240,6 +249,7 @@ impl Rules {
         schedule: Schedule::Even,
         stay: Stay::Never,
         taken: Taken::NextBest,
+        rank: Rank::Reading,
         push: Push::Ours,
         train: Train::Any,
         kill: Kill::Step,

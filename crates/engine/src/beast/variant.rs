@@ -8,8 +8,8 @@
 //! pick it up from there.
 
 use crate::beast::rules::{
-    Blocked, Bump, Distance, Exhaust, Kill, Order, Push, Rules, Schedule, Stay, Taken, Target,
-    Ties, Train,
+    Blocked, Bump, Distance, Exhaust, Kill, Order, Push, Rank, Rules, Schedule, Stay, Taken,
+    Target, Ties, Train,
 };
 
 /// What a reading changes in [`Rules`].
@@ -33,6 +33,8 @@ pub enum Change {
     Stay(Stay),
     /// A beast whose best cell was just taken.
     Taken(Taken),
+    /// Which way the beasts' ranks run.
+    Rank(Rank),
     /// What a train does against a beast.
     Push(Push),
     /// The longest train that moves.
@@ -57,6 +59,7 @@ impl Change {
             Change::Schedule(v) => r.schedule = v,
             Change::Stay(v) => r.stay = v,
             Change::Taken(v) => r.taken = v,
+            Change::Rank(v) => r.rank = v,
             Change::Push(v) => r.push = v,
             Change::Train(v) => r.train = v,
             Change::Kill(v) => r.kill = v,
@@ -321,7 +324,7 @@ pub const CATALOGUE: &[Variant] = &[
     Variant {
         name: "order-reverse",
         words: "the beasts move in reverse order, bottom to top and right to left",
-        change: Change::Order(Order::Reverse),
+        change: Change::Rank(Rank::Reverse),
     },
     Variant {
         name: "distance-30-sqrt",

@@ -23,7 +23,7 @@ use serde::Serialize;
 use crate::beast::replay::{self, Limits};
 use crate::beast::variant::{self, CATALOGUE};
 use crate::beast::{Puzzle, Rules, Ties};
-use crate::judge::cases::Case;
+use crate::judge::cases::{Case, builtin};
 use crate::judge::generate::{GenOptions, generate};
 use crate::judge::pack::{self, answer};
 use crate::judge::report::{json_pretty, visible};
@@ -35,6 +35,14 @@ pub const MAX_SIDE: usize = 8;
 
 /// The most moves a separating puzzle has.
 pub const MAX_MOVES: usize = 10;
+
+/// The widest map the wide stage draws: distances of 15 or more (where the
+/// `int(30*sqrt(d))` reading parts from ours) need a map wider than [`MAX_SIDE`].
+pub const WIDE_COLS: usize = 24;
+
+/// One drawn puzzle in this many of the search's count is drawn by the wide stage, which
+/// runs only when the small stage leaves a reading unseparated.
+const WIDE_SHARE: usize = 4;
 
 /// The most beasts a drawn puzzle has.
 const MAX_BEASTS: usize = 4;
@@ -79,6 +87,46 @@ pub struct Separating {
     pub theirs: String,
     /// The first turn where the two games part (the replay's compare), if the replays tell.
     pub parts_at: Option<u64>,
+    /// Which stage of the search found it.
+    pub found: Stage,
+}
+
+/// The stage of the search that found a separating puzzle: the small puzzles first; then,
+/// for a reading none of them separates, the judge's own built-in examples (each designed
+/// to decide a rule or a reading), then wider puzzles.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Stage {
+    /// A drawn puzzle of at most [`MAX_SIDE`]x[`MAX_SIDE`].
+    Small,
+    /// The built-in example of this name, past the small puzzles.
+    Designed(String),
+    /// A drawn puzzle up to [`WIDE_COLS`] columns wide, past the small ones.
+    Wide,
+}
+
+impl Stage {
+    /// The stage as JSON names it: `small`, `designed`, `wide`.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Stage::Small => "small",
+            Stage::Designed(_) => "designed",
+            Stage::Wide => "wide",
+        }
+    }
+
+    /// Why the puzzle is bigger than the small ones, in words; empty for a small one.
+    fn words(&self) -> String {
+        match self {
+            Stage::Small => String::new(),
+            Stage::Designed(name) => format!(
+                "no puzzle of at most {MAX_SIDE}x{MAX_SIDE} separated it, so the search went past them: the built-in example {} does",
+                visible(name)
+            ),
+            Stage::Wide => format!(
+                "no puzzle of at most {MAX_SIDE}x{MAX_SIDE} separated it, so the search went past them, to maps of up to {WIDE_COLS} columns"
+            ),
+        }
+    }
 }
 
 impl Separating {
@@ -218,6 +266,26 @@ fn draw(rng: &mut ChaCha8Rng) -> Option<Puzzle> {
     generate(seed, &opts).ok()
 }
 
+/// The next puzzle of the wide stage: [`draw`]'s, but 9 to [`WIDE_COLS`] columns wide.
+fn draw_wide(rng: &mut ChaCha8Rng) -> Option<Puzzle> {
+    let mut below = |n: usize| (rng.next_u64() % n as u64) as usize;
+    let cols = MAX_SIDE + 1 + below(WIDE_COLS - MAX_SIDE);
+    let rows = 3 + below(MAX_SIDE - 2);
+    let free = (cols - 2) * (rows - 2);
+    let beasts = 1 + below(MAX_BEASTS);
+    let walls_pct = WALLS_PCT[below(WALLS_PCT.len())];
+    let moves = 1 + below(MAX_MOVES);
+    let seed = rng.next_u64();
+    let opts = GenOptions {
+        cols,
+        rows,
+        beasts: beasts.min(free.saturating_sub(1)),
+        walls_pct,
+        moves,
+    };
+    generate(seed, &opts).ok()
+}
+
 /// `found`, which separates every reading of `all` from ours, shrunk to a smaller puzzle
 /// that still does and still has a move (the challenge's inputs all have one).
 fn shrunk(found: &Puzzle, all: &[Rules], keep_going: &mut dyn FnMut() -> bool) -> Puzzle {
@@ -235,7 +303,7 @@ fn shrunk(found: &Puzzle, all: &[Rules], keep_going: &mut dyn FnMut() -> bool) -
 }
 
 /// The separating puzzle `puzzle` with both outputs and the turn where the games part.
-fn separating(puzzle: Puzzle, rules: Rules) -> Separating {
+fn separating(puzzle: Puzzle, rules: Rules, found: Stage) -> Separating {
     let ours = answer(&puzzle, Rules::OURS, &mut || true).unwrap_or_default();
     let theirs = answer(&puzzle, rules, &mut || true).unwrap_or_default();
     let parts_at = match (
@@ -250,6 +318,7 @@ fn separating(puzzle: Puzzle, rules: Rules) -> Separating {
         ours,
         theirs,
         parts_at,
+        found,
     }
 }
 
@@ -303,7 +372,7 @@ pub fn audit(examples: &[Case], search: Search, keep_going: &mut dyn FnMut() -> 
         for &i in &separates {
             if found[i].is_none() {
                 let small = shrunk(&puzzle, &[open[i]], keep_going);
-                found[i] = Some(Ok(separating(small, open[i])));
+                found[i] = Some(Ok(separating(small, open[i], Stage::Small)));
             }
         }
         // A puzzle that separates more readings than any kept so far, or new ones with
@@ -314,6 +383,46 @@ pub fn audit(examples: &[Case], search: Search, keep_going: &mut dyn FnMut() -> 
             let all: Vec<Rules> = separates.iter().map(|&i| open[i]).collect();
             joint.push(shrunk(&puzzle, &all, keep_going));
             joint_sets.push(separates);
+        }
+    }
+    // Past the small puzzles, for the readings none of them separates: the built-in
+    // examples (designed cases, some wider than the small puzzles), then wide draws.
+    if !stopped && search.puzzles > 0 && found.iter().any(Option::is_none) {
+        let designed = builtin().cases;
+        for (i, f) in found.iter_mut().enumerate() {
+            if f.is_some() {
+                continue;
+            }
+            let by = designed
+                .iter()
+                .filter(|c| !c.robustness && !examples.iter().any(|e| e.name == c.name))
+                .find(|c| differ(&c.puzzle, Rules::OURS, open[i], keep_going));
+            if let Some(c) = by {
+                let stage = Stage::Designed(c.name.clone());
+                *f = Some(Ok(separating(c.puzzle.clone(), open[i], stage)));
+            }
+        }
+    }
+    let wide_budget = drawn + search.puzzles / WIDE_SHARE;
+    while drawn < wide_budget && found.iter().any(Option::is_none) && !stopped {
+        if !keep_going() {
+            stopped = true;
+            break;
+        }
+        drawn += 1;
+        let Some(puzzle) = draw_wide(&mut rng) else {
+            continue;
+        };
+        let Some(ours) = answer(&puzzle, Rules::OURS, keep_going) else {
+            continue;
+        };
+        for i in 0..open.len() {
+            if found[i].is_none()
+                && answer(&puzzle, open[i], keep_going).is_some_and(|theirs| theirs != ours)
+            {
+                let small = shrunk(&puzzle, &[open[i]], keep_going);
+                found[i] = Some(Ok(separating(small, open[i], Stage::Wide)));
+            }
         }
     }
     let undecided: Vec<Undecided> = open
@@ -372,7 +481,8 @@ fn flags(rules: Rules) -> String {
 fn search_words(audit: &Audit) -> String {
     format!(
         "{} random puzzles of at most {MAX_SIDE}x{MAX_SIDE} with at most {MAX_MOVES} moves \
-         drawn ({} at most), --seed {}{}",
+         drawn ({} at most; for a reading none of them separates, then the built-in examples \
+         and maps up to {WIDE_COLS} columns wide), --seed {}{}",
         audit.drawn,
         audit.search.puzzles,
         audit.search.seed,
@@ -454,6 +564,9 @@ pub fn text(audit: &Audit) -> String {
                     "    separated by this {cols}x{rows} puzzle with {}{parts}:\n",
                     count(sep.puzzle.moves().len() as u64, "move")
                 );
+                if sep.found != Stage::Small {
+                    s += &format!("    ({})\n", sep.found.words());
+                }
                 s += &indent(&sep.text(), 6);
                 s += &format!(
                     "    ours: {}    theirs: {}\n",
@@ -535,6 +648,8 @@ struct JsonSeparating {
     ours: String,
     theirs: String,
     parts_at: Option<u64>,
+    found: &'static str,
+    designed: Option<String>,
 }
 
 /// An open reading in the JSON output.
@@ -570,6 +685,7 @@ struct JsonSearch {
     stopped: bool,
     max_side: usize,
     max_moves: usize,
+    wide_cols: usize,
 }
 
 /// The JSON output.
@@ -601,6 +717,11 @@ pub fn json(audit: &Audit) -> String {
                     ours: s.ours.clone(),
                     theirs: s.theirs.clone(),
                     parts_at: s.parts_at,
+                    found: s.found.name(),
+                    designed: match &s.found {
+                        Stage::Designed(name) => Some(name.clone()),
+                        _ => None,
+                    },
                 }),
                 equivalent: u
                     .separating
@@ -637,6 +758,7 @@ pub fn json(audit: &Audit) -> String {
             stopped: audit.stopped,
             max_side: MAX_SIDE,
             max_moves: MAX_MOVES,
+            wide_cols: WIDE_COLS,
         },
     };
     // Serializing strings, numbers and options cannot fail.
@@ -648,7 +770,6 @@ pub fn json(audit: &Audit) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::judge::cases::builtin;
 
     fn samples() -> Vec<Case> {
         builtin()
@@ -718,7 +839,11 @@ mod tests {
             assert_eq!(again, s.puzzle);
             assert!(!text.contains('\r'));
             assert_eq!(text.lines().count(), s.puzzle.map().rows() + 2);
-            assert!(s.puzzle.map().cols() <= MAX_SIDE && s.puzzle.map().rows() <= MAX_SIDE);
+            let side = match s.found {
+                Stage::Small => MAX_SIDE,
+                _ => WIDE_COLS.max(40),
+            };
+            assert!(s.puzzle.map().cols() <= side && s.puzzle.map().rows() <= side);
             assert!(s.puzzle.moves().len() <= MAX_MOVES);
             assert!(differ(&s.puzzle, Rules::OURS, u.rules, &mut || true));
             assert_ne!(s.ours, s.theirs);
@@ -728,6 +853,25 @@ mod tests {
             let covered = audit.add.iter().any(|a| a.refutes.contains(&i));
             assert_eq!(separable, covered, "{}", flags(audit.undecided[i].rules));
         }
+    }
+
+    #[test]
+    fn a_reading_no_small_puzzle_separates_is_separated_past_them_and_said_so() {
+        // `int(30*sqrt(d))` parts from exact squares only at distances of 15 or more: no
+        // map of at most 8x8 holds one.
+        let c30 = variant::find("distance-30-sqrt").expect("in the catalogue");
+        let audit = audit(&samples(), Search::default(), &mut || true);
+        let u = audit
+            .undecided
+            .iter()
+            .find(|u| u.rules == c30.apply(Rules::OURS))
+            .expect("the samples leave it open");
+        let s = u.separating.as_ref().expect("separated");
+        assert_ne!(s.found, Stage::Small);
+        assert!(s.puzzle.map().cols() > MAX_SIDE);
+        assert!(differ(&s.puzzle, Rules::OURS, u.rules, &mut || true));
+        let text = text(&audit);
+        assert!(text.contains("so the search went past them"), "{text}");
     }
 
     #[test]
