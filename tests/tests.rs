@@ -10,6 +10,7 @@ mod audit_cli;
 mod beast_cli;
 mod bounded_cli;
 mod cases_cli;
+mod catalogue_cli;
 mod check_cli;
 mod confirmed_cli;
 #[cfg(target_os = "linux")]
