@@ -134,10 +134,10 @@ fn the_text_report_groups_failures_and_ends_with_the_diagnosis() {
         .assert()
         .code(1)
         .stdout(predicate::str::is_match(r"(?m)^  cases: .*, and \d+ more$").expect("regex"))
-        .stdout(predicate::str::contains("diagnosis: all 240 outputs ("))
+        .stdout(predicate::str::contains("diagnosis: all 243 outputs ("))
         .stdout(
             predicate::str::is_match(
-                r"(?m)^wall [0-9.]+ m?s; answer [0-9.]+ m?s over 240 cases \(slowest .*, [0-9.]+ ms\)\n",
+                r"(?m)^wall [0-9.]+ m?s; answer [0-9.]+ m?s over 243 cases \(slowest .*, [0-9.]+ ms\)\n",
             )
             .expect("regex"),
         )
