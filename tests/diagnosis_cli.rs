@@ -75,8 +75,14 @@ fn every_catalogue_mistake_is_diagnosed_and_shown_on_a_small_puzzle() {
             let text = g["smallest"]["puzzle"].as_str().expect("puzzle");
             let p = Puzzle::parse(text).expect("valid");
             let (cols, rows, moves) = (p.map().cols(), p.map().rows(), p.moves().len());
+            // `int(30*sqrt(d))` parts from ours only at distances of 15 or more, which no
+            // map of 8x8 holds: its case is as wide as the audit's wide stage.
+            let widest = match v.name {
+                "distance-30-sqrt" => beast_engine::judge::audit::WIDE_COLS,
+                _ => 8,
+            };
             assert!(
-                cols <= 8 && rows <= 8 && moves <= 10,
+                cols <= widest && rows <= 8 && moves <= 10,
                 "{}: shown {cols}x{rows} with {moves} moves",
                 v.name
             );
@@ -405,17 +411,16 @@ fn diagnosed_as(command: &[String], rule_words: &str) -> serde_json::Value {
     summary
 }
 
+// These two mistakes were outside the catalogue and were located by their rule event;
+// they are catalogue entries now (issue 39), so the diagnosis names them exactly.
 #[test]
-fn a_train_that_never_moves_is_located_at_the_train_push() {
-    diagnosed_as(&own_answer("train"), "pushes a train of 2 or more `~`");
+fn a_train_that_never_moves_is_named_train_of_one() {
+    diagnosed_as(&own_answer("train"), "(--variant train-of-one)");
 }
 
 #[test]
-fn a_crush_against_a_beast_is_located_at_the_beast_behind_the_beast() {
-    diagnosed_as(
-        &own_answer("crushbeast"),
-        "pushes `~` onto a beast with a beast behind it",
-    );
+fn a_crush_against_a_beast_is_named_crush_against_beast() {
+    diagnosed_as(&own_answer("crushbeast"), "(--variant crush-against-beast)");
 }
 
 #[test]
