@@ -41,7 +41,7 @@ fn post_names_the_interpreter_counts_bytes_and_says_what_passed() {
     let out = check(&["--post", "--", "bash", &script])
         .assert()
         .success()
-        .stderr(predicate::str::contains("43 passed, 0 failed"))
+        .stderr(predicate::str::contains("46 passed, 0 failed"))
         .get_output()
         .stdout
         .clone();
@@ -53,7 +53,7 @@ fn post_names_the_interpreter_counts_bytes_and_says_what_passed() {
     assert_eq!(
         rest,
         format!(
-            "\n    exec \"$BEAST\" \"$@\"\n\nPasses the 5 samples, 35 rule examples and 3 random \
+            "\n    exec \"$BEAST\" \"$@\"\n\nPasses the 5 samples, 38 rule examples and 3 random \
              puzzles (seed 7) of beast-judge {version}\n"
         )
     );
