@@ -597,6 +597,15 @@ fn a_puzzle_too_long_for_one_argument_fails_only_its_case() {
         "{detail}"
     );
     assert_eq!(verdict("one").map(|v| v.0), Some("AC".into()));
+    // The answer never saw the puzzle, so no smaller one is tried in its place.
+    let shown = objects
+        .iter()
+        .find_map(|o| o["diagnosis"]["groups"].get(0))
+        .map(|g| g["smallest"].clone())
+        .expect("a group shows the big case");
+    assert_eq!(shown["name"], "big", "{shown}");
+    assert_eq!(shown["shrunk"], false, "{shown}");
+    assert_eq!(shown["stopped_early"], false, "{shown}");
 }
 
 /// The private `/tmp` of the namespaces keeps the files an answer is given: a program under

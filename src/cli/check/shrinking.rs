@@ -51,12 +51,15 @@ pub fn shown<E: Execute>(
         detail: report.detail.clone(),
     };
     let timed_out = report.verdict == Verdict::TimeLimit;
+    // A puzzle too long to be one argument never reached the answer: every smaller puzzle
+    // over the limit fails the same way, and none under it says anything about the answer.
+    let not_given = matches!(report.detail, Some(Termination::ArgumentTooLong));
     let (seen, stopped) = match judge {
         None => (None, None),
         Some(judge) => match &group.cause {
             // A flaky answer's case shows what it printed once; shrinking would chase chance.
             Cause::Flaky { .. } => (None, None),
-            _ if timed_out => (None, None),
+            _ if timed_out || not_given => (None, None),
             Cause::Hypothesis { head, .. }
                 if group.confirmation.as_ref().is_none_or(|c| c.confirmed()) =>
             {
@@ -86,6 +89,11 @@ pub fn shown<E: Execute>(
         (Some(_), _) if timed_out => Some(
             "a case that ran out of time is shown as it ran, not shrunk: each smaller one \
              would cost the whole --timeout"
+                .to_string(),
+        ),
+        (Some(_), _) if not_given => Some(
+            "a case too long for one argument is shown as it was, not shrunk: the answer never \
+             saw it (use --input file or stdin)"
                 .to_string(),
         ),
         (Some(_), _) if stopped.is_some() => Some(format!(
