@@ -315,14 +315,14 @@ impl Runner {
             let _ = child.wait();
             return Err(e);
         }
-        let mut started = taken(&mut child);
+        let started = taken(&mut child);
         #[cfg(target_os = "linux")]
-        {
-            started.exit_fd = super::polled::exit_fd(child.id());
-            if started.exit_fd.is_some() {
-                started.child = Some(child);
-                return Ok(started);
-            }
+        if let Some(exit_fd) = super::polled::exit_fd(child.id()) {
+            return Ok(Started {
+                exit_fd: Some(exit_fd),
+                child: Some(child),
+                ..started
+            });
         }
         thread::spawn(move || {
             let _ = tx.send(Report::Status(child.wait()));
