@@ -11,19 +11,27 @@
 # and the comparison of outputs are in every run, the loop's included: it reads them too).
 # Needs gcc, python3 and hyperfine; builds `beast` in release mode. Prints hyperfine's table
 # and the cost a case of each sandbox over the loop and over `none`. RUNS (default 15) and
-# SANDBOXES (default "none basic auto") change what is run.
+# SANDBOXES (default "bwrap none basic auto user") change what is run: `bwrap` is the same
+# shell loop with each case in bubblewrap (`--unshare-all`, the system read-only, a fresh
+# /tmp: what bubblewrap needs to run the answer; left out where `bwrap` is missing), `user`
+# is `--sandbox auto` run as the normal user BENCH_USER (default `beast-judge-test`, which
+# the tests make with a subordinate range; left out unless root and the user exists),
+# through `setpriv`. hyperfine runs the commands in one invocation under the same load.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 n=${1:-300}
 seed=${2:-1}
 runs=${RUNS:-15}
-sandboxes=${SANDBOXES:-none basic auto}
+sandboxes=${SANDBOXES:-bwrap none basic auto user}
+user=${BENCH_USER:-beast-judge-test}
 work=$(mktemp -d)
 chmod 755 "$work" # basic runs the answer as a uid of its own
 trap 'rm -rf "$work"' EXIT
 
 cargo build --release --quiet
-beast=$PWD/target/release/beast
+# A copy in the work directory, so the normal user can run it too.
+cp target/release/beast "$work/beast"
+beast=$work/beast
 "$beast" cases --no-builtin --random "$n" --seed "$seed" --out "$work/cases" >/dev/null
 
 python3 - "$work/cases" > "$work/answer.c" <<'EOF'
@@ -68,12 +76,49 @@ cat > "$work/loop.sh" <<EOF
 for f in "$work"/cases/*.in; do "$work/answer" < "\$f" > /dev/null; done
 EOF
 
+# bubblewrap: the least it needs to run the answer contained (every namespace, the system
+# directories read-only, a fresh /proc, /dev and /tmp), one process a case, from the loop.
+cat > "$work/bwrap.sh" <<EOF
+for f in "$work"/cases/*.in; do
+  bwrap --unshare-all --die-with-parent --new-session --ro-bind /usr /usr \
+    --symlink usr/lib /lib --symlink usr/lib64 /lib64 --symlink usr/bin /bin \
+    --ro-bind "$work/answer" /answer --proc /proc --dev /dev --tmpfs /tmp \
+    /answer < "\$f" > /dev/null
+done
+EOF
+
 commands=("bash $work/loop.sh")
+names=()
 for s in $sandboxes; do
-    commands+=("$check --sandbox $s -- $work/answer")
+    case $s in
+        bwrap)
+            if ! command -v bwrap >/dev/null || ! bash "$work/bwrap.sh"; then
+                echo "jail-cost: bwrap missing or not working here, its row left out" >&2
+                continue
+            fi
+            commands+=("bash $work/bwrap.sh")
+            ;;
+        user)
+            if [ "$(id -u)" != 0 ] || ! id "$user" >/dev/null 2>&1; then
+                echo "jail-cost: not root or no user $user, the normal user's row left out" >&2
+                continue
+            fi
+            as_user="setpriv --reuid=$(id -u "$user") --regid=$(id -g "$user") --clear-groups"
+            as_user+=" env HOME=$work"
+            if ! $as_user $check -- "$work/answer" > "$work/user.txt"; then
+                cat "$work/user.txt" >&2
+                echo "jail-cost: the normal user's check fails, its row left out" >&2
+                continue
+            fi
+            head -1 "$work/user.txt" >&2
+            commands+=("$as_user $check -- $work/answer")
+            ;;
+        *) commands+=("$check --sandbox $s -- $work/answer") ;;
+    esac
+    names+=("$s")
 done
 hyperfine -N --warmup 2 --runs "$runs" --export-json "$work/t.json" "${commands[@]}"
-python3 - "$work/t.json" "$n" $sandboxes <<'EOF'
+python3 - "$work/t.json" "$n" "${names[@]}" <<'EOF'
 import json, sys
 results = json.load(open(sys.argv[1]))["results"]
 n = int(sys.argv[2])

@@ -748,3 +748,82 @@ fn the_score_skips_compiled_programs_of_every_system() {
     assert!(!score(&pe), "a Windows executable is not");
     assert!(!score(&mach_o), "a Mach-O program is not");
 }
+
+/// Under `--sandbox none` one thread watches a case's pipes and its end (a pidfd): an
+/// answer that closes both pipes and keeps running is still stopped at its timeout.
+#[test]
+#[cfg_attr(windows, ignore = "its candidate is a shell command")]
+fn without_a_sandbox_an_answer_that_closes_its_pipes_and_sleeps_gets_tle() {
+    let start = Instant::now();
+    let (objects, code) = check_json(&[
+        "--sandbox",
+        "none",
+        "--no-builtin",
+        "--random",
+        "2",
+        "--no-shrink",
+        "--timeout",
+        "0.3",
+        "--",
+        "sh",
+        "-c",
+        "exec >&- 2>&-; sleep 60",
+    ]);
+    assert_eq!(code, Some(1));
+    assert_eq!(names_with(&objects, "TLE").len(), 2, "{objects:?}");
+    // Killed at 0.3 s each, not after the 60 s sleep: a generous ceiling.
+    assert!(
+        start.elapsed() < Duration::from_secs(30),
+        "{:?}",
+        start.elapsed()
+    );
+}
+
+/// Under `--sandbox none` an answer that exits and leaves a process holding its output
+/// open is judged on what it printed: its group is killed at its exit, so the pipe ends
+/// and the run is no TLE.
+#[test]
+#[cfg_attr(windows, ignore = "its candidate is a shell command")]
+fn without_a_sandbox_a_process_left_holding_the_output_is_killed_at_the_answers_exit() {
+    let start = Instant::now();
+    let (objects, code) = check_json(&[
+        "--sandbox",
+        "none",
+        "--no-builtin",
+        "--random",
+        "2",
+        "--no-shrink",
+        "--timeout",
+        "20",
+        "--",
+        "sh",
+        "-c",
+        "echo 0; echo oops >&2; sleep 60 & exit 3",
+    ]);
+    assert_eq!(code, Some(1));
+    assert_eq!(names_with(&objects, "RTE").len(), 2, "{objects:?}");
+    assert!(
+        start.elapsed() < Duration::from_secs(20),
+        "{:?}",
+        start.elapsed()
+    );
+}
+
+/// Under `--sandbox none` output past the cap is an OLE, read from the same `poll`.
+#[test]
+#[cfg_attr(windows, ignore = "its candidate is a shell script")]
+fn without_a_sandbox_a_candidate_that_prints_forever_gets_ole() {
+    let (objects, code) = check_json(&[
+        "--sandbox",
+        "none",
+        "--no-builtin",
+        "--random",
+        "2",
+        "--max-output",
+        "64K",
+        "--",
+        fixture("forever.sh").to_str().expect("path"),
+    ]);
+    assert_eq!(code, Some(1));
+    assert_eq!(names_with(&objects, "OLE").len(), objects.len());
+}

@@ -18,6 +18,8 @@ mod interrupt;
 pub(crate) mod load;
 pub(crate) mod page;
 mod plan;
+#[cfg(target_os = "linux")]
+mod polled;
 mod pool;
 mod post;
 mod report;

@@ -4,7 +4,9 @@
 //! ahead of their cases, which set themselves up while the case before them runs.
 
 use std::io;
-use std::process::{ChildStderr, ChildStdin, ChildStdout, ExitStatus};
+#[cfg(target_os = "linux")]
+use std::os::fd::OwnedFd;
+use std::process::{Child, ChildStderr, ChildStdin, ChildStdout, ExitStatus};
 use std::sync::mpsc::{self, Receiver, Sender};
 use std::sync::{Arc, Mutex};
 use std::thread;
@@ -31,6 +33,15 @@ pub struct Started {
     pub stdout: Option<ChildStdout>,
     /// Its standard error.
     pub stderr: Option<ChildStderr>,
+    /// The process itself, where the supervisor reaps it (`--sandbox none`, started by
+    /// the supervisor's own thread); `None` where a thread of its own waits for it and
+    /// reports its [`Report::Status`].
+    pub child: Option<Child>,
+    /// A descriptor that becomes readable when it ends (a pidfd), with which one thread
+    /// watches its pipes and its end; `None` where the kernel has none, and a thread reads
+    /// each pipe.
+    #[cfg(target_os = "linux")]
+    pub exit_fd: Option<OwnedFd>,
 }
 
 /// One case's process, started, with what it holds until its run is over.
@@ -72,6 +83,12 @@ impl Drop for Prepared {
     fn drop(&mut self) {
         if let Some(mut l) = self.0.take() {
             l.stop.send(l.started.id, l.running.trees());
+            if let Some(mut child) = l.started.child.take() {
+                // Killed with its group: its end comes at once.
+                let _ = child.wait();
+                l.running.remove(l.started.id);
+                return;
+            }
             // A helper waiting for its go with the stop signals blocked (basic's keeper)
             // ends at the end of its standard input.
             drop(l.started.stdin.take());

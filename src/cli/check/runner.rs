@@ -268,9 +268,14 @@ impl Runner {
     /// Starts `cmd` in a thread that then waits for it and reports its exit on `tx`; the
     /// thread ends once the process has, which is what the helper's parent-death signal
     /// needs. The thread starts it as `spawner` says (for the jail under root, in the
-    /// case's namespaces, so the helper it starts is pid 1 of its own).
+    /// case's namespaces, so the helper it starts is pid 1 of its own). Under `--sandbox
+    /// none` there is no helper and nothing to enter: the calling thread starts the answer
+    /// itself ([`Runner::start_here`]).
     fn start(&self, mut cmd: Command, spawner: Spawner, tx: Sender<Report>) -> io::Result<Started> {
         cmd.stdout(Stdio::piped()).stderr(Stdio::piped());
+        if self.sandbox.mechanism == Mechanism::None && spawner.enters_nothing() {
+            return self.start_here(cmd, tx);
+        }
         let (ptx, prx) = mpsc::channel();
         let trees = self.running.trees().clone();
         thread::spawn(move || {
@@ -287,11 +292,12 @@ impl Runner {
                 let _ = ptx.send(Err(e));
                 return;
             }
+            // The pidfd is opened before this thread reaps the process: it names it.
             let _ = ptx.send(Ok(Started {
-                id: i32::try_from(child.id()).unwrap_or(i32::MAX),
-                stdin: child.stdin.take(),
-                stdout: child.stdout.take(),
-                stderr: child.stderr.take(),
+                #[cfg(target_os = "linux")]
+                exit_fd: super::polled::exit_fd(child.id()),
+                child: None,
+                ..taken(&mut child)
             }));
             let _ = tx.send(Report::Status(child.wait()));
         });
@@ -299,10 +305,35 @@ impl Runner {
             .map_err(|_| io::Error::other("the starting thread ended"))?
     }
 
+    /// Starts `cmd` from the calling thread, which keeps the child and reaps it when its
+    /// pidfd says it ended; where there is no pidfd, a thread waits for it and reports its
+    /// exit on `tx`, as [`Runner::start`]'s do.
+    fn start_here(&self, mut cmd: Command, tx: Sender<Report>) -> io::Result<Started> {
+        let mut child = cmd.spawn()?;
+        if let Err(e) = self.running.trees().hold(&child) {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err(e);
+        }
+        let started = taken(&mut child);
+        #[cfg(target_os = "linux")]
+        if let Some(exit_fd) = super::polled::exit_fd(child.id()) {
+            return Ok(Started {
+                exit_fd: Some(exit_fd),
+                child: Some(child),
+                ..started
+            });
+        }
+        thread::spawn(move || {
+            let _ = tx.send(Report::Status(child.wait()));
+        });
+        Ok(started)
+    }
+
     /// Feeds, reads and times one started run; returns its id and the run.
     fn supervise(
         &self,
-        started: Started,
+        mut started: Started,
         awaits_go: bool,
         input: &[u8],
         start: Instant,
@@ -312,8 +343,12 @@ impl Runner {
         let id = started.id;
         let stop = Stop::of(&self.sandbox);
         let trees = self.running.trees();
-        if let Some(stdin) = started.stdin {
+        if let Some(stdin) = started.stdin.take() {
             feed_stdin(stdin, awaits_go, input);
+        }
+        #[cfg(target_os = "linux")]
+        if let Some(exit_fd) = started.exit_fd.take() {
+            return (id, self.supervise_polled(started, exit_fd, start, &rx));
         }
         let stderr = started.stderr.map(spawn_stderr_reader);
         if let Some(out) = started.stdout {
@@ -358,6 +393,83 @@ impl Runner {
             setup_failure: None,
         };
         (id, run)
+    }
+
+    /// [`Runner::supervise`] with one `poll` on the pipes and the pidfd in this thread, in
+    /// place of a thread for each pipe: the same steps, on the same reports.
+    #[cfg(target_os = "linux")]
+    fn supervise_polled(
+        &self,
+        started: Started,
+        exit_fd: std::os::fd::OwnedFd,
+        start: Instant,
+        rx: &Receiver<Report>,
+    ) -> Run {
+        use super::polled::{Polled, Seen};
+        let id = started.id;
+        let stop = Stop::of(&self.sandbox);
+        let trees = self.running.trees();
+        let mut child = started.child;
+        let has_out = started.stdout.is_some();
+        let mut polled = Polled::new(
+            started.stdout.map(std::os::fd::OwnedFd::from),
+            self.max_output,
+            started.stderr.map(std::os::fd::OwnedFd::from),
+            STDERR_KEPT,
+            exit_fd,
+        );
+        let mut watch = Watch::default();
+        if !has_out {
+            watch.output = Some(Vec::new());
+        }
+        let deadline = start + self.timeout;
+        while watch.output.is_none() || watch.status.is_none() {
+            let until = if matches!(watch.phase, Phase::Stopped(..)) {
+                // Stopped: give it a moment to end and its output to close, then give up.
+                Instant::now() + Duration::from_millis(200)
+            } else {
+                deadline
+            };
+            let report = match polled.next(until) {
+                Seen::Output(bytes, over) => Ok(Report::Output(bytes, over)),
+                Seen::Ended => {
+                    let status = match child.as_mut() {
+                        Some(c) => c.wait(),
+                        // Its own thread reaps it and reports at once.
+                        None => match rx.recv_timeout(STDERR_GRACE) {
+                            Ok(Report::Status(s)) => s,
+                            _ => Err(io::Error::other("no exit status")),
+                        },
+                    };
+                    Ok(Report::Status(status))
+                }
+                Seen::Timeout => Err(RecvTimeoutError::Timeout),
+            };
+            if !watch.on(report, start, || stop.send(id, trees), stop) {
+                break;
+            }
+        }
+        if watch.status.is_none() || stop == Stop::Group {
+            stop.send(id, trees);
+        }
+        if watch.status.is_none()
+            && let Some(mut c) = child.take()
+        {
+            // Not ended yet after its kill (a process the kernel holds): reap it later.
+            thread::spawn(move || {
+                let _ = c.wait();
+            });
+        }
+        let stderr = polled.stderr(Instant::now() + STDERR_GRACE);
+        let ended = self.classify(&watch, &stderr);
+        Run {
+            ended,
+            stdout: watch.output.unwrap_or_default(),
+            stderr,
+            elapsed: watch.phase.elapsed().unwrap_or_else(|| start.elapsed()),
+            peak_memory: None,
+            setup_failure: None,
+        }
     }
 
     /// How the run ended, from what was seen and the start of its standard error.
@@ -469,6 +581,19 @@ impl Run {
             peak_memory: None,
             setup_failure: None,
         }
+    }
+}
+
+/// The started process's id and pipes, taken from `child`.
+fn taken(child: &mut std::process::Child) -> Started {
+    Started {
+        id: i32::try_from(child.id()).unwrap_or(i32::MAX),
+        stdin: child.stdin.take(),
+        stdout: child.stdout.take(),
+        stderr: child.stderr.take(),
+        child: None,
+        #[cfg(target_os = "linux")]
+        exit_fd: None,
     }
 }
 

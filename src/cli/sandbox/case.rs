@@ -119,6 +119,11 @@ pub struct Spawner {
 }
 
 impl Spawner {
+    /// True when it starts the process as it is, entering no namespace and no cgroup.
+    pub fn enters_nothing(&self) -> bool {
+        self.network.is_none() && self.entry.is_none()
+    }
+
     /// Spawns `cmd` from the calling thread, which must start nothing else and then end.
     pub fn spawn(self, cmd: &mut Command) -> io::Result<Child> {
         if let Some(ns) = &self.network {
