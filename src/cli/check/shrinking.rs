@@ -34,6 +34,46 @@ struct Seen {
     detail: Option<Termination>,
 }
 
+/// Why a group's case is shown as it ran, with no smaller puzzle tried.
+#[derive(Clone, Copy)]
+enum AsRan {
+    /// A flaky answer's case shows what it printed once; shrinking would chase chance.
+    Flaky,
+    /// Each smaller case would cost the whole `--timeout`.
+    TimedOut,
+    /// A puzzle too long to be one argument never reached the answer: every smaller puzzle
+    /// over the limit fails the same way, and none under it says anything about the answer.
+    NotGiven,
+}
+
+impl AsRan {
+    fn of(group: &Group, report: &CaseReport) -> Option<AsRan> {
+        if matches!(group.cause, Cause::Flaky { .. }) {
+            Some(AsRan::Flaky)
+        } else if report.verdict == Verdict::TimeLimit {
+            Some(AsRan::TimedOut)
+        } else if matches!(report.detail, Some(Termination::ArgumentTooLong)) {
+            Some(AsRan::NotGiven)
+        } else {
+            None
+        }
+    }
+
+    fn why(self) -> &'static str {
+        match self {
+            AsRan::Flaky => "a flaky answer's case is shown as it ran, not shrunk",
+            AsRan::TimedOut => {
+                "a case that ran out of time is shown as it ran, not shrunk: each smaller one \
+                 would cost the whole --timeout"
+            }
+            AsRan::NotGiven => {
+                "a case too long for one argument is shown as it was, not shrunk: the answer \
+                 never saw it (use --input file or stdin)"
+            }
+        }
+    }
+}
+
 /// The case `group` shows, shrunk with `judge` when there is one (a merged run has none),
 /// looking at most at `tries` smaller puzzles the answer runs on.
 pub fn shown<E: Execute>(
@@ -50,16 +90,10 @@ pub fn shown<E: Execute>(
         got: report.got.clone(),
         detail: report.detail.clone(),
     };
-    let timed_out = report.verdict == Verdict::TimeLimit;
-    // A puzzle too long to be one argument never reached the answer: every smaller puzzle
-    // over the limit fails the same way, and none under it says anything about the answer.
-    let not_given = matches!(report.detail, Some(Termination::ArgumentTooLong));
-    let (seen, stopped) = match judge {
-        None => (None, None),
-        Some(judge) => match &group.cause {
-            // A flaky answer's case shows what it printed once; shrinking would chase chance.
-            Cause::Flaky { .. } => (None, None),
-            _ if timed_out || not_given => (None, None),
+    let as_ran = AsRan::of(group, report);
+    let (seen, stopped) = match (judge, as_ran) {
+        (None, _) | (_, Some(_)) => (None, None),
+        (Some(judge), None) => match &group.cause {
             Cause::Hypothesis { head, .. }
                 if group.confirmation.as_ref().is_none_or(|c| c.confirmed()) =>
             {
@@ -80,32 +114,19 @@ pub fn shown<E: Execute>(
         to: Size::of(&s.puzzle),
     });
     let seen = seen.unwrap_or(original);
-    let unshrunk = match (judge, &group.cause) {
-        (_, _) if small(&seen.puzzle) => None,
-        (None, _) => Some(NOT_SHRUNK.to_string()),
-        (Some(_), Cause::Flaky { .. }) => {
-            Some("a flaky answer's case is shown as it ran, not shrunk".to_string())
-        }
-        (Some(_), _) if timed_out => Some(
-            "a case that ran out of time is shown as it ran, not shrunk: each smaller one \
-             would cost the whole --timeout"
+    let unshrunk = (!small(&seen.puzzle)).then(|| match (judge, as_ran) {
+        (None, _) => NOT_SHRUNK.to_string(),
+        (Some(_), Some(kept)) => kept.why().to_string(),
+        (Some(_), None) => match stopped {
+            Some(looked) => format!(
+                "shrinking stopped at its budget ({looked} smaller puzzles looked at; \
+                 --shrink-tries)"
+            ),
+            None => "no smaller puzzle tried fails the same way (the same verdict, the same \
+                     kind of difference and, for a located group, the same rule event)"
                 .to_string(),
-        ),
-        (Some(_), _) if not_given => Some(
-            "a case too long for one argument is shown as it was, not shrunk: the answer never \
-             saw it (use --input file or stdin)"
-                .to_string(),
-        ),
-        (Some(_), _) if stopped.is_some() => Some(format!(
-            "shrinking stopped at its budget ({} smaller puzzles looked at; --shrink-tries)",
-            stopped.unwrap_or_default()
-        )),
-        (Some(_), _) => Some(
-            "no smaller puzzle tried fails the same way (the same verdict, the same kind of \
-             difference and, for a located group, the same rule event)"
-                .to_string(),
-        ),
-    };
+        },
+    });
     let puzzle = match shrunk {
         Some(_) => seen.puzzle.to_string(),
         None => report.puzzle.clone(),
