@@ -383,16 +383,7 @@ impl Runner {
         let stderr = stderr
             .and_then(|rx| rx.recv_timeout(STDERR_GRACE).ok())
             .unwrap_or_default();
-        let ended = self.classify(&watch, &stderr);
-        let run = Run {
-            ended,
-            stdout: watch.output.unwrap_or_default(),
-            stderr,
-            elapsed: watch.phase.elapsed().unwrap_or_else(|| start.elapsed()),
-            peak_memory: None,
-            setup_failure: None,
-        };
-        (id, run)
+        (id, self.finished(watch, stderr, start))
     }
 
     /// [`Runner::supervise`] with one `poll` on the pipes and the pidfd in this thread, in
@@ -461,6 +452,11 @@ impl Runner {
             });
         }
         let stderr = polled.stderr(Instant::now() + STDERR_GRACE);
+        self.finished(watch, stderr, start)
+    }
+
+    /// The run that `watch` saw end, with the start of its standard error.
+    fn finished(&self, watch: Watch, stderr: Vec<u8>, start: Instant) -> Run {
         let ended = self.classify(&watch, &stderr);
         Run {
             ended,
