@@ -180,3 +180,100 @@ fn a_rule_event_is_confirmed_on_the_same_puzzle_with_and_without_it() {
         "{first}"
     );
 }
+
+/// `text` with its whitespace runs made one space, for comparing outputs leniently.
+fn words(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// What `command` prints on `input`.
+fn printed_by(command: &mut std::process::Command, input: &str) -> String {
+    use std::io::Write;
+    let mut child = command
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("runs");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(input.as_bytes())
+        .expect("input written");
+    let out = child.wait_with_output().expect("ends");
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+#[test]
+fn every_confirmed_claim_rechecks_true_when_its_designed_cases_are_run_again() {
+    // One-rule changes of a correct answer, none in the catalogue: beasts that never step
+    // down-right, beasts that see the board as the beasts' turn began, a size line read
+    // rows first. Whatever a group says is confirmed must hold when anyone re-runs the
+    // designed cases the JSON gives: the answer prints what it printed, the rules give
+    // what the label says they give.
+    // `after` (a catalogue reading, confirmed) keeps the check from passing with nothing
+    // to check.
+    let mut checked = 0;
+    for mistake in ["nodownright", "startboard", "rowsfirst", "after"] {
+        let command = python_answer(mistake, None);
+        let s = summary(&["--random", "40", "--seed", "11"], &command);
+        let groups = s["diagnosis"]["groups"].as_array().expect("groups");
+        // The sentence claims a location only where a group's event stands.
+        let sentence = s["diagnosis"]["sentence"].as_str().unwrap_or_default();
+        if sentence.contains("locate it in the rules") {
+            assert!(
+                groups.iter().any(|g| !g["event"].is_null()),
+                "{mistake}: {sentence}"
+            );
+        }
+        for g in groups {
+            let Some(c) = g.get("confirmation").filter(|c| !c.is_null()) else {
+                continue;
+            };
+            let strength = c["strength"].as_str().expect("a strength");
+            let cause = g["cause"].as_str().unwrap_or_default();
+            // The words and the field agree.
+            assert_eq!(
+                cause.contains("confirmed on") && !cause.contains("not confirmed"),
+                strength == "confirmed",
+                "{mistake}: {cause} / {strength}"
+            );
+            if strength != "confirmed" {
+                continue;
+            }
+            let flags = g["compare"]["flags"].as_str().map(str::to_string);
+            for d in c["designed"].as_array().expect("designed cases") {
+                if d["counted"] != "for" {
+                    continue;
+                }
+                let puzzle = d["puzzle"].as_str().expect("a puzzle");
+                let predicted = d["predicted"].as_str().expect("a prediction");
+                let got = d["got"].as_str().unwrap_or_default();
+                let again = printed_by(
+                    std::process::Command::new(&command[0]).args(&command[1..]),
+                    puzzle,
+                );
+                assert_eq!(words(&again), words(got), "{mistake}: {puzzle}");
+                let ours = printed_by(&mut std::process::Command::new(BEAST), puzzle);
+                match predicted.strip_prefix("anything but ") {
+                    Some(right) => {
+                        assert_eq!(words(&ours), words(right), "{mistake}: {puzzle}");
+                        assert_ne!(words(got), words(right), "{mistake}: {puzzle}");
+                    }
+                    None => {
+                        assert_eq!(words(got), words(predicted), "{mistake}: {puzzle}");
+                        if let Some(flags) = flags.as_deref().filter(|f| !f.is_empty()) {
+                            let under = printed_by(
+                                std::process::Command::new(BEAST).args(flags.split(' ')),
+                                puzzle,
+                            );
+                            assert_eq!(words(&under), words(predicted), "{mistake}: {puzzle}");
+                        }
+                    }
+                }
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 0, "no confirmed claim to check");
+}

@@ -35,7 +35,7 @@ use std::time::Instant;
 
 use anyhow::Context;
 use beast_engine::judge::cases::Case;
-use beast_engine::judge::diagnose::{self, Diagnosis, Group, Observed};
+use beast_engine::judge::diagnose::{self, Cause, Diagnosis, Group, Observed};
 use beast_engine::judge::record::{self, SandboxRecord};
 use beast_engine::judge::report::{
     CaseReport, DiagnosisReport, GroupReport, Shown, Source, Summary, visible,
@@ -419,6 +419,11 @@ fn conclude(
     diagnosis.robustness = robustness_section(&robust, &ran);
     let reports: Vec<CaseReport> = ran.into_iter().map(|(_, r)| r).collect();
     let mut summary = Summary::of(&reports);
+    summary.flaky = groups
+        .iter()
+        .filter(|g| matches!(g.cause, Cause::Flaky { .. }))
+        .map(|g| g.cases.len())
+        .sum();
     summary.source = source;
     Ok(Concluded {
         reports,

@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::thread;
 
 use beast_engine::judge::cases::Case;
-use beast_engine::judge::design::{self, Confirmation, Plan};
+use beast_engine::judge::design::{self, Confirmation, Plan, Ran};
 use beast_engine::judge::diagnose::{Cause, Diagnosis, Observed};
 use beast_engine::judge::flaky::{self, Rerun};
 use beast_engine::judge::report::CaseReport;
@@ -117,11 +117,12 @@ fn reruns<E: Execute>(
     for (k, &i) in cases.iter().enumerate() {
         let again = &outputs[k * times..(k + 1) * times];
         let mut seen = vec![ran[i].1.got.clone()];
-        seen.extend(
-            again
-                .iter()
-                .map(|o| String::from_utf8_lossy(o.as_deref().unwrap_or(b"")).into_owned()),
-        );
+        // A run the judge could not set up shows nothing of the answer.
+        seen.extend(again.iter().filter_map(|o| match o {
+            Ran::Output(o) => Some(String::from_utf8_lossy(o).into_owned()),
+            Ran::NoOutput => Some(String::new()),
+            Ran::InternalError => None,
+        }));
         let r = Rerun {
             case: i,
             name: ran[i].1.name.clone(),
@@ -165,14 +166,15 @@ fn confirm<E: Execute>(
 }
 
 /// Runs the answer once on each input, on `jobs` threads: its output where it exited
-/// normally, `None` otherwise (or once the check is interrupted).
+/// normally; no output where it did not (or once the check is interrupted); an IE where
+/// the judge could not set the case up, twice (as `Judge::case` retries it once).
 fn run_each<E: Execute>(
     judge: &Judge<E>,
     inputs: &[Vec<u8>],
     jobs: usize,
-) -> anyhow::Result<Vec<Option<Vec<u8>>>> {
+) -> anyhow::Result<Vec<Ran>> {
     let next = AtomicUsize::new(0);
-    let results: Mutex<Vec<Option<Vec<u8>>>> = Mutex::new(vec![None; inputs.len()]);
+    let results: Mutex<Vec<Ran>> = Mutex::new(vec![Ran::NoOutput; inputs.len()]);
     let failure: Mutex<Option<anyhow::Error>> = Mutex::new(None);
     thread::scope(|scope| {
         for _ in 0..jobs.min(inputs.len()).max(1) {
@@ -183,9 +185,20 @@ fn run_each<E: Execute>(
                     if judge.runner.interrupted().is_some() {
                         break;
                     }
-                    match judge.runner.run(input) {
+                    let run = judge.runner.run(input).and_then(|run| {
+                        match run.ended == Exit::SetupFailed && judge.runner.interrupted().is_none()
+                        {
+                            true => judge.runner.run(input),
+                            false => Ok(run),
+                        }
+                    });
+                    match run {
                         Ok(run) => {
-                            let out = matches!(run.ended, Exit::Exited(0)).then_some(run.stdout);
+                            let out = match run.ended {
+                                Exit::Exited(0) => Ran::Output(run.stdout),
+                                Exit::SetupFailed => Ran::InternalError,
+                                _ => Ran::NoOutput,
+                            };
                             if let Ok(mut r) = results.lock() {
                                 r[k] = out;
                             }

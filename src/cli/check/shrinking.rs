@@ -95,7 +95,7 @@ pub fn shown<E: Execute>(
         (None, _) | (_, Some(_)) => (None, None),
         (Some(judge), None) => match &group.cause {
             Cause::Hypothesis { head, .. }
-                if group.confirmation.as_ref().is_none_or(|c| c.confirmed()) =>
+                if group.confirmation.as_ref().is_none_or(|c| c.stands()) =>
             {
                 by_engine(judge, &case.puzzle, head.hypothesis, tries)?
             }

@@ -32,7 +32,7 @@ use crate::beast::events::{self, RuleEvent};
 use crate::beast::variant::{self, Variant};
 use crate::beast::{Cell, Move, Puzzle, Rules};
 use crate::grid::{Dir, Pos};
-pub use crate::judge::confirmation::{Confirmation, ENOUGH, Tally};
+pub use crate::judge::confirmation::{Confirmation, Counted, ENOUGH, Strength, Tally, Tried};
 use crate::judge::diagnose::{
     Answer, Cause, Clue, Diagnosis, Explanation, Group, Hypothesis, Observed, Shape, Status,
     describe,
@@ -56,6 +56,18 @@ const GENERATED: u64 = 600;
 
 /// The predicate asks of the engine-only shrink of a source.
 const SHRINK_TRIES: usize = 300;
+
+/// At most this many designed cases of a part are edits of one puzzle: a confirmation
+/// rests on two unrelated puzzles at least.
+const PER_PUZZLE: usize = WANTED - 1;
+const _: () = assert!(PER_PUZZLE < WANTED && PER_PUZZLE >= 1);
+
+/// How many of the run's other puzzles are edited, when the group's own do not give
+/// enough telling cases.
+const UNRELATED: usize = 12;
+
+/// A designed puzzle, its prediction, and the puzzle it was made from.
+type Found = (Puzzle, Answer, usize);
 
 /// What a group's label claims.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -90,6 +102,22 @@ pub enum Prediction {
     Wrong(Answer),
 }
 
+impl Prediction {
+    /// The prediction as the JSON says it: `aHHHH!` and `3`, or `anything but 3`.
+    pub fn words(self) -> String {
+        let text = |a: Answer| match a.eaten {
+            true => format!("aHHHH!\n{}\n", a.score),
+            false => format!("{}\n", a.score),
+        };
+        match self {
+            Prediction::Output(a) | Prediction::Right(a) => text(a),
+            Prediction::Wrong(a) => {
+                format!("anything but {}", text(a).trim_end().replace('\n', " "))
+            }
+        }
+    }
+}
+
 /// A designed case: a puzzle and the label's prediction on it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Designed {
@@ -97,6 +125,9 @@ pub struct Designed {
     pub puzzle: Puzzle,
     /// What the label predicts.
     pub prediction: Prediction,
+    /// The puzzle it was made from: cases of one origin are edits of one map, and count as
+    /// one puzzle towards a confirmation.
+    pub origin: usize,
 }
 
 impl Designed {
@@ -106,6 +137,27 @@ impl Designed {
         match self.prediction {
             Prediction::Output(a) | Prediction::Right(a) => got == Some(a),
             Prediction::Wrong(ours) => got != Some(ours),
+        }
+    }
+}
+
+/// How the answer's run on a designed case ended, as the experiment reads it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Ran {
+    /// It exited normally and printed this.
+    Output(Vec<u8>),
+    /// It crashed, timed out or was cut off: no output (a failure of the answer's).
+    NoOutput,
+    /// The judge could not set the case up (IE), twice: the case is no evidence either way.
+    InternalError,
+}
+
+impl Ran {
+    /// The output, when it printed one.
+    fn output(&self) -> Option<&[u8]> {
+        match self {
+            Ran::Output(o) => Some(o),
+            _ => None,
         }
     }
 }
@@ -140,44 +192,111 @@ impl Experiment {
             .flat_map(|p| p.cases.iter().map(|c| &c.puzzle))
     }
 
-    /// Judges the answer's outputs, one for each of [`puzzles`](Self::puzzles) in order
-    /// (`None` where it gave none: a crash, a timeout).
-    pub fn judge(&self, outputs: &[Option<Vec<u8>>]) -> Confirmation {
+    /// Judges the answer's runs, one for each of [`puzzles`](Self::puzzles) in order.
+    ///
+    /// A case that ended in IE is no evidence. For a reading, every other case counts: as a
+    /// match where the answer printed the predicted output, against the label otherwise.
+    /// For a rule event, a pair counts against it when the event fired and the answer was
+    /// right; it tells nothing when the answer printed the same on both puzzles (its
+    /// usual output, whatever the event); otherwise it is designed, and matched when the
+    /// answer was right without the event.
+    pub fn judge(&self, runs: &[Ran]) -> Confirmation {
         let mut at = 0;
+        let mut tried: Vec<Tried> = Vec::new();
         let parts = self
             .parts
             .iter()
             .map(|part| {
                 let n = part.cases.len();
-                let got = &outputs[at.min(outputs.len())..(at + n).min(outputs.len())];
+                let got = &runs[at.min(runs.len())..(at + n).min(runs.len())];
                 at += n;
-                let hit: Vec<bool> = part
-                    .cases
-                    .iter()
-                    .zip(got)
-                    .map(|(c, g)| c.matches(g.as_deref()))
-                    .collect();
-                // A pair on whose first puzzle the answer is right tells nothing of the
-                // event (it fired and did no harm there): only the others count.
-                let (matched, designed) = match part.paired {
-                    true => (
-                        hit.chunks(2).filter(|p| p.iter().all(|&h| h)).count(),
-                        hit.chunks(2).filter(|p| p[0]).count(),
-                    ),
-                    false => (hit.iter().filter(|&&h| h).count(), n),
-                };
-                Tally {
+                let ran: Vec<(&Designed, &Ran)> = part.cases.iter().zip(got).collect();
+                let mut t = Tally {
                     name: part.name.clone(),
-                    matched,
-                    designed,
+                    matched: 0,
+                    designed: 0,
+                    against: 0,
+                    puzzles: 0,
                     tried: part.tried,
                     paired: part.paired,
+                };
+                let mut origins: Vec<usize> = Vec::new();
+                let mut matched = |t: &mut Tally, origin: usize| {
+                    t.matched += 1;
+                    if !origins.contains(&origin) {
+                        origins.push(origin);
+                    }
+                };
+                let mut count = |case: &Designed, r: &Ran, counted| {
+                    tried.push(Tried {
+                        part: part.name.clone(),
+                        puzzle: case.puzzle.to_string(),
+                        predicted: case.prediction.words(),
+                        got: r.output().map(|o| String::from_utf8_lossy(o).into_owned()),
+                        counted,
+                    })
+                };
+                match part.paired {
+                    true => {
+                        for pair in ran.chunks(2) {
+                            let [(with, w), (without, wo)] = pair else {
+                                continue;
+                            };
+                            let read = |r: &Ran| r.output().and_then(Answer::read);
+                            let counted = if **w == Ran::InternalError
+                                || **wo == Ran::InternalError
+                                || (with.matches(w.output())
+                                    && read(w).is_some()
+                                    && read(w) == read(wo))
+                            {
+                                Counted::Nothing
+                            } else if !with.matches(w.output()) {
+                                t.against += 1;
+                                Counted::Against
+                            } else {
+                                t.designed += 1;
+                                match without.matches(wo.output()) {
+                                    true => {
+                                        matched(&mut t, with.origin);
+                                        Counted::For
+                                    }
+                                    false => {
+                                        t.against += 1;
+                                        Counted::Against
+                                    }
+                                }
+                            };
+                            count(with, w, counted);
+                            count(without, wo, counted);
+                        }
+                    }
+                    false => {
+                        for (case, r) in ran {
+                            let counted = match (r, case.matches(r.output())) {
+                                (Ran::InternalError, _) => Counted::Nothing,
+                                (_, true) => {
+                                    t.designed += 1;
+                                    matched(&mut t, case.origin);
+                                    Counted::For
+                                }
+                                (_, false) => {
+                                    t.designed += 1;
+                                    t.against += 1;
+                                    Counted::Against
+                                }
+                            };
+                            count(case, r, counted);
+                        }
+                    }
                 }
+                t.puzzles = origins.len();
+                t
             })
             .collect();
         Confirmation {
             rule_event: matches!(self.label, Label::Event(_)),
             parts,
+            tried,
         }
     }
 }
@@ -225,6 +344,12 @@ pub fn plan(
     for (k, g) in d.groups.iter().enumerate() {
         let mut sources: Vec<&Puzzle> = g.cases.iter().map(|&i| observed[i].puzzle).collect();
         sources.sort_by_key(|p| crate::judge::diagnose::size(p));
+        let mut unrelated: Vec<&Puzzle> = (0..observed.len())
+            .filter(|i| !g.cases.contains(i))
+            .map(|i| observed[i].puzzle)
+            .collect();
+        unrelated.sort_by_key(|p| crate::judge::diagnose::size(p));
+        unrelated.truncate(UNRELATED);
         let seed = seed ^ (k as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
         let experiments = match &g.cause {
             Cause::Hypothesis { head, also } => {
@@ -244,6 +369,7 @@ pub fn plan(
                             hypotheses: &rivals,
                             common: &common,
                             elsewhere,
+                            unrelated: &unrelated,
                         };
                         design_hypothesis(h, &sources, &against, seed, &keep_going)
                     })
@@ -252,7 +378,7 @@ pub fn plan(
             Cause::Own {
                 suspect: Some(s), ..
             } => match s.clue {
-                Clue::Rule(e) => vec![design_event(e, &sources, seed, &keep_going)],
+                Clue::Rule(e) => vec![design_event(e, &sources, &common, seed, &keep_going)],
                 Clue::Input(_) => Vec::new(),
             },
             _ => Vec::new(),
@@ -300,6 +426,9 @@ pub struct Rivals<'a> {
     /// The rule events that locate the run's own mistakes, as bits over [`RuleEvent`]: a
     /// designed case goes through none of them.
     pub elsewhere: u64,
+    /// The run's other puzzles, smallest first: unrelated maps whose one-step changes may
+    /// tell too, so that a confirmation need not rest on edits of the group's one map.
+    pub unrelated: &'a [&'a Puzzle],
 }
 
 /// The parts of a hypothesis, each with the hypothesis without it: one a catalogue entry
@@ -390,16 +519,18 @@ pub fn design_hypothesis(
             };
             let mut rng = ChaCha8Rng::seed_from_u64(seed.wrapping_add(k as u64));
             let tells = |p: &Puzzle| tells_apart(p, &rivals, against.elsewhere);
-            let (mut found, mut tried) = find_cases(sources, &tells, &mut rng, keep_going);
+            let (mut found, mut tried) =
+                find_cases(sources, against.unrelated, &tells, &mut rng, keep_going);
             if found.len() < WANTED && (!rivals.is_empty() || against.elsewhere != 0) {
                 // Rivals that agree with it wherever it differs from ours cannot be told
                 // apart from it: they stay beside it ("or equally"), and the part is tried
                 // against ours and the label without it alone.
                 let loose = |p: &Puzzle| tells_apart(p, &[], 0);
-                let (more, also_tried) = find_cases(sources, &loose, &mut rng, keep_going);
+                let (more, also_tried) =
+                    find_cases(sources, against.unrelated, &loose, &mut rng, keep_going);
                 tried += also_tried;
                 for m in more {
-                    if found.len() < WANTED && !found.iter().any(|(q, _)| *q == m.0) {
+                    if found.len() < WANTED && room_for(&found, &m.0, m.2) {
                         found.push(m);
                     }
                 }
@@ -415,14 +546,15 @@ pub fn design_hypothesis(
 
 /// The part `name` of a hypothesis's experiment: the cases `found`, each with the output
 /// the hypothesis predicts, after `tried` puzzles.
-fn output_part(name: String, found: Vec<(Puzzle, Answer)>, tried: usize) -> Part {
+fn output_part(name: String, found: Vec<Found>, tried: usize) -> Part {
     Part {
         name,
         cases: found
             .into_iter()
-            .map(|(puzzle, a)| Designed {
+            .map(|(puzzle, a, origin)| Designed {
                 puzzle,
                 prediction: Prediction::Output(a),
+                origin,
             })
             .collect(),
         tried,
@@ -459,17 +591,18 @@ fn shares(r: Hypothesis, h: Hypothesis, without: Hypothesis) -> bool {
 /// puzzles.
 fn find_cases(
     sources: &[&Puzzle],
+    unrelated: &[&Puzzle],
     tells: &impl Fn(&Puzzle) -> Option<Answer>,
     rng: &mut ChaCha8Rng,
     keep_going: &impl Fn() -> bool,
-) -> (Vec<(Puzzle, Answer)>, usize) {
-    let mut found: Vec<(Puzzle, Answer)> = Vec::new();
+) -> (Vec<Found>, usize) {
+    let mut found: Vec<Found> = Vec::new();
     let mut tried = 0;
-    let new = |p: &Puzzle, found: &[(Puzzle, Answer)]| {
-        !sources.contains(&p) && !found.iter().any(|(q, _)| q == p)
+    let new = |p: &Puzzle, origin: usize, found: &[Found]| {
+        !sources.contains(&p) && room_for(found, p, origin)
     };
     // The group's puzzles, shrunk while the label still tells.
-    for source in sources.iter().take(WANTED * 4) {
+    for (origin, source) in sources.iter().enumerate().take(WANTED * 4) {
         if found.len() >= WANTED || !keep_going() {
             break;
         }
@@ -478,7 +611,10 @@ fn find_cases(
             Some(_) => Some((*source).clone()),
             None => {
                 let mut hit = None;
-                for c in changes(source, rng).into_iter().take(CHANGES_A_SOURCE / 3) {
+                for c in changes(source, Changing::Anything, rng)
+                    .into_iter()
+                    .take(CHANGES_A_SOURCE / 3)
+                {
                     tried += 1;
                     if tells(&c).is_some() {
                         hit = Some(c);
@@ -491,21 +627,28 @@ fn find_cases(
         let Some(start) = start else { continue };
         let small = shrink::shrink_within(&start, SHRINK_TRIES, keep_going, |p| tells(p).is_some());
         tried += small.tries;
-        if let Some(a) = tells(&small.puzzle).filter(|_| new(&small.puzzle, &found)) {
-            found.push((small.puzzle, a));
+        if let Some(a) = tells(&small.puzzle).filter(|_| new(&small.puzzle, origin, &found)) {
+            found.push((small.puzzle, a, origin));
         }
     }
-    // One-step changes of what was found, then of the sources.
-    let mut bases: Vec<Puzzle> = found.iter().map(|(p, _)| p.clone()).collect();
-    bases.extend(sources.iter().take(WANTED).map(|p| (*p).clone()));
-    for base in &bases {
-        for c in changes(base, rng).into_iter().take(CHANGES_A_SOURCE) {
-            if found.len() >= WANTED || !keep_going() {
+    // One-step changes of what was found, then of the sources, then of the run's other
+    // puzzles (each its own origin, after the generated ones').
+    let mut bases: Vec<(Puzzle, usize)> = found.iter().map(|(p, _, o)| (p.clone(), *o)).collect();
+    bases.extend(sources.iter().take(WANTED).cloned().cloned().zip(0..));
+    let far = sources.len() + GENERATED as usize;
+    bases.extend(unrelated.iter().cloned().cloned().zip(far..));
+    for (base, origin) in &bases {
+        for c in changes(base, Changing::Anything, rng)
+            .into_iter()
+            .take(CHANGES_A_SOURCE)
+        {
+            let of_origin = found.iter().filter(|(_, _, o)| o == origin).count();
+            if found.len() >= WANTED || !keep_going() || of_origin >= PER_PUZZLE {
                 break;
             }
             tried += 1;
-            if let Some(a) = tells(&c).filter(|_| new(&c, &found)) {
-                found.push((c, a));
+            if let Some(a) = tells(&c).filter(|_| new(&c, *origin, &found)) {
+                found.push((c, a, *origin));
             }
         }
     }
@@ -515,22 +658,58 @@ fn find_cases(
         if found.len() >= WANTED || !keep_going() {
             break;
         }
-        let opts = GenOptions {
-            cols: 6 + (k % 5) as usize,
-            rows: 5 + (k % 4) as usize,
-            beasts: 1 + (k % 3) as usize,
-            walls_pct: 20 + (k % 3) as u8 * 10,
-            moves: 6 + (k % 5) as usize,
+        // One in four is long and narrow: far distances (15 cells or more) need room; one
+        // in four has the shape of the first case found (the label tells on such maps).
+        let like = found.first().map(|(p, _, _)| GenOptions {
+            cols: p.map().cols() + (k % 3) as usize,
+            rows: p.map().rows() + (k % 2) as usize,
+            beasts: beasts_of(p).max(1),
+            walls_pct: 20 + (k % 4) as u8 * 15,
+            moves: p.moves().len().max(1) + (k % 3) as usize,
+        });
+        let opts = match k % 4 {
+            2 if like.is_some() => like.unwrap_or_default(),
+            3 => GenOptions {
+                cols: 14 + (k % 11) as usize,
+                rows: 3 + (k % 3) as usize,
+                beasts: 1 + (k % 2) as usize,
+                walls_pct: 10 + (k % 3) as u8 * 10,
+                moves: 4 + (k % 5) as usize,
+            },
+            _ => GenOptions {
+                cols: 6 + (k % 5) as usize,
+                rows: 5 + (k % 4) as usize,
+                beasts: 1 + (k % 3) as usize,
+                walls_pct: 20 + (k % 3) as u8 * 10,
+                moves: 6 + (k % 5) as usize,
+            },
         };
         let Ok(p) = generate(from.wrapping_add(k), &opts) else {
             continue;
         };
         tried += 1;
-        if let Some(a) = tells(&p).filter(|_| new(&p, &found)) {
-            found.push((p, a));
+        let origin = sources.len() + k as usize;
+        if let Some(a) = tells(&p).filter(|_| new(&p, origin, &found)) {
+            found.push((p, a, origin));
         }
     }
     (found, tried)
+}
+
+/// How many beasts `p` has.
+fn beasts_of(p: &Puzzle) -> usize {
+    let m = p.map();
+    (0..m.rows())
+        .flat_map(|row| (0..m.cols()).map(move |col| Pos { row, col }))
+        .filter(|&at| m[at] == Cell::Beast)
+        .count()
+}
+
+/// True if `p` is not among `found` and fewer than [`PER_PUZZLE`] of them come from
+/// `origin`.
+fn room_for(found: &[Found], p: &Puzzle, origin: usize) -> bool {
+    !found.iter().any(|(q, _, _)| q == p)
+        && found.iter().filter(|(_, _, o)| *o == origin).count() < PER_PUZZLE
 }
 
 /// The rule events `puzzle` goes through, as bits over [`RuleEvent`]; `None` if undecided.
@@ -549,6 +728,7 @@ fn event_bits(puzzle: &Puzzle, keep_going: &impl Fn() -> bool) -> Option<u64> {
 pub fn design_event(
     event: RuleEvent,
     sources: &[&Puzzle],
+    common: &[Answer],
     seed: u64,
     keep_going: &impl Fn() -> bool,
 ) -> Experiment {
@@ -556,7 +736,7 @@ pub fn design_event(
     let mut cases = Vec::new();
     let mut tried = 0;
     let bit = 1u64 << event.0;
-    for source in sources.iter().take(WANTED * 6) {
+    for (origin, source) in sources.iter().enumerate().take(WANTED * 6) {
         if cases.len() >= PAIRS * 2 || !keep_going() {
             break;
         }
@@ -581,16 +761,19 @@ pub fn design_event(
             let (Some(with), Some(without)) = (ours(&version), without) else {
                 continue;
             };
-            let Some(right) = ours(&without) else {
+            // Right without the event must be more than the answer's usual output.
+            let Some(right) = ours(&without).filter(|a| !common.contains(a)) else {
                 continue;
             };
             cases.push(Designed {
                 puzzle: version,
                 prediction: Prediction::Wrong(with),
+                origin,
             });
             cases.push(Designed {
                 puzzle: without,
                 prediction: Prediction::Right(right),
+                origin,
             });
             break;
         }
@@ -606,9 +789,9 @@ pub fn design_event(
     }
 }
 
-/// The one-step change of `source` (whose events are `bits`) closest to it without the
-/// event `bit`: the same other events, or but one more or fewer (a train cut to one `~`
-/// pushes one instead).
+/// The one-step change of `source` (whose events are `bits`) without the event `bit`: one
+/// cell changed, neither a beast nor the moves (they would change the whole game), and
+/// every other event the same, but that a train cut to one `~` pushes one instead.
 fn without_event(
     source: &Puzzle,
     bit: u64,
@@ -617,21 +800,28 @@ fn without_event(
     keep_going: &impl Fn() -> bool,
     tried: &mut usize,
 ) -> Option<Puzzle> {
-    let mut hit: Option<(u32, Puzzle)> = None;
-    for c in changes(source, rng).into_iter().take(CHANGES_A_SOURCE) {
-        if !keep_going() || hit.as_ref().is_some_and(|(d, _)| *d == 0) {
+    let others = bits & !bit;
+    // A train cut to one `~` pushes one instead: the one event it may gain.
+    let instead = match bit == 1 << RuleEvent::PUSH_TRAIN.0 {
+        true => 1u64 << RuleEvent::PUSH_ONE.0,
+        false => 0,
+    };
+    for c in changes(source, Changing::CellsNotBeasts, rng)
+        .into_iter()
+        .take(CHANGES_A_SOURCE)
+    {
+        if !keep_going() {
             break;
         }
         *tried += 1;
         let Some(b) = event_bits(&c, keep_going).filter(|b| b & bit == 0) else {
             continue;
         };
-        let apart = (b ^ (bits & !bit)).count_ones();
-        if apart <= 1 && hit.as_ref().is_none_or(|(d, _)| apart < *d) {
-            hit = Some((apart, c));
+        if b & !instead == others & !instead && b & others == others {
+            return Some(c);
         }
     }
-    hit.map(|(_, c)| c)
+    None
 }
 
 /// Our answer on `puzzle`.
@@ -639,9 +829,20 @@ fn ours(puzzle: &Puzzle) -> Option<Answer> {
     Hypothesis::reading(Rules::OURS).answer(puzzle)
 }
 
+/// What a one-step change may touch.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Changing {
+    /// A move or any interior cell but the player's.
+    Anything,
+    /// An interior cell that is neither the player's nor a beast's, into anything but a
+    /// beast: the same game, one wall or space different.
+    CellsNotBeasts,
+}
+
 /// Every puzzle one step from `p` (a move left out or changed, a move added, an interior
-/// cell other than the player's changed), in a seeded order.
-fn changes(p: &Puzzle, rng: &mut ChaCha8Rng) -> Vec<Puzzle> {
+/// cell other than the player's changed; only the cells of `what` allows), in a seeded
+/// order.
+fn changes(p: &Puzzle, what: Changing, rng: &mut ChaCha8Rng) -> Vec<Puzzle> {
     const LETTERS: [Move; 5] = [
         Move::Step(Dir::Up),
         Move::Step(Dir::Down),
@@ -651,7 +852,8 @@ fn changes(p: &Puzzle, rng: &mut ChaCha8Rng) -> Vec<Puzzle> {
     ];
     let moves = p.moves();
     let mut out: Vec<Puzzle> = Vec::new();
-    for i in 0..moves.len() {
+    let cells_only = what == Changing::CellsNotBeasts;
+    for i in (0..moves.len()).filter(|_| !cells_only) {
         let mut fewer = moves.to_vec();
         fewer.remove(i);
         out.push(p.with_moves(fewer));
@@ -663,7 +865,7 @@ fn changes(p: &Puzzle, rng: &mut ChaCha8Rng) -> Vec<Puzzle> {
             }
         }
     }
-    for m in LETTERS {
+    for m in LETTERS.into_iter().filter(|_| !cells_only) {
         let mut more = moves.to_vec();
         more.push(m);
         out.push(p.with_moves(more));
@@ -673,11 +875,11 @@ fn changes(p: &Puzzle, rng: &mut ChaCha8Rng) -> Vec<Puzzle> {
         for col in 1..map.cols().saturating_sub(1) {
             let at = Pos { row, col };
             let now = map[at];
-            if now == Cell::Player {
+            if now == Cell::Player || (cells_only && now == Cell::Beast) {
                 continue;
             }
             for cell in [Cell::Space, Cell::Wall, Cell::Movable, Cell::Beast] {
-                if cell == now {
+                if cell == now || (cells_only && cell == Cell::Beast) {
                     continue;
                 }
                 let mut changed = map.clone();
@@ -712,7 +914,7 @@ pub fn settle(d: &mut Diagnosis, plans: &[Plan], found: &[Vec<Confirmation>]) {
                     .iter()
                     .map(|e| e.label)
                     .zip(confirmations)
-                    .filter(|(_, c)| c.confirmed())
+                    .filter(|(_, c)| c.stands())
                     .collect();
                 let is = |h: Hypothesis| confirmed.iter().any(|(l, _)| *l == Label::Hypothesis(h));
                 match confirmed.first() {
@@ -741,11 +943,22 @@ pub fn settle(d: &mut Diagnosis, plans: &[Plan], found: &[Vec<Confirmation>]) {
             Cause::Hypothesis { head, also } => Some((
                 *head,
                 also.clone(),
-                g.confirmation.as_ref().is_none_or(Confirmation::confirmed),
+                g.confirmation.as_ref().is_none_or(Confirmation::stands),
             )),
             _ => None,
         })
         .collect();
+    // A label kept only as consistent (its designed cases all edits of one puzzle) makes
+    // the diagnosis "consistent with", never "explained".
+    let hedged = d.groups.iter().any(|g| {
+        matches!(g.cause, Cause::Hypothesis { .. })
+            && g.confirmation
+                .as_ref()
+                .is_some_and(|c| c.strength() == Strength::Consistent)
+    });
+    if hedged && d.status == Status::Explained {
+        d.status = Status::Consistent;
+    }
     if standing.iter().all(|(_, _, ok)| *ok) && !plans.is_empty() {
         // Every label stands; the heads may have changed.
         if let (Some((head, also, _)), Status::Explained | Status::Consistent) =
@@ -786,12 +999,35 @@ pub fn describe_group(group: &Group) -> String {
         Cause::Hypothesis { head, .. } if c.confirmed() => {
             format!("{} ({})", head.hypothesis.words(), c.words())
         }
+        Cause::Hypothesis { head, .. } if c.stands() => {
+            format!(
+                "consistent with: {} ({})",
+                head.hypothesis.words(),
+                c.words()
+            )
+        }
         Cause::Hypothesis { head, .. } => format!(
             "not confirmed: {} gives these {} outputs, but a mistake of the answer's own may \
              give them by chance; {}",
             head.hypothesis.words(),
             group.cases.len(),
             c.words(),
+        ),
+        // An event the designed pairs do not bear out locates nothing: the group says so,
+        // and shows its smallest case.
+        Cause::Own {
+            suspect: Some(s), ..
+        } if !c.confirmed() => format!(
+            "a mistake of the answer's own: no rule event accounts for these failures \
+             ({} was tried: {})",
+            s.clue.name(),
+            c.words()
+        ),
+        // Confirmed by its pairs: the experiment, not the spectrum's share, says how strong.
+        Cause::Own { suspect: Some(s) } => format!(
+            "a mistake of the answer's own: {}; {}",
+            s.words().trim_start_matches("weak evidence: "),
+            c.words()
         ),
         _ => format!("{}; {}", describe(&group.cause), c.words()),
     }

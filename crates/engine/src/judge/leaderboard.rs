@@ -275,6 +275,7 @@ mod tests {
             also: Vec::new(),
             evidence: None,
             event: None,
+            confirmation: None,
         }
     }
 

@@ -206,6 +206,10 @@ pub struct SummaryRecord {
     /// Cases the judge could not set up (IE), neither passed nor failed; absent when none.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub ie: usize,
+    /// Of the failed cases, the ones that gave other outputs when run again; absent when
+    /// none.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub flaky: usize,
     /// Cases run.
     pub total: usize,
     /// The diagnosis.
@@ -235,6 +239,7 @@ impl SummaryRecord {
             pe: s.presentation,
             failed: s.failed,
             ie: s.internal,
+            flaky: s.flaky,
             total: s.passed + s.failed + s.internal,
             diagnosis: DiagnosisRecord::of(d),
             bytes: s.source.as_ref().map(|x| x.bytes),
@@ -343,6 +348,54 @@ pub struct GroupRecord {
     pub located: Option<String>,
     /// For a group a reading heads: its compare page.
     pub compare: Option<CompareRecord>,
+    /// What the designed cases of its label showed, when an experiment tried it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub confirmation: Option<ConfirmationRecord>,
+}
+
+/// The experiment of a group's label, as the JSON gives it: its strength (the same the
+/// words say) and every designed case, so anyone can run them again.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ConfirmationRecord {
+    /// `confirmed`, `weak` or `refuted`.
+    pub strength: String,
+    /// The designed cases, in order.
+    pub designed: Vec<DesignedRecord>,
+}
+
+/// One designed case as it ran.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct DesignedRecord {
+    /// The part of the label it tests.
+    pub part: String,
+    /// The puzzle, in the input format.
+    pub puzzle: String,
+    /// What the label predicts: an output, or `anything but` one.
+    pub predicted: String,
+    /// What the answer printed; `null` where it printed nothing.
+    pub got: Option<String>,
+    /// `for`, `against` or `nothing` (an IE, or a pair the answer printed the same on).
+    pub counted: String,
+}
+
+impl ConfirmationRecord {
+    /// The record of `c`.
+    pub fn of(c: &crate::judge::confirmation::Confirmation) -> ConfirmationRecord {
+        ConfirmationRecord {
+            strength: c.strength().name().to_string(),
+            designed: c
+                .tried
+                .iter()
+                .map(|t| DesignedRecord {
+                    part: t.part.clone(),
+                    puzzle: t.puzzle.clone(),
+                    predicted: t.predicted.clone(),
+                    got: t.got.clone(),
+                    counted: t.counted.name().to_string(),
+                })
+                .collect(),
+        }
+    }
 }
 
 impl GroupRecord {
@@ -369,6 +422,7 @@ impl GroupRecord {
                 puzzle: c.written.as_ref().map(|w| w.0.clone()),
                 page: c.written.as_ref().map(|w| w.1.clone()),
             }),
+            confirmation: g.confirmation.as_ref().map(ConfirmationRecord::of),
         }
     }
 }

@@ -3,6 +3,7 @@
 use super::*;
 use crate::beast::play_out;
 use crate::beast::{Ending, Target, variant::find};
+use crate::judge::confirmation::Strength;
 use crate::judge::diagnose::{Suspect, diagnose};
 use crate::judge::generate::Recipe;
 use crate::judge::verdict::compare;
@@ -62,15 +63,18 @@ fn run(
         .map(|p| {
             p.experiments
                 .iter()
-                .map(|e| {
-                    let got: Vec<Option<Vec<u8>>> =
-                        e.puzzles().map(|q| Some(answer(q).into_bytes())).collect();
-                    e.judge(&got)
-                })
+                .map(|e| e.judge(&printed(e, &answer)))
                 .collect()
         })
         .collect();
     (d, plans, found)
+}
+
+/// What an answer that prints `answer(puzzle)` gives on every designed case of `e`.
+fn printed(e: &Experiment, answer: impl Fn(&Puzzle) -> String) -> Vec<Ran> {
+    e.puzzles()
+        .map(|q| Ran::Output(answer(q).into_bytes()))
+        .collect()
 }
 
 #[test]
@@ -111,17 +115,18 @@ fn a_part_the_answer_does_not_have_is_not_confirmed_and_the_label_goes() {
     let sources: Vec<&Puzzle> = cases.iter().map(|(p, _)| p).take(40).collect();
     let e = design_hypothesis(label, &sources, &Rivals::default(), 3, &|| true);
     // The answer aims after the move, and breaks ties as we do.
-    let got: Vec<Option<Vec<u8>>> = e
-        .puzzles()
-        .map(|q| Some(under(after())(q).into_bytes()))
-        .collect();
-    let c = e.judge(&got);
+    let c = e.judge(&printed(&e, under(after())));
     assert!(c.parts[0].confirmed(), "{c:?}");
     assert_eq!(c.parts[1].matched, 0, "{c:?}");
     assert!(!c.confirmed());
+    // The answer gave another output than the label predicts: the label is refuted.
+    assert_eq!(c.strength(), Strength::Refuted);
     assert!(
+        c.words().starts_with(
+            "refuted: the answer did not give what --variant tie-down-over-left predicts on"
+        ),
+        "{}",
         c.words()
-            .starts_with("weak evidence: --target after confirmed on 4 of 4")
     );
     // Every designed case of the tie part tells the label from the reading without it.
     for d in &e.parts[1].cases {
@@ -199,7 +204,7 @@ fn a_rule_event_is_confirmed_on_the_same_puzzle_with_and_without_it() {
         .map(|(p, _)| p)
         .filter(|p| events::record(p, || true).is_ok_and(|e| e.has(train)))
         .collect();
-    let e = design_event(train, &sources, 5, &|| true);
+    let e = design_event(train, &sources, &[], 5, &|| true);
     let part = &e.parts[0];
     assert!(part.cases.len() >= 2 * ENOUGH, "{part:?}");
     for pair in part.cases.chunks(2) {
@@ -208,18 +213,168 @@ fn a_rule_event_is_confirmed_on_the_same_puzzle_with_and_without_it() {
         let (with, without) = (bits(&pair[0].puzzle), bits(&pair[1].puzzle));
         assert!(with & 1 << train.0 != 0 && without & 1 << train.0 == 0);
         assert!(((with & !(1 << train.0)) ^ without).count_ones() <= 1);
+        // The same moves and the same beasts: one wall or space changed, nothing else.
+        let (a, b) = (&pair[0].puzzle, &pair[1].puzzle);
+        assert_eq!(a.moves(), b.moves());
+        let beasts = |p: &Puzzle| {
+            let m = p.map();
+            (0..m.rows())
+                .flat_map(|row| (0..m.cols()).map(move |col| Pos { row, col }))
+                .filter(|&at| m[at] == Cell::Beast)
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(beasts(a), beasts(b));
     }
-    let answer = wrong_where(train);
-    let got: Vec<Option<Vec<u8>>> = e.puzzles().map(|q| Some(answer(q).into_bytes())).collect();
-    let c = e.judge(&got);
+    let c = e.judge(&printed(&e, wrong_where(train)));
     assert!(c.confirmed(), "{c:?}");
     assert!(
         c.words()
             .contains("designed pairs (the same puzzle with and without push-train")
     );
-    // An answer wrong everywhere is not confirmed by the pairs: it is wrong without too.
-    let everywhere: Vec<Option<Vec<u8>>> = e.puzzles().map(|_| Some(b"99\n".to_vec())).collect();
-    assert!(!e.judge(&everywhere).confirmed());
+}
+
+#[test]
+fn a_pair_on_which_the_answer_prints_its_usual_output_tells_nothing() {
+    let (e, _) = train_pairs();
+    // Wrong everywhere, the same output whatever the event: no pair is evidence.
+    let c = e.judge(&printed(&e, |_| "99\n".to_string()));
+    assert_eq!(c.parts[0].designed, 0, "{c:?}");
+    assert_eq!(c.strength(), Strength::Weak);
+}
+
+#[test]
+fn a_designed_case_where_the_event_fires_and_the_answer_is_right_counts_against_it() {
+    let (e, train) = train_pairs();
+    // Wrong on the first pair's puzzle only; right on every other, the event firing there.
+    let first = e.parts[0].cases[0].puzzle.clone();
+    let wrong = wrong_where(train);
+    let ours = under(Rules::OURS);
+    let c = e.judge(&printed(&e, |p| match *p == first {
+        true => wrong(p),
+        false => ours(p),
+    }));
+    assert!(c.parts[0].against >= 2, "{c:?}");
+    assert_eq!(c.strength(), Strength::Refuted);
+    assert!(
+        c.words().starts_with("refuted: push-train happens in "),
+        "{}",
+        c.words()
+    );
+}
+
+#[test]
+fn a_designed_case_that_ends_in_ie_is_no_evidence() {
+    let (e, _) = train_pairs();
+    let ie: Vec<Ran> = e.puzzles().map(|_| Ran::InternalError).collect();
+    let c = e.judge(&ie);
+    assert_eq!((c.parts[0].designed, c.parts[0].against), (0, 0), "{c:?}");
+    assert_eq!(c.strength(), Strength::Weak);
+    // The same for a reading: an IE is neither a match nor a case against it.
+    let cases = puzzles();
+    let sources: Vec<&Puzzle> = cases.iter().map(|(p, _)| p).take(40).collect();
+    let r = design_hypothesis(
+        Hypothesis::reading(after()),
+        &sources,
+        &Rivals::default(),
+        1,
+        &|| true,
+    );
+    let ie: Vec<Ran> = r.puzzles().map(|_| Ran::InternalError).collect();
+    assert_eq!(r.judge(&ie).strength(), Strength::Weak);
+}
+
+#[test]
+fn a_without_case_never_expects_an_output_the_answer_prints_anyway() {
+    let (e, train) = train_pairs();
+    let common: Vec<Answer> = e.parts[0]
+        .cases
+        .chunks(2)
+        .filter_map(|p| match p[1].prediction {
+            Prediction::Right(a) => Some(a),
+            _ => None,
+        })
+        .take(1)
+        .collect();
+    let cases = puzzles();
+    let sources = with_event(&cases, train);
+    let again = design_event(train, &sources, &common, 5, &|| true);
+    for pair in again.parts[0].cases.chunks(2) {
+        assert_ne!(pair[1].prediction, Prediction::Right(common[0]));
+    }
+}
+
+#[test]
+fn designed_cases_of_one_puzzle_never_confirm_a_reading_alone() {
+    let cases = puzzles();
+    // One source: every case is an edit of it, but the generated ones.
+    let sources: Vec<&Puzzle> = cases.iter().map(|(p, _)| p).take(1).collect();
+    let e = design_hypothesis(
+        Hypothesis::reading(after()),
+        &sources,
+        &Rivals::default(),
+        1,
+        &|| true,
+    );
+    let of_source = e.parts[0].cases.iter().filter(|c| c.origin == 0).count();
+    assert!(of_source <= PER_PUZZLE, "{:?}", e.parts[0].cases);
+    // A tally of four matches from one puzzle is consistent, never confirmed.
+    let one = Tally {
+        name: "x".into(),
+        matched: 4,
+        designed: 4,
+        against: 0,
+        puzzles: 1,
+        tried: 10,
+        paired: false,
+    };
+    assert_eq!(one.strength(), Strength::Consistent);
+    assert_eq!(
+        Tally {
+            puzzles: 2,
+            ..one.clone()
+        }
+        .strength(),
+        Strength::Confirmed
+    );
+    let c = Confirmation {
+        rule_event: false,
+        parts: vec![one.clone()],
+        tried: Vec::new(),
+    };
+    assert!(!c.confirmed() && c.stands());
+    assert!(
+        c.words().starts_with(
+            "not confirmed: x as predicted on 4 of 4 designed cases, all edits of one puzzle"
+        ),
+        "{}",
+        c.words()
+    );
+    // For a rule event's pairs, one puzzle is weak.
+    assert_eq!(
+        Tally {
+            paired: true,
+            ..one
+        }
+        .strength(),
+        Strength::Weak
+    );
+}
+
+/// The puzzles of [`puzzles`] where `event` fires.
+fn with_event(cases: &[(Puzzle, String)], event: RuleEvent) -> Vec<&Puzzle> {
+    cases
+        .iter()
+        .map(|(p, _)| p)
+        .filter(|p| events::record(p, || true).is_ok_and(|e| e.has(event)))
+        .collect()
+}
+
+/// The experiment of `push-train` on [`puzzles`].
+fn train_pairs() -> (Experiment, RuleEvent) {
+    let train = RuleEvent::named("push-train").expect("in the vocabulary");
+    let cases = puzzles();
+    let e = design_event(train, &with_event(&cases, train), &[], 5, &|| true);
+    (e, train)
 }
 
 #[test]

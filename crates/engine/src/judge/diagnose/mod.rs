@@ -392,7 +392,12 @@ fn crash_groups(
                 .copied()
                 .filter(|&i| observed[i].verdict == v)
                 .collect();
-            let suspect = spectrum.and_then(|s| s.best(&cases));
+            // A crash or a timeout names no rule event: the answer may never have reached
+            // the turn the event happens on (a slow answer times out before turn 1). A
+            // trait of the input (CRLF line ends) it did read.
+            let suspect = spectrum
+                .and_then(|s| s.best(&cases))
+                .filter(|s| matches!(s.clue, Clue::Input(_)));
             Group::of(
                 Cause::Verdict {
                     verdict: v,

@@ -318,3 +318,33 @@ fn a_crash_on_crlf_is_located_at_the_input_trait() {
          case does [crlf]"
     );
 }
+
+#[test]
+fn a_crash_or_a_timeout_names_no_rule_event() {
+    // Times out exactly where a train is pushed: the answer may never have reached that
+    // turn, so the group names the verdict alone.
+    let cases = puzzles();
+    let train = crate::beast::events::RuleEvent::PUSH_TRAIN;
+    let fires = |p: &Puzzle| crate::beast::events::record(p, || true).is_ok_and(|e| e.has(train));
+    assert!(cases.iter().any(|(p, _)| fires(p)));
+    for verdict in [Verdict::TimeLimit, Verdict::RuntimeError] {
+        let observed: Vec<Observed> = cases
+            .iter()
+            .map(|(p, e)| {
+                let fails = fires(p);
+                Observed {
+                    puzzle: p,
+                    layout: Layout::default(),
+                    expected: e,
+                    got: if fails { b"" } else { e.as_bytes() },
+                    verdict: if fails { verdict } else { Verdict::Accepted },
+                    passed: !fails,
+                }
+            })
+            .collect();
+        let d = diagnose(&observed, 2, || true);
+        assert_eq!(d.groups.len(), 1, "{:?}", d.groups);
+        assert_eq!(d.groups[0].cause.suspect(), None, "{verdict:?}");
+        assert!(!describe(&d.groups[0].cause).contains("push-train"));
+    }
+}

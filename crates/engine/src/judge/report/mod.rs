@@ -158,6 +158,8 @@ pub struct GroupReport {
     pub evidence: Option<usize>,
     /// The name of the rule event the group is located by, if it is.
     pub event: Option<String>,
+    /// What the designed cases of its label showed, when an experiment tried it.
+    pub confirmation: Option<crate::judge::confirmation::Confirmation>,
 }
 
 impl GroupReport {
@@ -166,7 +168,7 @@ impl GroupReport {
     /// the compare page and the evidence.
     pub fn of(group: &Group, shown: Shown, ran: &[(Case, CaseReport)]) -> GroupReport {
         // True unless an experiment refuted the group's label.
-        let standing = group.confirmation.as_ref().is_none_or(|c| c.confirmed());
+        let standing = group.confirmation.as_ref().is_none_or(|c| c.stands());
         let head = match &group.cause {
             Cause::Hypothesis { head, .. } if standing => Some(head),
             _ => None,
@@ -185,8 +187,14 @@ impl GroupReport {
                 _ => Vec::new(),
             },
             evidence: head.map(|h| h.evidence),
-            event: group.cause.suspect().map(|s| s.clue.name().to_string()),
+            // A rule event the experiment did not bear out is named in no field.
+            event: group
+                .cause
+                .suspect()
+                .filter(|_| standing)
+                .map(|s| s.clue.name().to_string()),
             cause: design::describe_group(group),
+            confirmation: group.confirmation.clone(),
             cases: group.cases.iter().map(|&i| ran[i].1.name.clone()).collect(),
             shown,
         }
@@ -277,6 +285,9 @@ pub struct Summary {
     pub presentation: usize,
     /// Cases that failed.
     pub failed: usize,
+    /// Of those, the ones that gave other outputs when run again (the diagnosis's flaky
+    /// group): not a plain failure.
+    pub flaky: usize,
     /// Cases the judge could not set up (IE): neither passed nor failed.
     pub internal: usize,
     /// The candidate's total run time, in milliseconds.
@@ -342,6 +353,7 @@ impl Summary {
                 .filter(|r| r.passed && r.verdict == Verdict::Presentation)
                 .count(),
             failed: reports.len() - passed - internal,
+            flaky: 0,
             internal,
             time_total_ms: reports.iter().map(|r| r.time_ms).sum(),
             slowest,

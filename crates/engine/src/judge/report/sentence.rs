@@ -43,10 +43,11 @@ pub(super) fn sentence(d: &Diagnosis) -> String {
 fn findings(d: &Diagnosis) -> String {
     let say = |e: &Explanation| e.hypothesis.words();
     // Only a rule event locates a mistake in the rules (not an output shape or a trait).
-    let located = d
-        .groups
-        .iter()
-        .any(|g| matches!(&g.cause, Cause::Own { suspect: Some(s) } if s.clue.event().is_some()));
+    let located = d.groups.iter().any(|g| {
+        matches!(&g.cause, Cause::Own { suspect: Some(s) } if s.clue.event().is_some())
+                // A rule event its designed pairs did not bear out locates nothing.
+                && g.confirmation.as_ref().is_none_or(|c| c.stands())
+    });
     match (d.status, d.readings.split_first()) {
         // An interrupt before any case finished: nothing was judged, nothing is claimed.
         (Status::Correct, _) if d.outputs == 0 => "no case finished: nothing is judged.".into(),

@@ -44,9 +44,15 @@ impl Summary {
     /// The summary line, `N passed, N failed`, or `N passed (K PE), N failed`, and `, K
     /// not judged (IE)` when the judge failed on some.
     pub fn line(&self) -> String {
-        let mut line = match self.presentation {
-            0 => format!("{} passed, {} failed", self.passed, self.failed),
-            pe => format!("{} passed ({pe} PE), {} failed", self.passed, self.failed),
+        let passed = match self.presentation {
+            0 => format!("{} passed", self.passed),
+            pe => format!("{} passed ({pe} PE)", self.passed),
+        };
+        // A flaky case is no plain failure: `34 passed, 6 flaky`.
+        let mut line = match (self.failed - self.flaky.min(self.failed), self.flaky) {
+            (failed, 0) => format!("{passed}, {failed} failed"),
+            (0, flaky) => format!("{passed}, {flaky} flaky"),
+            (failed, flaky) => format!("{passed}, {failed} failed, {flaky} flaky"),
         };
         if self.internal > 0 {
             let _ = write!(line, ", {} not judged (IE)", self.internal);
@@ -309,6 +315,11 @@ mod tests {
         rs[1].time_ms = 4.0;
         let mut sum = Summary::of(&rs);
         assert_eq!(sum.line(), "2 passed (1 PE), 1 failed");
+        sum.flaky = 1;
+        assert_eq!(sum.line(), "2 passed (1 PE), 1 flaky");
+        sum.failed = 3;
+        assert_eq!(sum.line(), "2 passed (1 PE), 2 failed, 1 flaky");
+        (sum.failed, sum.flaky) = (1, 0);
         assert_eq!(
             sum.time_line(),
             "answer 6 ms over 3 cases (slowest b, 4.0 ms)"
@@ -391,6 +402,7 @@ mod tests {
             also: vec!["another reading".to_string()],
             evidence: Some(12),
             event: None,
+            confirmation: None,
         };
         let t = group_text(&g);
         assert!(
