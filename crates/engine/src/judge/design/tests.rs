@@ -270,15 +270,7 @@ fn a_designed_case_that_ends_in_ie_is_no_evidence() {
     assert_eq!((c.parts[0].designed, c.parts[0].against), (0, 0), "{c:?}");
     assert_eq!(c.strength(), Strength::Weak);
     // The same for a reading: an IE is neither a match nor a case against it.
-    let cases = puzzles();
-    let sources: Vec<&Puzzle> = cases.iter().map(|(p, _)| p).take(40).collect();
-    let r = design_hypothesis(
-        Hypothesis::reading(after()),
-        &sources,
-        &Rivals::default(),
-        1,
-        &|| true,
-    );
+    let r = design_after(40);
     let ie: Vec<Ran> = r.puzzles().map(|_| Ran::InternalError).collect();
     assert_eq!(r.judge(&ie).strength(), Strength::Weak);
 }
@@ -305,16 +297,8 @@ fn a_without_case_never_expects_an_output_the_answer_prints_anyway() {
 
 #[test]
 fn designed_cases_of_one_puzzle_never_confirm_a_reading_alone() {
-    let cases = puzzles();
     // One source: every case is an edit of it, but the generated ones.
-    let sources: Vec<&Puzzle> = cases.iter().map(|(p, _)| p).take(1).collect();
-    let e = design_hypothesis(
-        Hypothesis::reading(after()),
-        &sources,
-        &Rivals::default(),
-        1,
-        &|| true,
-    );
+    let e = design_after(1);
     let of_source = e.parts[0].cases.iter().filter(|c| c.origin == 0).count();
     assert!(of_source <= PER_PUZZLE, "{:?}", e.parts[0].cases);
     // A tally of four matches from one puzzle is consistent, never confirmed.
@@ -358,6 +342,19 @@ fn designed_cases_of_one_puzzle_never_confirm_a_reading_alone() {
         .strength(),
         Strength::Weak
     );
+}
+
+/// The experiment of `--target after` on the first `sources` of [`puzzles`], no rivals.
+fn design_after(sources: usize) -> Experiment {
+    let cases = puzzles();
+    let sources: Vec<&Puzzle> = cases.iter().map(|(p, _)| p).take(sources).collect();
+    design_hypothesis(
+        Hypothesis::reading(after()),
+        &sources,
+        &Rivals::default(),
+        1,
+        &|| true,
+    )
 }
 
 /// The puzzles of [`puzzles`] where `event` fires.
