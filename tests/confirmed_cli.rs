@@ -11,7 +11,7 @@ use crate::util::{BEAST, beast, fixture};
 fn python_answer(mistakes: &str, dir: Option<&std::path::Path>) -> Vec<String> {
     let script = fixture("trial/beasts.py");
     let mut command = vec![
-        "python3".to_string(),
+        crate::util::python3().to_string(),
         script.to_str().expect("path").to_string(),
         mistakes.to_string(),
     ];

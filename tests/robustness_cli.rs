@@ -244,7 +244,7 @@ fn an_answer_tuned_to_the_builtin_cases_is_told_so_with_both_rates() {
             "--seed",
             "2",
         ])
-        .args(["--format", "json", "--", "python3", &answer])
+        .args(["--format", "json", "--", crate::util::python3(), &answer])
         .output()
         .expect("beast check runs");
     assert_eq!(out.status.code(), Some(1));

@@ -16,6 +16,17 @@ pub fn beast() -> assert_cmd::Command {
     assert_cmd::cargo::cargo_bin_cmd!("beast")
 }
 
+/// The Python the fixture answers run on: the system's `/usr/bin/python3` where there is
+/// one, else whatever `python3` the `PATH` finds. A version manager's shim (pyenv's is a
+/// shell script that runs `pyenv exec`) costs about 60 ms a start, three times the
+/// interpreter's own, and the trial answers start thousands of times.
+pub fn python3() -> &'static str {
+    match std::path::Path::new("/usr/bin/python3").is_file() {
+        true => "/usr/bin/python3",
+        false => "python3",
+    }
+}
+
 /// A path inside the repository.
 pub fn repo(path: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(path)
