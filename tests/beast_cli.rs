@@ -388,7 +388,8 @@ fn html_of_a_game_too_long_for_a_page_is_cut_at_a_stated_turn() {
 
 #[test]
 fn trace_marks_each_turn_with_the_rule_events_beast_check_names() {
-    // RR on `#O~~~ H#`: a train of three pushed, then the beast crushed against `#`.
+    // RR on `#O~~~ H#`: a train of three pushed, then the beast crushed against `#`, the
+    // border's.
     beast()
         .arg("--trace")
         .arg(example("long-train-push.txt"))
@@ -398,7 +399,7 @@ fn trace_marks_each_turn_with_the_rule_events_beast_check_names() {
             "turn 1: R pushes 3 walls and steps to (1,2)  [push-train]\n",
         ))
         .stderr(predicate::str::contains(
-            "[push-train, crush-against-wall]\n",
+            "[push-train, crush-against-wall, crush-against-border]\n",
         ));
     // Under another reading the events (read under ours) are not marked.
     beast()

@@ -12,7 +12,8 @@
 //! # Stability
 //!
 //! The names are a documented, stable vocabulary: a name, once listed, keeps its meaning.
-//! New events are added at the end of [`EVENTS`].
+//! New events are added at the end of the `others!` list (the ties follow it in
+//! [`EVENTS`]: a position is the engine's own, the name is what lasts).
 //!
 //! The rules' code names an event by a constant ([`RuleEvent::PUSH_TRAIN`], one per line of
 //! the `others!` list, which also gives its name and words) or by [`RuleEvent::tie`]: a
@@ -137,6 +138,26 @@ others! {
         "has beasts whose rank (from the start) is no longer their reading order",
     PLAYER_MOVED_ON_BEAST_TURN "player-moved-on-beast-turn"
         "has the player leave his cell on a beast turn (the beasts aim at where he was)",
+    NOT_SQUARE "not-square"
+        "is played on a map that is not square",
+    WIDER_THAN_TALL "wider-than-tall"
+        "is played on a map wider than it is tall",
+    WAIT_MOVE "wait-move"
+        "has the player wait (`W` in the moves)",
+    CRUSH_AGAINST_BORDER "crush-against-border"
+        "crushes a beast against the map's border `#`",
+    CELL_LEFT "cell-left"
+        "has a beast step onto a cell another beast left this turn",
+    EATEN_WITH_MOVES_LEFT "eaten-with-moves-left"
+        "ends with the player eaten with moves left over (they are ignored)",
+}
+
+impl RuleEvent {
+    /// True for the traits of the map's shape: a change of one cell or move never removes
+    /// them, only a map of another shape.
+    pub fn is_shape(self) -> bool {
+        matches!(self, RuleEvent::NOT_SQUARE | RuleEvent::WIDER_THAN_TALL)
+    }
 }
 
 /// Every event kind in the vocabulary, in a fixed order: [`RuleEvent`] indexes it.
@@ -185,13 +206,15 @@ impl RuleEvent {
         usize::from(self.0) >= OTHERS.len()
     }
 
-    /// True if both tell of the same rule in other spellings: the crushes (against `#` or
-    /// `~`), the ties.
+    /// True if both tell of the same rule in other spellings: the crushes (against `#`,
+    /// the border or `~`), the ties.
     pub fn same_rule(self, other: RuleEvent) -> bool {
         let crush = |e| {
             matches!(
                 e,
-                RuleEvent::CRUSH_AGAINST_WALL | RuleEvent::CRUSH_AGAINST_MOVABLE
+                RuleEvent::CRUSH_AGAINST_WALL
+                    | RuleEvent::CRUSH_AGAINST_MOVABLE
+                    | RuleEvent::CRUSH_AGAINST_BORDER
             )
         };
         self == other || (self.is_tie() && other.is_tie()) || (crush(self) && crush(other))
@@ -317,6 +340,13 @@ fn record_into(
         keep_going,
     )?;
     let mut events = reader.events;
+    let map = puzzle.map();
+    if map.cols() != map.rows() {
+        events.add(RuleEvent::NOT_SQUARE, 0);
+    }
+    if map.cols() > map.rows() {
+        events.add(RuleEvent::WIDER_THAN_TALL, 0);
+    }
     if moves == 0 && outcome.ending != Ending::Won {
         events.add(RuleEvent::MOVES_RUN_OUT, 0);
     }
@@ -324,6 +354,9 @@ fn record_into(
         Ending::Stalemate => events.add(RuleEvent::STALEMATE, outcome.turns),
         Ending::Won if (outcome.moves_used as u64) < moves => {
             events.add(RuleEvent::WIN_WITH_MOVES_LEFT, outcome.turns)
+        }
+        Ending::Eaten if (outcome.moves_used as u64) < moves => {
+            events.add(RuleEvent::EATEN_WITH_MOVES_LEFT, outcome.turns)
         }
         _ => {}
     }
@@ -384,7 +417,12 @@ impl Reader {
         let t = step.turn;
         let dir = match step.played {
             Move::Step(d) => d,
-            Move::Wait => return,
+            Move::Wait => {
+                if t <= self.moves {
+                    self.events.add(RuleEvent::WAIT_MOVE, t);
+                }
+                return;
+            }
         };
         let add = |events: &mut Events, e: RuleEvent| events.add(e, t);
         match step.action {
@@ -401,9 +439,13 @@ impl Reader {
                     },
                 );
                 if let Action::Crushed { at, .. } = step.action {
-                    match self.at(at.step(dir)) {
+                    let behind = at.step(dir);
+                    match self.at(behind) {
                         Some(Cell::Wall) => add(&mut self.events, RuleEvent::CRUSH_AGAINST_WALL),
                         _ => add(&mut self.events, RuleEvent::CRUSH_AGAINST_MOVABLE),
+                    }
+                    if behind.is_some_and(|b| self.on_border(b)) {
+                        add(&mut self.events, RuleEvent::CRUSH_AGAINST_BORDER);
                     }
                 }
             }
@@ -421,6 +463,12 @@ impl Reader {
             }
             Action::Bumped { .. } | Action::Walked | Action::Waited => {}
         }
+    }
+
+    /// True for a cell of the map's outer ring (always `#`).
+    fn on_border(&self, p: Pos) -> bool {
+        let (rows, cols) = (self.before.rows(), self.before.cols());
+        p.row == 0 || p.col == 0 || p.row + 1 == rows || p.col + 1 == cols
     }
 
     /// The cell past a train of `walls` `~` next to the player in `dir`.
@@ -565,6 +613,9 @@ fn read_beast_move(
     {
         events.add(RuleEvent::CELL_TAKEN, t);
     }
+    if to != from && start.get(to) == Some(&Cell::Beast) {
+        events.add(RuleEvent::CELL_LEFT, t);
+    }
     m[from] = Cell::Space;
     m[to] = Cell::Beast;
 }
@@ -629,6 +680,52 @@ mod tests {
         assert!(e.contains(&"crush-against-wall"), "{e:?}");
         let e = events("7 4\n#######\n#O~H~ #\n#    H#\n#######\nR\n");
         assert!(e.contains(&"crush-against-movable"), "{e:?}");
+    }
+
+    #[test]
+    fn a_crush_against_the_border_is_told_from_one_against_an_inner_wall() {
+        let e = events("5 3\n#####\n#O~H#\n#####\nR\n");
+        assert!(e.contains(&"crush-against-border"), "{e:?}");
+        let e = events("8 4\n########\n#O~H# H#\n#      #\n########\nR\n");
+        assert!(e.contains(&"crush-against-wall"), "{e:?}");
+        assert!(!e.contains(&"crush-against-border"), "{e:?}");
+    }
+
+    #[test]
+    fn the_maps_shape_is_a_trait_of_the_game() {
+        let e = events("5 3\n#####\n#O H#\n#####\nW\n");
+        assert!(e.contains(&"not-square") && e.contains(&"wider-than-tall"), "{e:?}");
+        let e = events("3 5\n###\n#O#\n# #\n#H#\n###\nW\n");
+        assert!(e.contains(&"not-square"), "{e:?}");
+        assert!(!e.contains(&"wider-than-tall"), "{e:?}");
+        let e = events("4 4\n####\n#OH#\n#  #\n####\nW\n");
+        assert!(!e.contains(&"not-square"), "{e:?}");
+    }
+
+    #[test]
+    fn a_w_in_the_moves_is_a_wait_and_the_waits_after_them_are_not() {
+        let e = events("7 3\n#######\n#O   H#\n#######\nW\n");
+        assert!(e.contains(&"wait-move"), "{e:?}");
+        let e = events("7 3\n#######\n#O   H#\n#######\nR\n");
+        assert!(e.contains(&"waiting"), "{e:?}");
+        assert!(!e.contains(&"wait-move"), "{e:?}");
+    }
+
+    #[test]
+    fn a_beast_may_step_onto_a_cell_a_beast_before_it_left_this_turn() {
+        // On turn 2 the beast at (1,4) steps left first; the one at (1,5) takes its cell.
+        let e = events("7 3\n#######\n#O  HH#\n#######\nWW\n");
+        assert!(e.contains(&"cell-left"), "{e:?}");
+        let e = events("7 3\n#######\n#O  H #\n#######\nWW\n");
+        assert!(!e.contains(&"cell-left"), "{e:?}");
+    }
+
+    #[test]
+    fn the_moves_after_the_player_is_eaten_are_ignored() {
+        let e = events("5 3\n#####\n#OH #\n#####\nRW\n");
+        assert!(e.contains(&"eaten-with-moves-left"), "{e:?}");
+        let e = events("5 3\n#####\n#OH #\n#####\nR\n");
+        assert!(!e.contains(&"eaten-with-moves-left"), "{e:?}");
     }
 
     #[test]

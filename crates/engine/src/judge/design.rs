@@ -757,7 +757,10 @@ pub fn design_event(
             let Some(bits) = event_bits(&version, keep_going).filter(|b| b & bit != 0) else {
                 continue;
             };
-            let without = without_event(&version, bit, bits, &mut rng, keep_going, &mut tried);
+            let without = match event.is_shape() {
+                true => square_version(&version, bits, keep_going, &mut tried),
+                false => without_event(&version, bit, bits, &mut rng, keep_going, &mut tried),
+            };
             let (Some(with), Some(without)) = (ours(&version), without) else {
                 continue;
             };
@@ -822,6 +825,29 @@ fn without_event(
         }
     }
     None
+}
+
+/// `source` (whose events are `bits`) made square by rows or columns of `#` past its
+/// border: the same game on a map of another shape, the one change that removes a trait of
+/// the shape. Kept only if every event but the shape's is the same (a crush against the
+/// old border is now one against an inner wall: such a source makes no pair).
+fn square_version(
+    source: &Puzzle,
+    bits: u64,
+    keep_going: &impl Fn() -> bool,
+    tried: &mut usize,
+) -> Option<Puzzle> {
+    let shape = (1u64 << RuleEvent::NOT_SQUARE.0) | (1u64 << RuleEvent::WIDER_THAN_TALL.0);
+    let map = source.map();
+    let side = map.cols().max(map.rows());
+    let mut square = crate::grid::Grid::new(side, side, Cell::Wall);
+    for (at, &cell) in map.iter() {
+        square[at] = cell;
+    }
+    let square = Puzzle::new(square, source.moves().to_vec()).ok()?;
+    *tried += 1;
+    event_bits(&square, keep_going).filter(|&b| b == bits & !shape)?;
+    Some(square)
 }
 
 /// Our answer on `puzzle`.

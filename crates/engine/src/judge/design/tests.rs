@@ -412,3 +412,27 @@ fn the_diagnosis_locates_a_mistake_in_the_rules_only_by_a_rule_event() {
     );
     assert!(!report.sentence.contains("locate it in the rules"));
 }
+
+#[test]
+fn a_trait_of_the_shape_is_paired_with_the_same_game_on_a_square_map() {
+    let shape = RuleEvent::NOT_SQUARE;
+    let cases = puzzles();
+    let sources = with_event(&cases, shape);
+    assert!(!sources.is_empty());
+    let e = design_event(shape, &sources, &[], 5, &|| true);
+    let part = &e.parts[0];
+    assert!(part.cases.len() >= 2 * ENOUGH, "{part:?}");
+    for pair in part.cases.chunks(2) {
+        let (a, b) = (&pair[0].puzzle, &pair[1].puzzle);
+        // The same game: the moves, every cell of the first, our answer; only `#` added.
+        assert_eq!(a.moves(), b.moves());
+        assert_eq!(b.map().cols(), b.map().rows(), "{b}");
+        for (at, cell) in a.map().iter() {
+            assert_eq!(b.map().get(at), Some(cell));
+        }
+        let answer = |p: &Puzzle| play_out(p, Rules::OURS).expect("plays").answer();
+        assert_eq!(answer(a), answer(b));
+    }
+    let c = e.judge(&printed(&e, wrong_where(shape)));
+    assert!(c.confirmed(), "{c:?}");
+}

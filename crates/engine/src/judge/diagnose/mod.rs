@@ -341,7 +341,12 @@ fn locate_failures(
     });
     if !own.is_empty() {
         for (cases, suspect) in own_groups(own, spectrum.as_ref()) {
-            groups.push(Group::of(Cause::Own { suspect }, cases, observed));
+            groups.push(located_group(
+                Cause::Own { suspect },
+                cases,
+                observed,
+                spectrum.as_ref(),
+            ));
         }
         if let Some(spectrum) = &spectrum {
             absorb_chance_matches(groups, d, spectrum, observed);
@@ -351,6 +356,28 @@ fn locate_failures(
         groups.push(garbled_group(observed, garbled, spectrum.as_ref()));
     }
     groups.extend(crash_groups(observed, &crashes, spectrum.as_ref()));
+}
+
+/// A group whose shown case goes through the clue its cause names: the smallest of its
+/// cases that do (a closest clue fits only some of them), else the smallest of all.
+fn located_group(
+    cause: Cause,
+    cases: Vec<usize>,
+    observed: &[Observed],
+    spectrum: Option<&Spectrum>,
+) -> Group {
+    let mut group = Group::of(cause, cases, observed);
+    if let (Some(spectrum), Some(suspect)) = (spectrum, group.cause.suspect())
+        && let Some(i) = group
+            .cases
+            .iter()
+            .copied()
+            .filter(|&i| spectrum.has(i, suspect.clue))
+            .min_by_key(|&i| size(observed[i].puzzle))
+    {
+        group.smallest = i;
+    }
+    group
 }
 
 /// The wrong answers that are not an answer at all, with the output when they all gave the
@@ -363,7 +390,7 @@ fn garbled_group(observed: &[Observed], garbled: Vec<usize>, spectrum: Option<&S
     let same = garbled
         .iter()
         .all(|&i| String::from_utf8_lossy(observed[i].got).trim_end() == got);
-    Group::of(
+    located_group(
         Cause::Verdict {
             verdict: Verdict::WrongAnswer,
             got: same.then_some(got),
@@ -371,6 +398,7 @@ fn garbled_group(observed: &[Observed], garbled: Vec<usize>, spectrum: Option<&S
         },
         garbled,
         observed,
+        spectrum,
     )
 }
 
@@ -398,7 +426,7 @@ fn crash_groups(
             let suspect = spectrum
                 .and_then(|s| s.best(&cases))
                 .filter(|s| matches!(s.clue, Clue::Input(_)));
-            Group::of(
+            located_group(
                 Cause::Verdict {
                     verdict: v,
                     got: None,
@@ -406,6 +434,7 @@ fn crash_groups(
                 },
                 cases,
                 observed,
+                spectrum,
             )
         })
         .collect()
@@ -596,7 +625,7 @@ fn absorb_chance_matches(
     }
     cases.sort_unstable();
     let suspect = spectrum.best(&cases);
-    groups[own] = Group::of(Cause::Own { suspect }, cases, observed);
+    groups[own] = located_group(Cause::Own { suspect }, cases, observed, Some(spectrum));
     groups.retain(|g| !chance(g) || matches!(g.cause, Cause::Own { .. }));
     d.readings.retain(|e| !gone.contains(&e.hypothesis));
     if d.readings.is_empty() {

@@ -348,3 +348,32 @@ fn a_crash_or_a_timeout_names_no_rule_event() {
         assert!(!describe(&d.groups[0].cause).contains("push-train"));
     }
 }
+
+#[test]
+fn a_groups_shown_case_goes_through_the_clue_it_names() {
+    // Garbled wherever a train is pushed, and on one tiny puzzle with no train at all:
+    // the train is the closest clue, and the case shown is the smallest that pushes one,
+    // not the tiny one.
+    let tiny = Puzzle::parse("5 4\n#####\n#O  #\n#  H#\n#####\nWW\n").expect("valid");
+    let train = RuleEvent::PUSH_TRAIN;
+    let fires = |p: &Puzzle| events::record(p, || true).is_ok_and(|e| e.has(train));
+    assert!(!fires(&tiny));
+    let mut cases = puzzles();
+    let ours = play_out(&tiny, Rules::OURS).expect("plays").answer();
+    cases.push((tiny.clone(), ours));
+    let observed: Vec<Observed> = cases
+        .iter()
+        .map(|(p, e)| {
+            let garbled = fires(p) || *p == tiny;
+            case(p, e, if garbled { "banana\n" } else { e })
+        })
+        .collect();
+    let d = diagnose(&observed, 2, || true);
+    assert_eq!(d.groups.len(), 1, "{:?}", d.groups);
+    let g = &d.groups[0];
+    let suspect = g.cause.suspect().expect("a clue");
+    assert_eq!(suspect.clue.event(), Some(train), "{suspect:?}");
+    assert!(suspect.failing < suspect.of_failing, "{suspect:?}");
+    assert!(g.cases.contains(&(cases.len() - 1)));
+    assert!(fires(&cases[g.smallest].0), "the shown case pushes no train");
+}
