@@ -525,6 +525,32 @@ mod tests {
     }
 
     #[test]
+    fn every_rule_event_that_can_happen_fires_in_a_default_case() {
+        // A default run that never goes through an event cannot locate a mistake there.
+        // Sixteen ties can never happen (a diagonal and an orthogonal step are never at
+        // the same distance): the matrix numbers of the diagonals are 1, 4, 6 and 7.
+        use crate::beast::events::{self, RuleEvent};
+        let diagonal = |k: usize| [1, 4, 6, 7].contains(&k);
+        let impossible: Vec<RuleEvent> = (1..=8)
+            .flat_map(|a| (a + 1..=8).map(move |b| (a, b)))
+            .filter(|&(a, b)| diagonal(a) != diagonal(b))
+            .filter_map(|(a, b)| RuleEvent::tie(a, b))
+            .collect();
+        assert_eq!(impossible.len(), 16);
+        let recorded: Vec<events::Events> = builtin()
+            .cases
+            .iter()
+            .filter_map(|c| events::record(&c.puzzle, || true).ok())
+            .collect();
+        let never: Vec<&str> = RuleEvent::all()
+            .filter(|e| !impossible.contains(e))
+            .filter(|&e| !recorded.iter().any(|r| r.has(e)))
+            .map(|e| e.kind().name)
+            .collect();
+        assert_eq!(never, Vec::<&str>::new(), "fire in no default case");
+    }
+
+    #[test]
     fn builtin_cases_expect_the_out_files() {
         let loaded = builtin();
         let wiki = loaded
