@@ -305,7 +305,15 @@ fn the_json_has_the_issues_shape() {
     let audit = samples_audit();
     assert_exact_keys(
         audit,
-        &["examples", "undecided", "decided", "add", "search"],
+        &[
+            "examples",
+            "disputed",
+            "refuted_against",
+            "undecided",
+            "decided",
+            "add",
+            "search",
+        ],
     );
     for u in audit["undecided"].as_array().expect("undecided") {
         assert_exact_keys(u, &["flags", "words", "separating", "equivalent"]);
@@ -399,4 +407,58 @@ fn no_examples_at_all_is_a_usage_error() {
         .assert()
         .code(2)
         .stderr(predicates::str::contains("no example to audit"));
+}
+
+#[test]
+fn an_example_whose_output_is_not_the_rules_is_said_first_with_the_readings_it_agrees_with() {
+    // Sample 4 with the `.out` all three posted answers print: `0`, as under
+    // --exhaust stop. The rules give `aHHHH!` then `0`.
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    std::fs::copy(
+        example("waiting-for-the-reaper.txt"),
+        dir.path().join("s4_reaper.in"),
+    )
+    .expect("copied");
+    std::fs::write(dir.path().join("s4_reaper.out"), "0\n").expect("written");
+    let run = |format: &str| {
+        let out = beast()
+            .args(["audit", "--no-builtin", "--format", format, "--cases"])
+            .arg(dir.path())
+            .output()
+            .expect("beast audit runs");
+        assert!(out.status.success(), "{out:?}");
+        String::from_utf8(out.stdout).expect("UTF-8")
+    };
+    let text = run("text");
+    let first = text.lines().next().unwrap_or_default();
+    assert!(
+        first.starts_with(
+            "Your example s4_reaper.out says `0`; the rules give `aHHHH!` then `0`; it agrees \
+             with: `--exhaust stop`"
+        ),
+        "{text}"
+    );
+    assert!(text.contains("compare each reading with your examples' outputs"));
+    // Against the author's output, --exhaust stop is not refuted by it: it is open.
+    assert!(!text.contains("--exhaust stop  "), "{text}");
+    assert!(text.contains("\n  --exhaust stop: "), "{text}");
+    let md = run("markdown");
+    assert!(
+        md.starts_with("Your example s4\\_reaper.out says `0`; the rules give `aHHHH!` then `0`"),
+        "{md}"
+    );
+    let json: serde_json::Value = serde_json::from_str(&run("json")).expect("JSON");
+    let d = &json["disputed"][0];
+    assert_eq!(d["example"], "s4_reaper");
+    assert_eq!(d["theirs"], "0\n");
+    assert_eq!(d["ours"], "aHHHH!\n0\n");
+    assert_eq!(d["agrees_with"][0], "--exhaust stop");
+    assert_eq!(json["refuted_against"], "the examples' outputs");
+    let open: Vec<&str> = json["undecided"]
+        .as_array()
+        .expect("undecided")
+        .iter()
+        .filter_map(|u| u["flags"].as_str())
+        .collect();
+    assert!(open.contains(&"--exhaust stop"), "{open:?}");
 }

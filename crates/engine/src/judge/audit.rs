@@ -26,8 +26,10 @@ use crate::beast::{Puzzle, Rules, Ties};
 use crate::judge::cases::{Case, builtin};
 use crate::judge::generate::{GenOptions, generate};
 use crate::judge::pack::{self, answer};
+use crate::judge::escape;
 use crate::judge::report::{json_pretty, visible};
 use crate::judge::shrink::shrink_within;
+use crate::judge::verdict;
 use crate::words::count;
 
 /// The largest map side a separating puzzle has.
@@ -163,6 +165,20 @@ pub struct Decided {
     pub refuted_by: String,
 }
 
+/// An example whose expected output (the author's `.out`) is not what the rules give.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Disputed {
+    /// The example's name.
+    pub example: String,
+    /// What its `.out` says.
+    pub theirs: String,
+    /// What the rules (our readings) give.
+    pub ours: String,
+    /// The known readings that give the author's output, in the order of
+    /// [`known_readings`].
+    pub agrees: Vec<Rules>,
+}
+
 /// A case to add to the examples.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Added {
@@ -179,6 +195,9 @@ pub struct Added {
 pub struct Audit {
     /// The examples' names, in order.
     pub examples: Vec<String>,
+    /// The examples whose expected output is not the rules', in order: the refutations
+    /// compare each reading with the examples' own outputs, these included.
+    pub disputed: Vec<Disputed>,
     /// The readings the examples refute, in the order of [`known_readings`].
     pub decided: Vec<Decided>,
     /// The readings they leave open, in the same order.
@@ -328,10 +347,25 @@ fn separating(puzzle: Puzzle, rules: Rules, found: Stage) -> Separating {
 pub fn audit(examples: &[Case], search: Search, keep_going: &mut dyn FnMut() -> bool) -> Audit {
     let mut decided = Vec::new();
     let mut open = Vec::new();
-    for rules in known_readings() {
-        let refuted_by = examples
-            .iter()
-            .find(|c| differ(&c.puzzle, Rules::OURS, rules, &mut || true));
+    let readings = known_readings();
+    // A reading is refuted by an example whose own output it does not give (the author's
+    // `.out` where there is one, else the rules').
+    let gives = |c: &Case, rules: Rules| {
+        answer(&c.puzzle, rules, &mut || true)
+            .is_none_or(|a| verdict::matches(c.expected.as_bytes(), a.as_bytes()))
+    };
+    let disputed: Vec<Disputed> = examples
+        .iter()
+        .filter(|c| !gives(c, Rules::OURS))
+        .map(|c| Disputed {
+            example: c.name.clone(),
+            theirs: c.expected.clone(),
+            ours: answer(&c.puzzle, Rules::OURS, &mut || true).unwrap_or_default(),
+            agrees: readings.iter().copied().filter(|&r| gives(c, r)).collect(),
+        })
+        .collect();
+    for rules in readings {
+        let refuted_by = examples.iter().find(|c| !gives(c, rules));
         match refuted_by {
             Some(c) => decided.push(Decided {
                 rules,
@@ -436,6 +470,7 @@ pub fn audit(examples: &[Case], search: Search, keep_going: &mut dyn FnMut() -> 
     let add = cover(&undecided, joint);
     Audit {
         examples: examples.iter().map(|c| c.name.clone()).collect(),
+        disputed,
         decided,
         undecided,
         add,
@@ -443,6 +478,39 @@ pub fn audit(examples: &[Case], search: Search, keep_going: &mut dyn FnMut() -> 
         drawn,
         stopped,
     }
+}
+
+/// The first lines of every rendering when an example's output is not the rules': one a
+/// disputed example (`s4.out says `0`; the rules give `aHHHH!` then `0`; it agrees with:
+/// --exhaust stop`), then which side the refutations use. `name` escapes an example's name
+/// for the medium, `code` writes an output or a flag as code.
+fn disputes(audit: &Audit, name: &dyn Fn(&str) -> String, code: &dyn Fn(&str) -> String) -> String {
+    let said = |out: &str| {
+        let lines: Vec<String> = out.lines().map(code).collect();
+        match lines.is_empty() {
+            true => "nothing".to_string(),
+            false => lines.join(" then "),
+        }
+    };
+    let mut s = String::new();
+    for d in &audit.disputed {
+        let agrees: Vec<String> = d.agrees.iter().map(|&r| code(&flags(r))).collect();
+        let agrees = match agrees.is_empty() {
+            true => "no known reading gives it".to_string(),
+            false => format!("it agrees with: {}", agrees.join(", ")),
+        };
+        s += &format!(
+            "Your example {}.out says {}; the rules give {}; {agrees}.\n",
+            name(&d.example),
+            said(&d.theirs),
+            said(&d.ours)
+        );
+    }
+    if !audit.disputed.is_empty() {
+        s += "The refutations compare each reading with your examples' outputs, these \
+              included, not with the rules'.\n\n";
+    }
+    s
 }
 
 /// The greedy cover of the separable open readings by their separating puzzles and the
@@ -516,7 +584,8 @@ fn one_line(output: &str) -> String {
 
 /// The audit for reading in a terminal.
 pub fn text(audit: &Audit) -> String {
-    let mut s = format!(
+    let mut s = disputes(audit, &visible, &|t| format!("`{}`", visible(t)));
+    s += &format!(
         "Examples: {} ({})\nKnown readings: {} (the catalogue and the switch combinations)\n",
         audit.examples.len(),
         audit
@@ -603,12 +672,13 @@ pub fn text(audit: &Audit) -> String {
 /// The audit as a block to paste into a sandbox post: what the examples do not decide, and
 /// the test cases that do.
 pub fn markdown(audit: &Audit) -> String {
+    let mut s = disputes(audit, &escape::markdown_text, &escape::markdown_code);
     if audit.undecided.is_empty() {
-        return "Your examples decide every reading of the rules that `beast audit` knows: \
-                no test case to add.\n"
-            .to_string();
+        return s
+            + "Your examples decide every reading of the rules that `beast audit` knows: \
+               no test case to add.\n";
     }
-    let mut s = String::from("Your examples do not decide:\n\n");
+    s += "Your examples do not decide:\n\n";
     for u in &audit.undecided {
         s += &format!("- `{}`: {}\n", flags(u.rules), variant::words(u.rules));
     }
@@ -692,13 +762,25 @@ struct JsonSearch {
 #[derive(Serialize)]
 struct JsonAudit {
     examples: Vec<String>,
+    disputed: Vec<JsonDisputed>,
+    refuted_against: &'static str,
     undecided: Vec<JsonUndecided>,
     decided: Vec<JsonDecided>,
     add: Vec<JsonAdded>,
     search: JsonSearch,
 }
 
-/// The audit as pretty JSON with a final newline: `{"undecided": [{"flags", "separating":
+/// An example whose output is not the rules', in JSON.
+#[derive(Serialize)]
+struct JsonDisputed {
+    example: String,
+    theirs: String,
+    ours: String,
+    agrees_with: Vec<String>,
+}
+
+/// The audit as pretty JSON with a final newline: `{"disputed": [{"example", "theirs",
+/// "ours", "agrees_with"}], "refuted_against", "undecided": [{"flags", "separating":
 /// {"puzzle", "ours", "theirs"} | null, "equivalent"}], "decided": [{"flags",
 /// "refuted_by"}], "add": [{"puzzle", "output"}]}`, plus the words, the turn where the
 /// games part, what each added case refutes, the examples and the search. `equivalent` is
@@ -706,6 +788,17 @@ struct JsonAudit {
 pub fn json(audit: &Audit) -> String {
     let doc = JsonAudit {
         examples: audit.examples.clone(),
+        disputed: audit
+            .disputed
+            .iter()
+            .map(|d| JsonDisputed {
+                example: d.example.clone(),
+                theirs: d.theirs.clone(),
+                ours: d.ours.clone(),
+                agrees_with: d.agrees.iter().map(|&r| flags(r)).collect(),
+            })
+            .collect(),
+        refuted_against: "the examples' outputs",
         undecided: audit
             .undecided
             .iter()
