@@ -308,7 +308,10 @@ fn untimed_json(mut v: serde_json::Value) -> serde_json::Value {
 /// confirmed on designed cases, and the weak-evidence words a merged run keeps instead.
 fn unconfirmed(text: &str) -> String {
     let mut s = text.to_string();
-    while let Some(at) = s.find(" (confirmed ") {
+    while let Some(at) = s
+        .find(" (confirmed ")
+        .or_else(|| s.find(" (not confirmed: "))
+    {
         let mut depth = 0;
         let end = s[at + 1..]
             .char_indices()

@@ -137,6 +137,10 @@ pub struct Confirmation {
     pub parts: Vec<Tally>,
     /// Every designed case, in order (pairs with the event first).
     pub tried: Vec<Tried>,
+    /// For a reading that heads a group: the wrong answers of the run it alone explains.
+    /// Fewer than [`ENOUGH`] keep it at most consistent, however its designed cases went:
+    /// the group line then says what the diagnosis line says.
+    pub explains: Option<usize>,
 }
 
 impl Confirmation {
@@ -155,10 +159,11 @@ impl Confirmation {
     pub fn strength(&self) -> Strength {
         let each = || self.parts.iter().map(Tally::strength);
         let held = |s| matches!(s, Strength::Confirmed | Strength::Consistent);
+        let few = self.explains.is_some_and(|n| n < ENOUGH);
         match () {
             _ if each().any(|s| s == Strength::Refuted) => Strength::Refuted,
             _ if self.parts.is_empty() => Strength::Weak,
-            _ if each().all(|s| s == Strength::Confirmed) => Strength::Confirmed,
+            _ if each().all(|s| s == Strength::Confirmed) && !few => Strength::Confirmed,
             _ if each().all(held) => Strength::Consistent,
             _ => Strength::Weak,
         }
@@ -186,17 +191,24 @@ impl Confirmation {
             };
         }
         if self.strength() == Strength::Consistent {
-            let each: Vec<String> = self
-                .parts
-                .iter()
-                .map(|t| match t.confirmed() {
-                    true => format!("{} confirmed on {}", t.name, t.figures()),
-                    false => format!(
+            let few = self.explains.filter(|&n| n < ENOUGH).map(|n| {
+                format!(
+                    "{} to explain, fewer than {ENOUGH}",
+                    crate::words::count(n as u64, "wrong answer")
+                )
+            });
+            let each: Vec<String> = few
+                .clone()
+                .into_iter()
+                .chain(self.parts.iter().map(|t| match (t.confirmed(), few.is_some()) {
+                    (true, true) => format!("{} as predicted on {}", t.name, t.figures()),
+                    (true, false) => format!("{} confirmed on {}", t.name, t.figures()),
+                    (false, _) => format!(
                         "{} as predicted on {}, all edits of one puzzle",
                         t.name,
                         t.figures()
                     ),
-                })
+                }))
                 .collect();
             return format!("not confirmed: {}", each.join("; "));
         }

@@ -297,6 +297,7 @@ impl Experiment {
             rule_event: matches!(self.label, Label::Event(_)),
             parts,
             tried,
+            explains: None,
         }
     }
 }
@@ -935,11 +936,19 @@ pub fn settle(d: &mut Diagnosis, plans: &[Plan], found: &[Vec<Confirmation>]) {
         };
         match &mut group.cause {
             Cause::Hypothesis { head, also } => {
+                // A reading heading a group explains its head's evidence, no more.
+                let confirmations: Vec<Confirmation> = confirmations
+                    .iter()
+                    .map(|c| Confirmation {
+                        explains: Some(head.evidence),
+                        ..c.clone()
+                    })
+                    .collect();
                 let confirmed: Vec<(Label, &Confirmation)> = plan
                     .experiments
                     .iter()
                     .map(|e| e.label)
-                    .zip(confirmations)
+                    .zip(&confirmations)
                     .filter(|(_, c)| c.stands())
                     .collect();
                 let is = |h: Hypothesis| confirmed.iter().any(|(l, _)| *l == Label::Hypothesis(h));

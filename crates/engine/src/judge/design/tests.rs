@@ -324,6 +324,7 @@ fn designed_cases_of_one_puzzle_never_confirm_a_reading_alone() {
         rule_event: false,
         parts: vec![one.clone()],
         tried: Vec::new(),
+        explains: None,
     };
     assert!(!c.confirmed() && c.stands());
     assert!(
@@ -435,4 +436,36 @@ fn a_trait_of_the_shape_is_paired_with_the_same_game_on_a_square_map() {
     }
     let c = e.judge(&printed(&e, wrong_where(shape)));
     assert!(c.confirmed(), "{c:?}");
+}
+
+#[test]
+fn a_reading_that_explains_fewer_than_three_wrong_answers_is_never_confirmed() {
+    // Designed cases from two puzzles all as predicted, but the run had two wrong
+    // answers for the reading: the group line says what the diagnosis line says.
+    let part = Tally {
+        name: "--variant x".into(),
+        matched: 4,
+        designed: 4,
+        against: 0,
+        puzzles: 2,
+        tried: 10,
+        paired: false,
+    };
+    let c = |explains| Confirmation {
+        rule_event: false,
+        parts: vec![part.clone()],
+        tried: Vec::new(),
+        explains,
+    };
+    assert!(c(Some(3)).confirmed());
+    assert!(c(None).confirmed());
+    let few = c(Some(2));
+    assert!(!few.confirmed() && few.stands());
+    assert!(
+        few.words().starts_with(
+            "not confirmed: 2 wrong answers to explain, fewer than 3; --variant x as predicted on 4 of 4"
+        ),
+        "{}",
+        few.words()
+    );
 }
