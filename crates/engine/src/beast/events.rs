@@ -694,7 +694,10 @@ mod tests {
     #[test]
     fn the_maps_shape_is_a_trait_of_the_game() {
         let e = events("5 3\n#####\n#O H#\n#####\nW\n");
-        assert!(e.contains(&"not-square") && e.contains(&"wider-than-tall"), "{e:?}");
+        assert!(
+            e.contains(&"not-square") && e.contains(&"wider-than-tall"),
+            "{e:?}"
+        );
         let e = events("3 5\n###\n#O#\n# #\n#H#\n###\nW\n");
         assert!(e.contains(&"not-square"), "{e:?}");
         assert!(!e.contains(&"wider-than-tall"), "{e:?}");

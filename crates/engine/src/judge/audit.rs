@@ -24,9 +24,9 @@ use crate::beast::replay::{self, Limits};
 use crate::beast::variant::{self, CATALOGUE};
 use crate::beast::{Puzzle, Rules, Ties};
 use crate::judge::cases::{Case, builtin};
+use crate::judge::escape;
 use crate::judge::generate::{GenOptions, generate};
 use crate::judge::pack::{self, answer};
-use crate::judge::escape;
 use crate::judge::report::{json_pretty, visible};
 use crate::judge::shrink::shrink_within;
 use crate::judge::verdict;
@@ -674,8 +674,7 @@ pub fn text(audit: &Audit) -> String {
 pub fn markdown(audit: &Audit) -> String {
     let mut s = disputes(audit, &escape::markdown_text, &escape::markdown_code);
     if audit.undecided.is_empty() {
-        return s
-            + "Your examples decide every reading of the rules that `beast audit` knows: \
+        return s + "Your examples decide every reading of the rules that `beast audit` knows: \
                no test case to add.\n";
     }
     s += "Your examples do not decide:\n\n";

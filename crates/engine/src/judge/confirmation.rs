@@ -200,15 +200,19 @@ impl Confirmation {
             let each: Vec<String> = few
                 .clone()
                 .into_iter()
-                .chain(self.parts.iter().map(|t| match (t.confirmed(), few.is_some()) {
-                    (true, true) => format!("{} as predicted on {}", t.name, t.figures()),
-                    (true, false) => format!("{} confirmed on {}", t.name, t.figures()),
-                    (false, _) => format!(
-                        "{} as predicted on {}, all edits of one puzzle",
-                        t.name,
-                        t.figures()
-                    ),
-                }))
+                .chain(
+                    self.parts
+                        .iter()
+                        .map(|t| match (t.confirmed(), few.is_some()) {
+                            (true, true) => format!("{} as predicted on {}", t.name, t.figures()),
+                            (true, false) => format!("{} confirmed on {}", t.name, t.figures()),
+                            (false, _) => format!(
+                                "{} as predicted on {}, all edits of one puzzle",
+                                t.name,
+                                t.figures()
+                            ),
+                        }),
+                )
                 .collect();
             return format!("not confirmed: {}", each.join("; "));
         }

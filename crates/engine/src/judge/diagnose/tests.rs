@@ -375,5 +375,8 @@ fn a_groups_shown_case_goes_through_the_clue_it_names() {
     assert_eq!(suspect.clue.event(), Some(train), "{suspect:?}");
     assert!(suspect.failing < suspect.of_failing, "{suspect:?}");
     assert!(g.cases.contains(&(cases.len() - 1)));
-    assert!(fires(&cases[g.smallest].0), "the shown case pushes no train");
+    assert!(
+        fires(&cases[g.smallest].0),
+        "the shown case pushes no train"
+    );
 }
