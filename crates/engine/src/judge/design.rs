@@ -936,11 +936,11 @@ pub fn settle(d: &mut Diagnosis, plans: &[Plan], found: &[Vec<Confirmation>]) {
         };
         match &mut group.cause {
             Cause::Hypothesis { head, also } => {
-                // A reading heading a group explains its head's evidence, no more.
+                // A reading heading a group explains the wrong answers it reproduces.
                 let confirmations: Vec<Confirmation> = confirmations
                     .iter()
                     .map(|c| Confirmation {
-                        explains: Some(head.evidence),
+                        explains: Some(head.reproduces),
                         ..c.clone()
                     })
                     .collect();
