@@ -117,13 +117,7 @@ fn run_answers(
         return Err(super::error::usage(nothing_to_run(&run.sources)));
     }
     let mut reporters = Reporters::new(output, many, io::stderr().is_terminal(), color);
-    if run.sources.verbose {
-        let note = budget::check_note(run.judging.engine_steps, plan.conclusion.shrink_tries);
-        reporters.emit(Event::Note(&note))?;
-    }
-    if let (Some(seed), true) = (run.seed(), run.seed_drawn) {
-        reporters.emit(Event::Note(&format!("random cases from --seed {seed}")))?;
-    }
+    opening_notes(&mut reporters, plan, run)?;
     let groups = Running::default();
     groups.notice.set(reporters.notice());
     groups
@@ -185,6 +179,18 @@ fn run_answers(
         }
         None => ended,
     }
+}
+
+/// The notes before the first case: the search bounds under `-v`, the seed drawn.
+fn opening_notes(reporters: &mut Reporters, plan: &Plan, run: &plan::Run) -> anyhow::Result<()> {
+    if run.sources.verbose {
+        let note = budget::check_note(run.judging.engine_steps, plan.conclusion.shrink_tries);
+        reporters.emit(Event::Note(&note))?;
+    }
+    if let (Some(seed), true) = (run.seed(), run.seed_drawn) {
+        reporters.emit(Event::Note(&format!("random cases from --seed {seed}")))?;
+    }
+    Ok(())
 }
 
 /// What runs each answer and what is known of it before a case runs, one entry an answer.
