@@ -150,7 +150,36 @@ others! {
         "has a beast step onto a cell another beast left this turn",
     EATEN_WITH_MOVES_LEFT "eaten-with-moves-left"
         "ends with the player eaten with moves left over (they are ignored)",
+    BEAST_STEPS_UP_LEFT "beast-steps-up-left"
+        "has a beast step up-left",
+    BEAST_STEPS_LEFT "beast-steps-left"
+        "has a beast step left",
+    BEAST_STEPS_UP "beast-steps-up"
+        "has a beast step up",
+    BEAST_STEPS_UP_RIGHT "beast-steps-up-right"
+        "has a beast step up-right",
+    BEAST_STEPS_RIGHT "beast-steps-right"
+        "has a beast step right",
+    BEAST_STEPS_DOWN_LEFT "beast-steps-down-left"
+        "has a beast step down-left",
+    BEAST_STEPS_DOWN_RIGHT "beast-steps-down-right"
+        "has a beast step down-right",
+    BEAST_STEPS_DOWN "beast-steps-down"
+        "has a beast step down",
 }
+
+/// The beast step events, in the order of the tie matrix's neighbours (1 up-left ... 8
+/// down): a beast's step to neighbour `k` is `BEAST_STEPS[k]`.
+const BEAST_STEPS: [RuleEvent; 8] = [
+    RuleEvent::BEAST_STEPS_UP_LEFT,
+    RuleEvent::BEAST_STEPS_LEFT,
+    RuleEvent::BEAST_STEPS_UP,
+    RuleEvent::BEAST_STEPS_UP_RIGHT,
+    RuleEvent::BEAST_STEPS_RIGHT,
+    RuleEvent::BEAST_STEPS_DOWN_LEFT,
+    RuleEvent::BEAST_STEPS_DOWN_RIGHT,
+    RuleEvent::BEAST_STEPS_DOWN,
+];
 
 impl RuleEvent {
     /// True for the traits of the map's shape: a change of one cell or move never removes
@@ -162,6 +191,8 @@ impl RuleEvent {
 
 /// Every event kind in the vocabulary, in a fixed order: [`RuleEvent`] indexes it.
 pub static EVENTS: [EventKind; OTHERS.len() + TIES.len()] = {
+    // A set of events is one `u128` (`Events::bits`).
+    assert!(OTHERS.len() + TIES.len() <= 128);
     let mut all = [OTHERS[0]; OTHERS.len() + TIES.len()];
     let mut i = 0;
     while i < OTHERS.len() {
@@ -199,6 +230,22 @@ impl RuleEvent {
     /// Every event, in the order of [`EVENTS`].
     pub fn all() -> impl Iterator<Item = RuleEvent> {
         (0..EVENTS.len() as u8).map(RuleEvent)
+    }
+
+    /// The event as one bit of a set of events ([`Events::bits`]).
+    pub const fn bit(self) -> u128 {
+        1 << self.0
+    }
+
+    /// True for the step of a beast in one direction (`beast-steps-down-right`).
+    pub fn is_beast_step(self) -> bool {
+        BEAST_STEPS.contains(&self)
+    }
+
+    /// True for the events that tell how a beast moved: its step's direction, the tie it
+    /// decided, a diagonal squeeze.
+    pub fn is_beast_move(self) -> bool {
+        self.is_beast_step() || self.is_tie() || self == RuleEvent::DIAGONAL_SQUEEZE
     }
 
     /// True for a tie event (one of the `TIES`).
@@ -241,7 +288,7 @@ impl RuleEvent {
 /// [`record_every`], every turn it happened on).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Events {
-    seen: u64,
+    seen: u128,
     first: Vec<(RuleEvent, u64)>,
     every: Option<Vec<(RuleEvent, u64)>>,
 }
@@ -249,7 +296,12 @@ pub struct Events {
 impl Events {
     /// True if the game went through `e`.
     pub fn has(&self, e: RuleEvent) -> bool {
-        self.seen & (1 << e.0) != 0
+        self.seen & e.bit() != 0
+    }
+
+    /// The events the game went through, as a set of [`RuleEvent::bit`]s.
+    pub fn bits(&self) -> u128 {
+        self.seen
     }
 
     /// The turn `e` first happened on (0: before the first move).
@@ -289,7 +341,7 @@ impl Events {
             every.push((e, turn));
         }
         if !self.has(e) {
-            self.seen |= 1 << e.0;
+            self.seen |= e.bit();
             self.first.push((e, turn));
         }
     }
@@ -583,6 +635,7 @@ fn read_beast_move(
         .collect();
     let chosen = around.iter().find(|&&(_, p)| p == to).map(|&(k, _)| k);
     if let Some(won) = chosen {
+        events.add(BEAST_STEPS[won], t);
         for &lost in tied.iter().filter(|&&k| k != won) {
             let (a, b) = (won.min(lost) + 1, won.max(lost) + 1);
             // The winner has the lower number under our tie order.
@@ -748,6 +801,40 @@ mod tests {
             e.contains(&"eaten-by-beast") || e.contains(&"waiting"),
             "{e:?}"
         );
+    }
+
+    #[test]
+    fn a_beasts_step_is_named_by_its_direction() {
+        // One beast two cells from the player, on each of the eight lines through him: on
+        // turn 2 it steps once, straight at him.
+        for (dr, dc, name) in [
+            (-1, -1, "beast-steps-up-left"),
+            (0, -1, "beast-steps-left"),
+            (-1, 0, "beast-steps-up"),
+            (-1, 1, "beast-steps-up-right"),
+            (0, 1, "beast-steps-right"),
+            (1, -1, "beast-steps-down-left"),
+            (1, 1, "beast-steps-down-right"),
+            (1, 0, "beast-steps-down"),
+        ] {
+            let mut rows = [
+                *b"#######",
+                *b"#     #",
+                *b"#     #",
+                *b"#  O  #",
+                *b"#     #",
+                *b"#     #",
+                *b"#######",
+            ];
+            rows[(3 - 2 * dr) as usize][(3 - 2 * dc) as usize] = b'H';
+            let map: Vec<String> = rows
+                .iter()
+                .map(|r| String::from_utf8_lossy(r).into_owned())
+                .collect();
+            let e = events(&format!("7 7\n{}\nWW\n", map.join("\n")));
+            let steps: Vec<&&str> = e.iter().filter(|n| n.starts_with("beast-steps-")).collect();
+            assert_eq!(steps, [&name], "{map:#?}");
+        }
     }
 
     #[test]

@@ -19,11 +19,12 @@ pub enum Strength {
     /// Every designed case went as the label predicts, but they are all edits of one
     /// puzzle: the label is kept, hedged ("consistent with"), never "confirmed".
     Consistent,
-    /// Too few telling cases could be designed, or they came from one puzzle: the label
-    /// may hold, but nothing here shows it.
+    /// Too few telling cases could be designed, or they came from one puzzle, or a rule
+    /// event's pairs are mixed (more for it than against): the label may hold, but nothing
+    /// here shows it.
     Weak,
-    /// A designed case went against it: the answer was right where the rule event fired,
-    /// or gave another output than the reading predicts.
+    /// A designed case went against it: the answer gave another output than the reading
+    /// predicts, or was right where the rule event fired in as many pairs as bear it out.
     Refuted,
 }
 
@@ -74,6 +75,8 @@ impl Tally {
             (0, m, p) if m >= ENOUGH && p >= 2 => Strength::Confirmed,
             (0, m, _) if m >= ENOUGH && !self.paired => Strength::Consistent,
             (0, _, _) => Strength::Weak,
+            // A pair against a rule event outweighed by the pairs for it: mixed evidence.
+            (a, m, _) if self.paired && m > a => Strength::Weak,
             _ => Strength::Refuted,
         }
     }
@@ -242,6 +245,14 @@ impl Confirmation {
             .iter()
             .map(|t| match (t.confirmed(), t.designed, event) {
                 (true, _, _) => format!("{} confirmed on {}", t.name, t.figures()),
+                (false, _, _) if t.against > 0 => format!(
+                    "the answer was wrong with {} and right without on {}, but {} happens in \
+                     {} the answer got right",
+                    t.name,
+                    t.figures(),
+                    t.name,
+                    crate::words::count(t.against as u64, "designed case")
+                ),
                 (false, d, _) if d >= ENOUGH && t.matched >= ENOUGH && t.puzzles < 2 => format!(
                     "{} matched on {}, all edits of one puzzle",
                     t.name,

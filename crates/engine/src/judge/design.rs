@@ -323,7 +323,7 @@ pub fn plan(
     let common = common_outputs(observed);
     // An own mistake elsewhere shows where the run's own mistakes are located: a designed
     // case for a hypothesis keeps out of their rule events.
-    let elsewhere: u64 = d
+    let elsewhere: u128 = d
         .groups
         .iter()
         .filter_map(|g| match &g.cause {
@@ -332,7 +332,7 @@ pub fn plan(
             } => s.clue.event(),
             _ => None,
         })
-        .fold(0, |bits, e| bits | 1 << e.0);
+        .fold(0, |bits, e| bits | e.bit());
     let heads: Vec<Hypothesis> = d
         .groups
         .iter()
@@ -426,7 +426,7 @@ pub struct Rivals<'a> {
     pub common: &'a [Answer],
     /// The rule events that locate the run's own mistakes, as bits over [`RuleEvent`]: a
     /// designed case goes through none of them.
-    pub elsewhere: u64,
+    pub elsewhere: u128,
     /// The run's other puzzles, smallest first: unrelated maps whose one-step changes may
     /// tell too, so that a confirmation need not rest on edits of the group's one map.
     pub unrelated: &'a [&'a Puzzle],
@@ -506,7 +506,7 @@ pub fn design_hypothesis(
                 .copied()
                 .filter(|&r| !shares(r, h, without))
                 .collect();
-            let tells_apart = |p: &Puzzle, rivals: &[Hypothesis], elsewhere: u64| {
+            let tells_apart = |p: &Puzzle, rivals: &[Hypothesis], elsewhere: u128| {
                 let a = h.answer(p)?;
                 let other = |r: Hypothesis| r.answer(p).is_none_or(|b| b == a);
                 let told = !common.contains(&a)
@@ -714,18 +714,15 @@ fn room_for(found: &[Found], p: &Puzzle, origin: usize) -> bool {
 }
 
 /// The rule events `puzzle` goes through, as bits over [`RuleEvent`]; `None` if undecided.
-fn event_bits(puzzle: &Puzzle, keep_going: &impl Fn() -> bool) -> Option<u64> {
-    let e = events::record(puzzle, keep_going).ok()?;
-    Some(
-        RuleEvent::all()
-            .filter(|&x| e.has(x))
-            .fold(0, |bits, x| bits | 1 << x.0),
-    )
+fn event_bits(puzzle: &Puzzle, keep_going: &impl Fn() -> bool) -> Option<u128> {
+    Some(events::record(puzzle, keep_going).ok()?.bits())
 }
 
-/// The experiment of rule event `event`: pairs of a source where it fires (as it is, else
-/// its moves cut after the turn it first fires on) and the same puzzle changed by one step
-/// so that it does not, every other event the same or but one.
+/// The experiment of rule event `event`: pairs of a source where it fires and the same
+/// puzzle changed by one step so that it does not, every other event the same or but one.
+/// The sources as they are come first (the answer failed on them: the event's harm is
+/// seen); only then their moves cut after the turn the event first fires on, which blurs
+/// the pair less but may end as the rules do whatever the answer does with the event.
 pub fn design_event(
     event: RuleEvent,
     sources: &[&Puzzle],
@@ -736,51 +733,55 @@ pub fn design_event(
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut cases = Vec::new();
     let mut tried = 0;
-    let bit = 1u64 << event.0;
-    for (origin, source) in sources.iter().enumerate().take(WANTED * 6) {
-        if cases.len() >= PAIRS * 2 || !keep_going() {
-            break;
-        }
-        tried += 1;
-        // The source as it is (the answer failed on it), else its moves cut after the
-        // event first fires: what follows blurs the pair less.
+    let bit = event.bit();
+    let sources = &sources[..sources.len().min(WANTED * 6)];
+    let cut = |source: &Puzzle| {
         let first = events::record(source, keep_going)
             .ok()
             .and_then(|e| e.first_turn(event));
-        let cut = match first {
+        match first {
             Some(t) if t > 0 && (t as usize) < source.moves().len() => {
                 Some(source.with_moves(source.moves()[..t as usize].to_vec()))
             }
             _ => None,
-        };
-        let versions = std::iter::once((*source).clone()).chain(cut);
-        for version in versions {
-            let Some(bits) = event_bits(&version, keep_going).filter(|b| b & bit != 0) else {
-                continue;
-            };
-            let without = match event.is_shape() {
-                true => square_version(&version, bits, keep_going, &mut tried),
-                false => without_event(&version, bit, bits, &mut rng, keep_going, &mut tried),
-            };
-            let (Some(with), Some(without)) = (ours(&version), without) else {
-                continue;
-            };
-            // Right without the event must be more than the answer's usual output.
-            let Some(right) = ours(&without).filter(|a| !common.contains(a)) else {
-                continue;
-            };
-            cases.push(Designed {
-                puzzle: version,
-                prediction: Prediction::Wrong(with),
-                origin,
-            });
-            cases.push(Designed {
-                puzzle: without,
-                prediction: Prediction::Right(right),
-                origin,
-            });
+        }
+    };
+    let as_they_are = sources.iter().map(|&s| Some(s.clone()));
+    let cut_short = sources.iter().map(|&s| cut(s));
+    let mut paired = vec![false; sources.len()];
+    for (origin, version) in as_they_are.enumerate().chain(cut_short.enumerate()) {
+        if cases.len() >= PAIRS * 2 || !keep_going() {
             break;
         }
+        let Some(version) = version.filter(|_| !paired[origin]) else {
+            continue;
+        };
+        tried += 1;
+        let Some(bits) = event_bits(&version, keep_going).filter(|b| b & bit != 0) else {
+            continue;
+        };
+        let without = match event.is_shape() {
+            true => square_version(&version, bits, keep_going, &mut tried),
+            false => without_event(&version, bit, bits, &mut rng, keep_going, &mut tried),
+        };
+        let (Some(with), Some(without)) = (ours(&version), without) else {
+            continue;
+        };
+        // Right without the event must be more than the answer's usual output.
+        let Some(right) = ours(&without).filter(|a| !common.contains(a)) else {
+            continue;
+        };
+        paired[origin] = true;
+        cases.push(Designed {
+            puzzle: version,
+            prediction: Prediction::Wrong(with),
+            origin,
+        });
+        cases.push(Designed {
+            puzzle: without,
+            prediction: Prediction::Right(right),
+            origin,
+        });
     }
     Experiment {
         label: Label::Event(event),
@@ -798,18 +799,14 @@ pub fn design_event(
 /// every other event the same, but that a train cut to one `~` pushes one instead.
 fn without_event(
     source: &Puzzle,
-    bit: u64,
-    bits: u64,
+    bit: u128,
+    bits: u128,
     rng: &mut ChaCha8Rng,
     keep_going: &impl Fn() -> bool,
     tried: &mut usize,
 ) -> Option<Puzzle> {
     let others = bits & !bit;
-    // A train cut to one `~` pushes one instead: the one event it may gain.
-    let instead = match bit == 1 << RuleEvent::PUSH_TRAIN.0 {
-        true => 1u64 << RuleEvent::PUSH_ONE.0,
-        false => 0,
-    };
+    let (may_gain, may_lose) = allowance(source, bit, keep_going);
     for c in changes(source, Changing::CellsNotBeasts, rng)
         .into_iter()
         .take(CHANGES_A_SOURCE)
@@ -821,11 +818,39 @@ fn without_event(
         let Some(b) = event_bits(&c, keep_going).filter(|b| b & bit == 0) else {
             continue;
         };
-        if b & !instead == others & !instead && b & others == others {
+        let (gained, lost) = (b & !others, others & !b);
+        if gained & !may_gain == 0 && lost & !may_lose == 0 {
             return Some(c);
         }
     }
     None
+}
+
+/// What a change of `source` that removes the event `bit` may gain and lose besides, as
+/// bits: a train cut to one `~` pushes one instead. A beast kept from a step in one
+/// direction walks another path from then on: the change may gain any beast's step, tie
+/// or squeeze, and lose those that first happened on the step's turn or later. Everything
+/// the player does, and the ending, stays the same.
+fn allowance(source: &Puzzle, bit: u128, keep_going: &impl Fn() -> bool) -> (u128, u128) {
+    let event = RuleEvent::all().find(|e| e.bit() == bit);
+    match event {
+        Some(RuleEvent::PUSH_TRAIN) => (RuleEvent::PUSH_ONE.bit(), 0),
+        Some(e) if e.is_beast_step() => {
+            let moves = RuleEvent::all()
+                .filter(|m| m.is_beast_move())
+                .fold(0, |bits, m| bits | m.bit());
+            let Ok(seen) = events::record(source, keep_going) else {
+                return (0, 0);
+            };
+            let from = seen.first_turn(e).unwrap_or(0);
+            let later = seen
+                .iter()
+                .filter(|&(m, t)| m.is_beast_move() && t >= from)
+                .fold(0, |bits, (m, _)| bits | m.bit());
+            (moves, later)
+        }
+        _ => (0, 0),
+    }
 }
 
 /// `source` (whose events are `bits`) made square by rows or columns of `#` past its
@@ -834,11 +859,11 @@ fn without_event(
 /// old border is now one against an inner wall: such a source makes no pair).
 fn square_version(
     source: &Puzzle,
-    bits: u64,
+    bits: u128,
     keep_going: &impl Fn() -> bool,
     tried: &mut usize,
 ) -> Option<Puzzle> {
-    let shape = (1u64 << RuleEvent::NOT_SQUARE.0) | (1u64 << RuleEvent::WIDER_THAN_TALL.0);
+    let shape = RuleEvent::NOT_SQUARE.bit() | RuleEvent::WIDER_THAN_TALL.bit();
     let map = source.map();
     let side = map.cols().max(map.rows());
     let mut square = crate::grid::Grid::new(side, side, Cell::Wall);

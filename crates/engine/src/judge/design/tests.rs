@@ -211,8 +211,8 @@ fn a_rule_event_is_confirmed_on_the_same_puzzle_with_and_without_it() {
         let bits = |p: &Puzzle| event_bits(p, &|| true).expect("decided");
         // The same puzzle but for one step: the event gone, at most one other changed.
         let (with, without) = (bits(&pair[0].puzzle), bits(&pair[1].puzzle));
-        assert!(with & 1 << train.0 != 0 && without & 1 << train.0 == 0);
-        assert!(((with & !(1 << train.0)) ^ without).count_ones() <= 1);
+        assert!(with & train.bit() != 0 && without & train.bit() == 0);
+        assert!(((with & !train.bit()) ^ without).count_ones() <= 1);
         // The same moves and the same beasts: one wall or space changed, nothing else.
         let (a, b) = (&pair[0].puzzle, &pair[1].puzzle);
         assert_eq!(a.moves(), b.moves());
@@ -468,4 +468,72 @@ fn a_reading_that_explains_fewer_than_three_wrong_answers_is_never_confirmed() {
         "{}",
         few.words()
     );
+}
+
+#[test]
+fn a_pair_where_the_event_did_no_harm_keeps_a_rule_event_from_confirmation() {
+    // Five pairs wrong with the event and right without, one where the event fired and
+    // the answer was right: mixed, never confirmed; as many against as for: refuted.
+    let part = Tally {
+        name: "diagonal-squeeze".into(),
+        matched: 5,
+        designed: 5,
+        against: 1,
+        puzzles: 4,
+        tried: 30,
+        paired: true,
+    };
+    let c = |part: Tally| Confirmation {
+        rule_event: true,
+        parts: vec![part],
+        tried: Vec::new(),
+        explains: None,
+    };
+    let mixed = c(part.clone());
+    assert_eq!(mixed.strength(), Strength::Weak);
+    assert_eq!(
+        mixed.words(),
+        "weak evidence: the answer was wrong with diagonal-squeeze and right without on 5 of 5 \
+         designed pairs, but diagonal-squeeze happens in 1 designed case the answer got right"
+    );
+    let even = c(Tally {
+        matched: 1,
+        designed: 1,
+        ..part.clone()
+    });
+    assert_eq!(even.strength(), Strength::Refuted);
+    // A reading predicts an exact output: one case against it refutes it.
+    let reading = Confirmation {
+        rule_event: false,
+        ..c(Tally {
+            paired: false,
+            ..part
+        })
+    };
+    assert_eq!(reading.strength(), Strength::Refuted);
+}
+
+#[test]
+fn a_beast_kept_from_a_step_walks_another_path_and_the_players_game_stays_the_same() {
+    // The beast squeezes down-right between two walls, then steps up-right onto the
+    // player. Opening the wall on its right makes it step right, then right again: the
+    // down-right step is gone with the squeeze and the step after it, which followed from
+    // it; every event of the player's and the ending are the same.
+    let source = Puzzle::parse("5 4\n#####\n#H#O#\n##  #\n#####\n\n").expect("valid");
+    let step = RuleEvent::BEAST_STEPS_DOWN_RIGHT;
+    let bits = event_bits(&source, &|| true).expect("decided");
+    let (may_gain, may_lose) = allowance(&source, step.bit(), &|| true);
+    let moves_after =
+        RuleEvent::DIAGONAL_SQUEEZE.bit() | RuleEvent::BEAST_STEPS_UP_RIGHT.bit() | step.bit();
+    assert_eq!(may_lose, moves_after);
+    assert!(may_gain & RuleEvent::BEAST_STEPS_RIGHT.bit() != 0);
+    assert!(may_gain & RuleEvent::EATEN_BY_BEAST.bit() == 0);
+    let mut rng = ChaCha8Rng::seed_from_u64(1);
+    let without = without_event(&source, step.bit(), bits, &mut rng, &|| true, &mut 0)
+        .expect("a one-cell change");
+    assert_eq!(without.to_string(), "5 4\n#####\n#H O#\n##  #\n#####\n\n");
+    // The other events keep their old allowance: a train cut to one `~` may push one
+    // instead, and lose nothing.
+    let train = allowance(&source, RuleEvent::PUSH_TRAIN.bit(), &|| true);
+    assert_eq!(train, (RuleEvent::PUSH_ONE.bit(), 0));
 }
