@@ -1019,6 +1019,19 @@ pub fn settle(d: &mut Diagnosis, plans: &[Plan], found: &[Vec<Confirmation>]) {
     if hedged && d.status == Status::Explained {
         d.status = Status::Consistent;
     }
+    // Heads their designed cases confirm (every part, and three wrong answers or more to
+    // explain) are explained however few wrong answers need the whole of a combination:
+    // the experiment says how strong, as on the group line.
+    let heads = || {
+        d.groups
+            .iter()
+            .filter(|g| matches!(g.cause, Cause::Hypothesis { .. }))
+    };
+    let confirmed = heads().count() > 0
+        && heads().all(|g| g.confirmation.as_ref().is_some_and(Confirmation::confirmed));
+    if confirmed && d.status == Status::Consistent {
+        d.status = Status::Explained;
+    }
     if standing.iter().all(|(_, _, ok)| *ok) && !plans.is_empty() {
         // Every label stands; the heads may have changed.
         if let (Some((head, also, _)), Status::Explained | Status::Consistent) =

@@ -537,3 +537,32 @@ fn a_beast_kept_from_a_step_walks_another_path_and_the_players_game_stays_the_sa
     let train = allowance(&source, RuleEvent::PUSH_TRAIN.bit(), &|| true);
     assert_eq!(train, (RuleEvent::PUSH_ONE.bit(), 0));
 }
+
+#[test]
+fn a_head_its_designed_cases_confirm_is_explained_however_few_wrong_answers_need_all_of_it() {
+    // A combination whose every wrong answer one part alone reproduces has no evidence
+    // left by the count of wrong answers no simpler hypothesis reproduces; its designed
+    // cases confirmed it, and the diagnosis line says so, as the group line does.
+    let cases = puzzles();
+    let (mut d, plans, found) = run(&cases, under(after()));
+    d.status = Status::Consistent;
+    d.readings[0].evidence = 0;
+    for g in &mut d.groups {
+        if let Cause::Hypothesis { head, .. } = &mut g.cause {
+            head.evidence = 0;
+        }
+    }
+    settle(&mut d, &plans, &found);
+    assert_eq!(d.status, Status::Explained);
+    let said = crate::judge::report::DiagnosisReport::new(&d, Vec::new()).sentence;
+    assert!(
+        said.ends_with("Evidence: the designed cases: confirmed on 4 of 4 designed cases."),
+        "{said}"
+    );
+    // Not confirmed: the spectrum's weak evidence stands.
+    let (mut d, plans, mut found) = run(&cases, under(after()));
+    d.status = Status::Consistent;
+    found[0][0].parts[0].puzzles = 1;
+    settle(&mut d, &plans, &found);
+    assert_eq!(d.status, Status::Consistent);
+}

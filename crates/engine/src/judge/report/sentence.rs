@@ -109,14 +109,30 @@ fn explained(d: &Diagnosis, first: &Explanation, rest: &[Explanation]) -> String
         ),
         h => format!("what one hypothesis gives: {}", h.words()),
     };
+    // Few wrong answers need the whole hypothesis (each is one part's): the designed
+    // cases that confirmed it are the evidence.
+    let confirmed = d
+        .groups
+        .iter()
+        .find_map(|g| match (&g.cause, &g.confirmation) {
+            (Cause::Hypothesis { head, .. }, Some(c))
+                if head.hypothesis == first.hypothesis && c.confirmed() =>
+            {
+                Some(c.words())
+            }
+            _ => None,
+        });
+    let evidence = match confirmed {
+        Some(words) if first.evidence < STRONG => format!("the designed cases: {words}"),
+        _ => format!(
+            "{} {} that no simpler hypothesis reproduces",
+            first.evidence,
+            wrong_answers(first.evidence)
+        ),
+    };
     let mut t = format!(
-        "all {} outputs ({} passed, {} failed) are {what}. Evidence: {} {} that no \
-         simpler hypothesis reproduces.",
-        d.outputs,
-        d.passed,
-        d.wrong,
-        first.evidence,
-        wrong_answers(first.evidence),
+        "all {} outputs ({} passed, {} failed) are {what}. Evidence: {evidence}.",
+        d.outputs, d.passed, d.wrong,
     );
     if !rest.is_empty() {
         let others: Vec<String> = rest.iter().map(|e| e.hypothesis.words()).collect();
