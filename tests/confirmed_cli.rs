@@ -279,3 +279,54 @@ fn every_confirmed_claim_rechecks_true_when_its_designed_cases_are_run_again() {
     }
     assert!(checked > 0, "no confirmed claim to check");
 }
+
+#[test]
+fn a_merged_run_confirms_nothing_and_says_so() {
+    // The same run whole and in two shards: the whole run confirms its label on designed
+    // cases; the merge cannot run the answer, so it claims no confirmation and says why.
+    let command = python_answer("after", None);
+    let base = ["--sandbox", "none", "--random", "40", "--seed", "3"];
+    let whole = beast()
+        .arg("check")
+        .args(base)
+        .arg("--")
+        .args(&command)
+        .output()
+        .expect("beast runs");
+    assert!(
+        String::from_utf8_lossy(&whole.stdout).contains("(confirmed on "),
+        "{}",
+        String::from_utf8_lossy(&whole.stdout)
+    );
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut shards = Vec::new();
+    for k in ["1/2", "2/2"] {
+        let out = beast()
+            .arg("check")
+            .args(base)
+            .args(["--shard", k, "--format", "json"])
+            .arg("--")
+            .args(&command)
+            .output()
+            .expect("beast runs");
+        let path = dir.path().join(format!("shard-{}.json", &k[..1]));
+        std::fs::write(&path, &out.stdout).expect("shard written");
+        shards.push(path);
+    }
+    let merged = beast()
+        .arg("check")
+        .arg("--merge")
+        .args(&shards)
+        .output()
+        .expect("beast runs");
+    let (out, err) = (
+        String::from_utf8_lossy(&merged.stdout),
+        String::from_utf8_lossy(&merged.stderr),
+    );
+    assert!(out.contains("WA x"), "{out}");
+    assert!(!out.contains("confirmed"), "{out}");
+    assert!(
+        err.contains("note: a merged run designs no cases (it cannot run the answer): no label below is confirmed"),
+        "{err}"
+    );
+}

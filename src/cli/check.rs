@@ -329,6 +329,8 @@ fn merged(plan: &Plan, files: &[PathBuf]) -> super::error::Ended {
         jobs: m.answers.iter().map(|a| a.ran.len()).sum(),
     };
     reporters.emit(Event::RunStarted(&start))?;
+    // Without the answer, no case can be designed: no label is confirmed, and none says so.
+    reporters.emit(Event::Note(MERGED_UNTESTED))?;
     let mut judged = Vec::new();
     for answer in m.answers {
         for (ordinal, (_, report)) in answer.ran.iter().enumerate() {
@@ -361,6 +363,11 @@ fn merged(plan: &Plan, files: &[PathBuf]) -> super::error::Ended {
     }
     finish(&mut reporters, &judged, m.header.seed, None, &|| false)
 }
+
+/// The note of a merged run: its labels rest on the shards' cases alone.
+const MERGED_UNTESTED: &str = "note: a merged run designs no cases (it cannot run the answer): \
+     no label below is confirmed, and a rule event it names is only the closest clue; \
+     check the answer unsharded to test them";
 
 /// A shard output, each line read as a record.
 fn read_shard(path: &Path) -> anyhow::Result<merge::ShardFile> {
