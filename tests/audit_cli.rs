@@ -328,7 +328,7 @@ fn the_json_has_the_issues_shape() {
         assert_exact_keys(d, &["flags", "refuted_by"]);
     }
     for a in audit["add"].as_array().expect("add") {
-        assert_exact_keys(a, &["puzzle", "output", "refutes"]);
+        assert_exact_keys(a, &["puzzle", "output", "refutes", "checks", "after_moves"]);
     }
     assert_exact_keys(
         &audit["search"],
@@ -372,6 +372,58 @@ fn the_markdown_block_names_the_open_readings_and_holds_the_cases() {
             "{md}"
         );
     }
+}
+
+#[test]
+fn each_proposed_case_says_the_rules_it_checks_and_when_it_is_decided_after_the_moves() {
+    let audit = samples_audit();
+    let out = beast()
+        .args(["audit", "--format", "markdown"])
+        .output()
+        .expect("runs");
+    let md = String::from_utf8(out.stdout).expect("UTF-8");
+    let add = audit["add"].as_array().expect("add");
+    let mut after = 0;
+    for (i, a) in add.iter().enumerate() {
+        // The case's own part of the block: from its heading to the next one.
+        let start = md
+            .find(&format!("Test case {}:", i + 1))
+            .expect("a heading");
+        let end = md[start..]
+            .find(&format!("Test case {}:", i + 2))
+            .map_or(md.len(), |e| start + e);
+        let part = &md[start..end];
+        let checks: Vec<&str> = a["checks"]
+            .as_array()
+            .expect("checks")
+            .iter()
+            .map(|c| c.as_str().expect("a sentence"))
+            .collect();
+        assert!(!checks.is_empty(), "{a}");
+        assert!(part.contains("It checks that"), "{part}");
+        for c in &checks {
+            assert!(part.contains(c), "{c} in {part}");
+        }
+        let said_after = part.contains("It is decided only after the moves run out");
+        assert_eq!(said_after, a["after_moves"] == true, "{part}");
+        after += usize::from(said_after);
+        // Decided after the moves: under `--exhaust stop` the case's game ends where the
+        // moves do, and `--exhaust stop` gives another output than ours on it.
+        if a["after_moves"] == true {
+            let puzzle = a["puzzle"].as_str().expect("puzzle");
+            let stop = beast()
+                .args(["--exhaust", "stop"])
+                .write_stdin(puzzle)
+                .output()
+                .expect("runs");
+            assert_ne!(
+                String::from_utf8_lossy(&stop.stdout),
+                a["output"].as_str().expect("output"),
+                "{puzzle}"
+            );
+        }
+    }
+    assert!(after >= 1, "{md}");
 }
 
 #[test]

@@ -366,8 +366,8 @@ fn merged(plan: &Plan, files: &[PathBuf]) -> super::error::Ended {
 
 /// The note of a merged run: its labels rest on the shards' cases alone.
 const MERGED_UNTESTED: &str = "note: a merged run designs no cases (it cannot run the answer): \
-     no label below is confirmed, and a rule event it names is only the closest clue; \
-     check the answer unsharded to test them";
+     no label below is confirmed, a rule event it names is only the closest clue, and no \
+     case ran again to find the answer flaky; check the answer unsharded to test them";
 
 /// A shard output, each line read as a record.
 fn read_shard(path: &Path) -> anyhow::Result<merge::ShardFile> {

@@ -76,6 +76,9 @@ pub struct Variant {
     pub name: &'static str,
     /// What an answer with this reading does, in plain words.
     pub words: &'static str,
+    /// The rule it misreads, as our readings (and docs/RULES.md) have it, in plain words:
+    /// what a case that refutes it checks.
+    pub rule: &'static str,
     /// The change it makes to our rules.
     pub change: Change,
 }
@@ -174,10 +177,11 @@ pub const SWITCHES: [Switch; 4] = [
 
 /// A tie swap: the reading where a tie between `b` and `a` (matrix numbers, `a` ours) goes
 /// to `b`.
-const fn tie(name: &'static str, words: &'static str, a: u8, b: u8) -> Variant {
+const fn tie(name: &'static str, words: &'static str, rule: &'static str, a: u8, b: u8) -> Variant {
     Variant {
         name,
         words,
+        rule,
         change: Change::Ties(Ties::swapped(a, b)),
     }
 }
@@ -187,179 +191,212 @@ pub const CATALOGUE: &[Variant] = &[
     Variant {
         name: "order-turn",
         words: "the beasts are re-ranked by position every turn",
+        rule: "the beasts keep the rank of their starting positions (top to bottom, left to right) as they move",
         change: Change::Order(Order::Turn),
     },
     Variant {
         name: "bump-blocked",
         words: "walking into a beast is blocked instead of fatal",
+        rule: "walking into a beast kills the player",
         change: Change::Bump(Bump::Blocked),
     },
     Variant {
         name: "target-after",
         words: "the beasts aim at the player after his move",
+        rule: "the beasts aim at the player's cell at the start of the turn, before his move",
         change: Change::Target(Target::After),
     },
     Variant {
         name: "exhaust-stop",
         words: "the game stops when the moves run out",
+        rule: "when the moves run out the player waits until a beast gets him or the game is a stalemate",
         change: Change::Exhaust(Exhaust::Stop),
     },
     tie(
         "tie-up-over-left",
         "a tie between left and up goes to up",
+        "a tie between left and up goes to left",
         2,
         3,
     ),
     tie(
         "tie-right-over-left",
         "a tie between left and right goes to right",
+        "a tie between left and right goes to left",
         2,
         5,
     ),
     tie(
         "tie-down-over-left",
         "a tie between left and down goes to down",
+        "a tie between left and down goes to left",
         2,
         8,
     ),
     tie(
         "tie-right-over-up",
         "a tie between up and right goes to right",
+        "a tie between up and right goes to up",
         3,
         5,
     ),
     tie(
         "tie-down-over-up",
         "a tie between up and down goes to down",
+        "a tie between up and down goes to up",
         3,
         8,
     ),
     tie(
         "tie-down-over-right",
         "a tie between right and down goes to down",
+        "a tie between right and down goes to right",
         5,
         8,
     ),
     tie(
         "tie-upright-over-upleft",
         "a tie between up-left and up-right goes to up-right",
+        "a tie between up-left and up-right goes to up-left",
         1,
         4,
     ),
     tie(
         "tie-downleft-over-upleft",
         "a tie between up-left and down-left goes to down-left",
+        "a tie between up-left and down-left goes to up-left",
         1,
         6,
     ),
     tie(
         "tie-downright-over-upleft",
         "a tie between up-left and down-right goes to down-right",
+        "a tie between up-left and down-right goes to up-left",
         1,
         7,
     ),
     tie(
         "tie-downleft-over-upright",
         "a tie between up-right and down-left goes to down-left",
+        "a tie between up-right and down-left goes to up-right",
         4,
         6,
     ),
     tie(
         "tie-downright-over-upright",
         "a tie between up-right and down-right goes to down-right",
+        "a tie between up-right and down-right goes to up-right",
         4,
         7,
     ),
     tie(
         "tie-downright-over-downleft",
         "a tie between down-left and down-right goes to down-right",
+        "a tie between down-left and down-right goes to down-left",
         6,
         7,
     ),
     Variant {
         name: "ties-row-major",
         words: "ties go to the first neighbour in reading order, row by row",
+        rule: "a tie goes to the lowest number of the matrix 1 3 4 / 2 H 5 / 6 8 7",
         change: Change::Ties(Ties::ROW_MAJOR),
     },
     Variant {
         name: "ties-reversed",
         words: "ties go to the highest number of the tie matrix",
+        rule: "a tie goes to the lowest number of the matrix 1 3 4 / 2 H 5 / 6 8 7",
         change: Change::Ties(Ties::REVERSED),
     },
     Variant {
         name: "distance-manhattan",
         words: "the beasts measure distance as rows plus columns (Manhattan)",
+        rule: "the beasts measure straight-line (Euclidean) distance",
         change: Change::Distance(Distance::Manhattan),
     },
     Variant {
         name: "distance-chebyshev",
         words: "the beasts measure distance in king moves (Chebyshev)",
+        rule: "the beasts measure straight-line (Euclidean) distance",
         change: Change::Distance(Distance::Chebyshev),
     },
     Variant {
         name: "distance-truncated",
         words: "the beasts truncate distances to whole numbers",
+        rule: "the beasts compare exact distances",
         change: Change::Distance(Distance::Truncated),
     },
     Variant {
         name: "beasts-odd-turns",
         words: "the beasts move on odd turns",
+        rule: "the beasts move on even turns (2, 4, 6, ...)",
         change: Change::Schedule(Schedule::Odd),
     },
     Variant {
         name: "beasts-every-turn",
         words: "the beasts move on every turn",
+        rule: "the beasts move on even turns (2, 4, 6, ...)",
         change: Change::Schedule(Schedule::Every),
     },
     Variant {
         name: "beast-may-stay",
         words: "a beast stays put when every open cell is farther away",
+        rule: "a beast must move when any neighbour is open, even one farther away",
         change: Change::Stay(Stay::WhenFarther),
     },
     Variant {
         name: "no-next-best",
         words: "a beast whose best cell was just taken stays put",
+        rule: "a beast whose best cell was just taken takes its next best",
         change: Change::Taken(Taken::Stays),
     },
     Variant {
         name: "order-reverse",
         words: "the beasts move in reverse order, bottom to top and right to left",
+        rule: "the beasts move in rank order, top to bottom and left to right",
         change: Change::Rank(Rank::Reverse),
     },
     Variant {
         name: "distance-30-sqrt",
         words: "the beasts compare distances as int(30*sqrt(d)), so cells at 15 or more \
                 that differ by less than 1/30 tie",
+        rule: "the beasts compare exact distances",
         change: Change::Distance(Distance::Scaled30),
     },
     Variant {
         name: "crush-against-beast",
         words: "a beast with another beast behind it is crushed, as against a wall",
+        rule: "a beast with a beast behind it is not crushed: nothing moves",
         change: Change::Push(Push::CrushAgainstBeast),
     },
     Variant {
         name: "loose-beast-pushed",
         words: "a beast that is not wedged is pushed along with the train",
+        rule: "a beast that is not wedged acts as a wall: nothing moves",
         change: Change::Push(Push::LooseBeast),
     },
     Variant {
         name: "train-of-two",
         words: "a train of three or more movable walls stays put",
+        rule: "a train of movable walls of any length is pushed",
         change: Change::Train(Train::AtMost(2)),
     },
     Variant {
         name: "train-of-one",
         words: "only a single movable wall is pushed; a train of two or more stays put",
+        rule: "a train of movable walls of any length is pushed",
         change: Change::Train(Train::AtMost(1)),
     },
     Variant {
         name: "kill-next-door",
         words: "a beast kills the player from a neighbouring cell once the beasts have moved",
+        rule: "a beast kills the player only by moving onto his cell",
         change: Change::Kill(Kill::Adjacent),
     },
     Variant {
         name: "blocked-no-turn",
         words: "a move that moves nothing (into a wall, or a train that cannot move) is no turn",
+        rule: "a move that moves nothing still uses up its turn",
         change: Change::Blocked(Blocked::NoTurn),
     },
 ];
@@ -439,6 +476,17 @@ mod tests {
             assert_ne!(v.apply(Rules::OURS), Rules::OURS, "{}", v.name);
             assert!(!v.holds_in(Rules::OURS), "{}", v.name);
         }
+    }
+
+    #[test]
+    fn each_entry_says_the_rule_it_misreads_in_other_words() {
+        for v in CATALOGUE {
+            assert!(!v.rule.is_empty() && v.rule != v.words, "{}", v.name);
+        }
+        // A tie swap's rule gives the tie to the other side.
+        let swap = find("tie-right-over-up").expect("in the catalogue");
+        assert_eq!(swap.words, "a tie between up and right goes to right");
+        assert_eq!(swap.rule, "a tie between up and right goes to up");
     }
 
     #[test]

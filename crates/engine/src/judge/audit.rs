@@ -188,6 +188,29 @@ pub struct Added {
     pub output: String,
     /// The open readings it refutes, as positions in [`Audit::undecided`].
     pub refutes: Vec<usize>,
+    /// True if the games of every reading it refutes part only after the moves ran out
+    /// (the player waits).
+    pub after_moves: bool,
+}
+
+impl Added {
+    /// The rules it checks, in plain words (one sentence each), from the readings it
+    /// refutes among `undecided`.
+    pub fn checks(&self, undecided: &[Undecided]) -> Vec<&'static str> {
+        let mut rules: Vec<&'static str> = Vec::new();
+        for &r in &self.refutes {
+            for v in undecided
+                .get(r)
+                .into_iter()
+                .flat_map(|u| variant::held_by(u.rules))
+            {
+                if !rules.contains(&v.rule) {
+                    rules.push(v.rule);
+                }
+            }
+        }
+        rules
+    }
 }
 
 /// The whole audit.
@@ -325,19 +348,25 @@ fn shrunk(found: &Puzzle, all: &[Rules], keep_going: &mut dyn FnMut() -> bool) -
 fn separating(puzzle: Puzzle, rules: Rules, found: Stage) -> Separating {
     let ours = answer(&puzzle, Rules::OURS, &mut || true).unwrap_or_default();
     let theirs = answer(&puzzle, rules, &mut || true).unwrap_or_default();
-    let parts_at = match (
-        replay::replay(&puzzle, Rules::OURS, Limits::default()),
-        replay::replay(&puzzle, rules, Limits::default()),
-    ) {
-        (Ok(a), Ok(b)) => replay::first_difference(&a, &b),
-        _ => None,
-    };
+    let parts_at = parts_at(&puzzle, rules);
     Separating {
         puzzle,
         ours,
         theirs,
         parts_at,
         found,
+    }
+}
+
+/// The first turn where the games of `puzzle` under our readings and under `rules` part,
+/// if the replays tell.
+fn parts_at(puzzle: &Puzzle, rules: Rules) -> Option<u64> {
+    match (
+        replay::replay(puzzle, Rules::OURS, Limits::default()),
+        replay::replay(puzzle, rules, Limits::default()),
+    ) {
+        (Ok(a), Ok(b)) => replay::first_difference(&a, &b),
+        _ => None,
     }
 }
 
@@ -531,10 +560,17 @@ fn cover(undecided: &[Undecided], joint: Vec<Puzzle>) -> Vec<Added> {
     let chosen = pack::greedy_cover(&sets, readings.len(), &cost).chosen;
     chosen
         .into_iter()
-        .map(|i| Added {
-            puzzle: puzzles[i].clone(),
-            output: answer(puzzles[i], Rules::OURS, &mut || true).unwrap_or_default(),
-            refutes: sets[i].clone(),
+        .map(|i| {
+            let moves = puzzles[i].moves().len() as u64;
+            let after_moves = sets[i]
+                .iter()
+                .all(|&r| parts_at(puzzles[i], readings[r]).is_some_and(|t| t > moves));
+            Added {
+                puzzle: puzzles[i].clone(),
+                output: answer(puzzles[i], Rules::OURS, &mut || true).unwrap_or_default(),
+                refutes: sets[i].clone(),
+                after_moves,
+            }
         })
         .collect()
 }
@@ -669,6 +705,10 @@ pub fn text(audit: &Audit) -> String {
     s
 }
 
+/// The note of a proposed case decided only after the moves ran out.
+const AFTER_MOVES: &str = "It is decided only after the moves run out: the player keeps \
+     waiting, and the beasts keep moving, until one gets him or the game is a stalemate.";
+
 /// The audit as a block to paste into a sandbox post: what the examples do not decide, and
 /// the test cases that do.
 pub fn markdown(audit: &Audit) -> String {
@@ -693,6 +733,17 @@ pub fn markdown(audit: &Audit) -> String {
             a.puzzle,
             a.output
         );
+        s += &match a.checks(&audit.undecided).as_slice() {
+            [] => String::new(),
+            [one] => format!("\nIt checks that {one}.\n"),
+            all => {
+                let each: Vec<String> = all.iter().map(|r| format!("- {r}\n")).collect();
+                format!("\nIt checks that:\n\n{}", each.concat())
+            }
+        };
+        if a.after_moves {
+            s += &format!("\n{AFTER_MOVES}\n");
+        }
     }
     let equivalent: Vec<String> = audit
         .undecided
@@ -743,6 +794,8 @@ struct JsonAdded {
     puzzle: String,
     output: String,
     refutes: Vec<String>,
+    checks: Vec<&'static str>,
+    after_moves: bool,
 }
 
 /// The search in the JSON output.
@@ -841,6 +894,8 @@ pub fn json(audit: &Audit) -> String {
                     .iter()
                     .map(|&r| flags(audit.undecided[r].rules))
                     .collect(),
+                checks: a.checks(&audit.undecided),
+                after_moves: a.after_moves,
             })
             .collect(),
         search: JsonSearch {
