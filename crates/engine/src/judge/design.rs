@@ -760,9 +760,10 @@ pub fn design_event(
         let Some(bits) = event_bits(&version, keep_going).filter(|b| b & bit != 0) else {
             continue;
         };
-        let without = match event.is_shape() {
-            true => square_version(&version, bits, keep_going, &mut tried),
-            false => without_event(&version, bit, bits, &mut rng, keep_going, &mut tried),
+        let without = match event {
+            e if e.is_shape() => square_version(&version, bits, keep_going, &mut tried),
+            RuleEvent::WAIT_MOVE => blocked_version(&version, bits, keep_going, &mut tried),
+            _ => without_event(&version, bit, bits, &mut rng, keep_going, &mut tried),
         };
         let (Some(with), Some(without)) = (ours(&version), without) else {
             continue;
@@ -874,6 +875,41 @@ fn square_version(
     *tried += 1;
     event_bits(&square, keep_going).filter(|&b| b == bits & !shape)?;
     Some(square)
+}
+
+/// `source` (whose events are `bits`) with each `W` it plays made a step against a `#`
+/// next to the player: the same game (a blocked step uses up the turn, as a wait does),
+/// the one change that removes `wait-move`. Kept only if every other event is the same,
+/// `blocked-move` gained; `None` where a `W` has no `#` beside the player.
+fn blocked_version(
+    source: &Puzzle,
+    bits: u128,
+    keep_going: &impl Fn() -> bool,
+    tried: &mut usize,
+) -> Option<Puzzle> {
+    use crate::beast::{Game, Status};
+    let mut game = Game::new(source, Rules::OURS);
+    let mut moves = source.moves().to_vec();
+    for m in moves.iter_mut() {
+        if game.status() != Status::Playing {
+            break;
+        }
+        if *m == Move::Wait {
+            let at = game.player();
+            let wall = |d: &Dir| at.step(*d).and_then(|p| game.map().get(p)) == Some(&Cell::Wall);
+            *m = Move::Step(
+                [Dir::Up, Dir::Down, Dir::Left, Dir::Right]
+                    .into_iter()
+                    .find(wall)?,
+            );
+        }
+        game.apply(*m).ok()?;
+    }
+    let blocked = source.with_moves(moves);
+    *tried += 1;
+    let wanted = bits & !RuleEvent::WAIT_MOVE.bit() | RuleEvent::BLOCKED_MOVE.bit();
+    event_bits(&blocked, keep_going).filter(|&b| b == wanted)?;
+    Some(blocked)
 }
 
 /// Our answer on `puzzle`.

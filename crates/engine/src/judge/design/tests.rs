@@ -566,3 +566,26 @@ fn a_head_its_designed_cases_confirm_is_explained_however_few_wrong_answers_need
     settle(&mut d, &plans, &found);
     assert_eq!(d.status, Status::Consistent);
 }
+
+#[test]
+fn a_wait_is_paired_with_the_same_game_where_the_player_steps_against_a_wall() {
+    // The player waits twice under the border's wall, then steps right. Made steps up
+    // against that wall, the waits play the same game, with `blocked-move` instead of
+    // `wait-move`.
+    let source = Puzzle::parse("6 4\n######\n#O  H#\n#  ~ #\n######\nWWR\n").expect("valid");
+    let bits = event_bits(&source, &|| true).expect("decided");
+    assert!(bits & RuleEvent::WAIT_MOVE.bit() != 0);
+    let blocked = blocked_version(&source, bits, &|| true, &mut 0).expect("a wall beside");
+    assert_eq!(
+        blocked.moves(),
+        Puzzle::parse("6 4\n######\n#O  H#\n#  ~ #\n######\nUUR\n")
+            .expect("valid")
+            .moves()
+    );
+    assert_eq!(ours(&blocked), ours(&source));
+    // In open ground there is no wall to step against: no pair.
+    let open =
+        Puzzle::parse("7 5\n#######\n#     #\n#  O  #\n#    H#\n#######\nW\n").expect("valid");
+    let bits = event_bits(&open, &|| true).expect("decided");
+    assert_eq!(blocked_version(&open, bits, &|| true, &mut 0), None);
+}
