@@ -73,6 +73,8 @@ pub enum Shape {
     Same,
     /// One point a crushed beast instead of two.
     OnePoint,
+    /// Three points a crushed beast instead of two.
+    ThreePoints,
     /// The score doubled.
     Doubled,
     /// The score plus 2.
@@ -86,9 +88,10 @@ pub enum Shape {
 }
 
 /// Every shape, [`Shape::Same`] first.
-pub const SHAPES: [Shape; 7] = [
+pub const SHAPES: [Shape; 8] = [
     Shape::Same,
     Shape::OnePoint,
+    Shape::ThreePoints,
     Shape::Doubled,
     Shape::PlusTwo,
     Shape::MinusTwo,
@@ -103,6 +106,7 @@ impl Shape {
         match self {
             Shape::Same => Some(a),
             Shape::OnePoint => score(a.score / 2),
+            Shape::ThreePoints => score(a.score / 2 * 3),
             Shape::Doubled => score(a.score * 2),
             Shape::PlusTwo => score(a.score + 2),
             Shape::MinusTwo => a.score.checked_sub(2).and_then(score),
@@ -116,6 +120,7 @@ impl Shape {
         match self {
             Shape::Same => "prints the answer as it is",
             Shape::OnePoint => "scores 1 point a crushed beast instead of 2",
+            Shape::ThreePoints => "scores 3 points a crushed beast instead of 2",
             Shape::Doubled => "doubles the score",
             Shape::PlusTwo => "adds 2 to the score",
             Shape::MinusTwo => "takes 2 off the score",

@@ -179,6 +179,22 @@ fn one_point_a_crush_is_an_output_hypothesis() {
 }
 
 #[test]
+fn three_points_a_crush_is_an_output_hypothesis() {
+    let d = diagnose_answer(&puzzles(), |p, _| {
+        let o = play_out(p, Rules::OURS).expect("judged");
+        let a = Answer {
+            eaten: o.ending == Ending::Eaten,
+            score: o.score / 2 * 3,
+        };
+        a.text()
+    });
+    assert_eq!(d.status, Status::Explained);
+    assert_eq!(d.groups.len(), 1);
+    let said = describe(&d.groups[0].cause);
+    assert!(said.contains("3 points a crushed beast instead of 2"), "{said}");
+}
+
+#[test]
 fn a_reading_plus_one_point_a_crush_is_named_as_both() {
     let stop = rules_of("exhaust-stop");
     let d = diagnose_answer(&puzzles(), |p, _| {
