@@ -168,18 +168,20 @@ fn a_shown_case_larger_than_8x8_with_10_moves_says_why() {
 
 #[test]
 fn a_rule_event_is_confirmed_on_the_same_puzzle_with_and_without_it() {
-    let script = fixture("answers/beasts.pl");
-    // `nosqueeze`: the perl answer's `train` mistake, used here before, is the catalogue's
-    // `train-of-one` now (issue 39) and is named, not located by its rule event.
-    let command = ["perl", script.to_str().expect("path"), "nosqueeze"].map(String::from);
-    // Seed 12: every pair the judge designs bears the event out. (On some seeds a pair cut
-    // short ends as the rules do whatever the beast did, and the label is only weak.)
-    let s = summary(&["--random", "100", "--seed", "12"], &command);
-    let first = causes(&s).into_iter().next().unwrap_or_default();
-    assert!(first.contains("[diagonal-squeeze]"), "{first}");
+    // `rowsfirst` reads the size line rows first: every map that is not square is misread.
+    // (The perl answer's `nosqueeze`, used here before, is the catalogue's `no-squeeze` now
+    // and is named, not located by its rule event.)
+    let command = python_answer("rowsfirst", None);
+    let s = summary(&["--random", "100", "--seed", "1"], &command);
+    let located: Vec<String> = causes(&s)
+        .into_iter()
+        .filter(|c| c.contains("[not-square]"))
+        .collect();
+    assert_eq!(located.len(), 1, "{:?}", causes(&s));
     assert!(
-        first.contains("designed pairs (the same puzzle with and without diagonal-squeeze: wrong with it, right without)"),
-        "{first}"
+        located[0].contains("designed pairs (the same puzzle with and without not-square: wrong with it, right without)"),
+        "{}",
+        located[0]
     );
 }
 

@@ -424,11 +424,13 @@ fn a_crush_against_a_beast_is_named_crush_against_beast() {
 }
 
 #[test]
-fn beasts_that_cannot_squeeze_diagonally_are_located_at_the_squeeze() {
-    diagnosed_as(
+fn beasts_that_cannot_squeeze_diagonally_are_named_no_squeeze() {
+    // Located at the squeeze while it was outside the catalogue; named exactly now.
+    let s = diagnosed_as(
         &own_answer("nosqueeze"),
-        "squeeze diagonally between two walls",
+        "a beast never squeezes diagonally between two walls (--variant no-squeeze)",
     );
+    assert_eq!(s["diagnosis"]["status"], "explained");
 }
 
 #[test]
@@ -576,16 +578,24 @@ fn a_first_interrupt_prints_the_report_of_the_cases_run_and_exits_130() {
 
 #[test]
 fn a_reading_that_matches_a_few_failures_of_an_own_mistake_by_chance_heads_no_group() {
-    // Under seed 3 a reading reproduces 3 of the 45 wrong answers of the answer that never
-    // squeezes diagonally, and breaks no passing case; all 3 squeeze, as every other
-    // failure does: one mistake, one group.
-    let (_, summary) = judged(
-        &["--random", "200", "--seed", "3"],
-        &own_answer("nosqueeze"),
-    );
+    // `eatscore` (outside the catalogue) scores 2 for a beast that eats the player:
+    // readings and shapes that print `aHHHH!` `2` where the rules print `aHHHH!` `0` match
+    // some of its failures by chance, and none may head a group: one mistake, one group.
+    // (The perl `nosqueeze`, used here before, is the catalogue's `no-squeeze` now.)
+    let command = vec![
+        crate::util::python3().to_string(),
+        crate::util::fixture("trial/beasts.py")
+            .to_str()
+            .expect("path")
+            .to_string(),
+        "eatscore".to_string(),
+    ];
+    let (_, summary) = judged(&["--random", "200", "--seed", "3"], &command);
     let d = &summary["diagnosis"];
     let groups = d["groups"].as_array().expect("groups");
     assert_eq!(groups.len(), 1, "{d}");
-    assert_eq!(groups[0]["event"], "diagonal-squeeze", "{d}");
+    let cause = groups[0]["cause"].as_str().unwrap_or_default();
+    assert!(cause.starts_with("a mistake of the answer's own"), "{d}");
+    assert!(!cause.contains("(--"), "{d}");
     assert_eq!(d["status"], "unexplained", "{d}");
 }

@@ -14,7 +14,7 @@ use crate::beast::choice::{ClassMemo, ClassMemos, NEIGHBOURS, NOWHERE, OUR_RANKS
 use crate::beast::measure::{Chebyshev, Euclidean, Manhattan, Measure, Scaled30, Truncated};
 use crate::beast::parse::{Cell, Move, Puzzle};
 use crate::beast::rules::{
-    Blocked, Bump, Distance, Kill, Order, Push, Rank, Rules, Stay, Taken, Target,
+    Blocked, Bump, Distance, Kill, Order, Push, Rank, Rules, Squeeze, Stay, Taken, Target,
 };
 use crate::grid::{Dir, Grid, Pos};
 
@@ -489,14 +489,18 @@ impl Game {
             true => Some(OUR_RANKS),
             false => around_ranks(&self.neighbours),
         };
+        let squeeze = self.rules.squeeze == Squeeze::Allowed;
         let plain = small
             && ranks.is_some()
+            && squeeze
             && self.rules.stay == Stay::Never
             && self.rules.taken == Taken::NextBest;
         let ranks = ranks.unwrap_or_default();
         // Our tie order, stay and taken readings: the table of choices serves any map.
-        let ours =
-            our_ties && self.rules.stay == Stay::Never && self.rules.taken == Taken::NextBest;
+        let ours = our_ties
+            && squeeze
+            && self.rules.stay == Stay::Never
+            && self.rules.taken == Taken::NextBest;
         match (self.rules.distance, plain, ours) {
             (Distance::Euclidean, _, true) => self.beasts_act_ours(target),
             (Distance::Euclidean, true, false) => {
@@ -629,6 +633,8 @@ impl Game {
         stays_when_taken: bool,
     ) -> Option<(u64, usize)> {
         let cells = self.map.cells();
+        let stride = self.map.cols() as isize;
+        let wall = |n: usize| matches!(cells.get(n), Some(Cell::Wall | Cell::Movable));
         let mut best = u64::MAX;
         let mut choice = usize::MAX;
         for (k, &(nr, nc)) in deltas.iter().enumerate() {
@@ -637,6 +643,13 @@ impl Game {
                 Some(Cell::Space | Cell::Player) => {}
                 Some(Cell::Beast) if stays_when_taken && self.taken_this_turn(n) => {}
                 _ => continue,
+            }
+            let squeezed = nr != 0
+                && nc != 0
+                && wall(at.wrapping_add_signed(nr as isize * stride))
+                && wall(at.wrapping_add_signed(nc as isize));
+            if squeezed && self.rules.squeeze == Squeeze::Closed {
+                continue;
             }
             let d = M::of(dr + nr, dc + nc);
             if d < best {
@@ -658,6 +671,31 @@ mod tests {
     use super::*;
     use crate::beast::rules::{Exhaust, Schedule};
     use rand_chacha::ChaCha8Rng;
+
+    #[test]
+    fn under_no_squeeze_a_diagonal_between_two_walls_is_closed() {
+        // The beast at (1,3) reaches the player at (2,2) only diagonally, between the
+        // walls at (1,2) and (2,3): ours eats him on turn 2; under no-squeeze the beast is
+        // boxed in and the game is a stalemate.
+        let p = Puzzle::parse("5 4\n#####\n# #H#\n# O##\n#####\nWW\n").expect("valid");
+        let ours = crate::beast::play_out(&p, Rules::OURS).expect("decided");
+        assert_eq!(ours.answer(), "aHHHH!\n0\n");
+        let closed = Rules {
+            squeeze: Squeeze::Closed,
+            ..Rules::OURS
+        };
+        let theirs = crate::beast::play_out(&p, closed).expect("decided");
+        assert_eq!(theirs.answer(), "0\n");
+        // A diagonal with one wall beside it stays open.
+        let one = Puzzle::parse("5 4\n#####\n#  H#\n# O##\n#####\nWW\n").expect("valid");
+        let a = crate::beast::play_out(&one, closed).expect("decided");
+        assert_eq!(
+            a.answer(),
+            crate::beast::play_out(&one, Rules::OURS)
+                .expect("decided")
+                .answer()
+        );
+    }
     use rand_core::{Rng, SeedableRng};
 
     #[test]

@@ -10,7 +10,7 @@ use thiserror::Error;
 use crate::beast::game::{Crush, Game, GameOver, Status, Step};
 use crate::beast::parse::{Move, Puzzle};
 use crate::beast::region::Region;
-use crate::beast::rules::{Exhaust, Rules};
+use crate::beast::rules::{Exhaust, Rules, Wait};
 use crate::grid::Pos;
 
 /// How a judged puzzle ended.
@@ -214,6 +214,14 @@ fn play<W: Watcher>(
     let rules = game.rules();
     let mut moves_used = 0;
     for &m in moves.as_ref() {
+        if m == Move::Wait && rules.wait == Wait::Skipped {
+            // Read as whitespace: no turn, though the move is used (the game goes on).
+            if game.status() != Status::Playing {
+                break;
+            }
+            moves_used += 1;
+            continue;
+        }
         let Ok(step) = game.apply(m) else { break };
         moves_used += 1;
         watcher.see(&game, &step);
@@ -352,6 +360,23 @@ fn wait_out(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_skipped_wait_is_no_turn_and_the_beasts_move_a_turn_earlier() {
+        // Ours: W is turn 1, R turn 2 (the beast steps left, under the wall), D turn 3
+        // crushes it. With the W skipped, R is turn 1 and D turn 2: the wall is pushed down
+        // before the beast has come under it, and the beast steps onto the player.
+        let p = Puzzle::parse("5 5\n#####\n#O  #\n# ~ #\n#  H#\n#####\nWRD\n").expect("valid");
+        let ours = play_out(&p, Rules::OURS).expect("decided");
+        assert_eq!((ours.ending, ours.score), (Ending::Won, 2));
+        let skipped = Rules {
+            wait: Wait::Skipped,
+            ..Rules::OURS
+        };
+        let theirs = play_out(&p, skipped).expect("decided");
+        assert_eq!((theirs.ending, theirs.score), (Ending::Eaten, 0));
+        assert_eq!(theirs.moves_used, 3);
+    }
 
     /// A 200x3 corridor: the player at the west end (column 1), beasts in the columns
     /// `beasts`, and a wall in column `wall`, if any.

@@ -203,6 +203,28 @@ pub enum Blocked {
     NoTurn,
 }
 
+/// Whether a beast may squeeze diagonally between two walls.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Squeeze {
+    /// It may (our reading: RULES.md 1, "Candidates").
+    #[default]
+    Allowed,
+    /// A diagonal neighbour between two walls (`#` or `~`) is closed, as corners are in
+    /// many grid games.
+    Closed,
+}
+
+/// What a `W` in the moves is.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Wait {
+    /// A turn in which the player does nothing (our reading: RULES.md 1, "One turn").
+    #[default]
+    Turn,
+    /// Skipped, as if it were whitespace: no turn (the waiting after the moves run out is
+    /// unchanged).
+    Skipped,
+}
+
 /// The readings of the rules that golf answers disagree on. `Rules::default()` (and
 /// [`Rules::OURS`]) is ours; the named readings are in [`crate::beast::variant`].
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -235,6 +257,10 @@ pub struct Rules {
     pub kill: Kill,
     /// Whether a move that moves nothing is a turn.
     pub blocked: Blocked,
+    /// Whether a beast may squeeze diagonally between two walls.
+    pub squeeze: Squeeze,
+    /// What a `W` in the moves is.
+    pub wait: Wait,
 }
 
 impl Rules {
@@ -254,5 +280,7 @@ impl Rules {
         train: Train::Any,
         kill: Kill::Step,
         blocked: Blocked::Turn,
+        squeeze: Squeeze::Allowed,
+        wait: Wait::Turn,
     };
 }

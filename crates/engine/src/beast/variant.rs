@@ -8,8 +8,8 @@
 //! pick it up from there.
 
 use crate::beast::rules::{
-    Blocked, Bump, Distance, Exhaust, Kill, Order, Push, Rank, Rules, Schedule, Stay, Taken,
-    Target, Ties, Train,
+    Blocked, Bump, Distance, Exhaust, Kill, Order, Push, Rank, Rules, Schedule, Squeeze, Stay,
+    Taken, Target, Ties, Train, Wait,
 };
 
 /// What a reading changes in [`Rules`].
@@ -43,6 +43,10 @@ pub enum Change {
     Kill(Kill),
     /// Whether a move that moves nothing is a turn.
     Blocked(Blocked),
+    /// Whether a beast may squeeze diagonally between two walls.
+    Squeeze(Squeeze),
+    /// What a `W` in the moves is.
+    Wait(Wait),
 }
 
 impl Change {
@@ -64,6 +68,8 @@ impl Change {
             Change::Train(v) => r.train = v,
             Change::Kill(v) => r.kill = v,
             Change::Blocked(v) => r.blocked = v,
+            Change::Squeeze(v) => r.squeeze = v,
+            Change::Wait(v) => r.wait = v,
         }
         r
     }
@@ -398,6 +404,18 @@ pub const CATALOGUE: &[Variant] = &[
         words: "a move that moves nothing (into a wall, or a train that cannot move) is no turn",
         rule: "a move that moves nothing still uses up its turn",
         change: Change::Blocked(Blocked::NoTurn),
+    },
+    Variant {
+        name: "no-squeeze",
+        words: "a beast never squeezes diagonally between two walls",
+        rule: "a beast may squeeze diagonally between two walls",
+        change: Change::Squeeze(Squeeze::Closed),
+    },
+    Variant {
+        name: "wait-skipped",
+        words: "a W in the moves is skipped, as if it were a space (no turn)",
+        rule: "a W in the moves is a turn in which the player does nothing",
+        change: Change::Wait(Wait::Skipped),
     },
 ];
 

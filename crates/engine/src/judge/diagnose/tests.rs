@@ -191,7 +191,10 @@ fn three_points_a_crush_is_an_output_hypothesis() {
     assert_eq!(d.status, Status::Explained);
     assert_eq!(d.groups.len(), 1);
     let said = describe(&d.groups[0].cause);
-    assert!(said.contains("3 points a crushed beast instead of 2"), "{said}");
+    assert!(
+        said.contains("3 points a crushed beast instead of 2"),
+        "{said}"
+    );
 }
 
 #[test]
