@@ -179,7 +179,7 @@ fn a_rule_event_is_confirmed_on_the_same_puzzle_with_and_without_it() {
         .collect();
     assert_eq!(located.len(), 1, "{:?}", causes(&s));
     assert!(
-        located[0].contains("designed pairs (the same puzzle with and without not-square: wrong with it, right without)"),
+        located[0].contains("designed pairs (the same game with and without not-square, on the map and on it made square: wrong with it, right without)"),
         "{}",
         located[0]
     );

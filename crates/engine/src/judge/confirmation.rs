@@ -178,10 +178,9 @@ impl Confirmation {
         if self.confirmed() {
             return match self.parts.as_slice() {
                 [one] if event => format!(
-                    "confirmed on {} (the same puzzle with and without {}: wrong with it, \
-                     right without)",
+                    "confirmed on {} ({}: wrong with it, right without)",
                     one.figures(),
-                    one.name
+                    pair_words(&one.name)
                 ),
                 [one] => format!("confirmed on {}", one.figures()),
                 all => {
@@ -290,5 +289,21 @@ impl Confirmation {
             }
         };
         format!("weak evidence: {}{how}", each.join("; "))
+    }
+}
+
+/// What a rule event's pair is, in words: the same puzzle with and without the event, or,
+/// for the events no one-cell change removes, the change that does.
+fn pair_words(name: &str) -> String {
+    use crate::beast::events::RuleEvent;
+    match RuleEvent::named(name) {
+        Some(e) if e.is_shape() => {
+            format!("the same game with and without {name}, on the map and on it made square")
+        }
+        Some(RuleEvent::WAIT_MOVE) => format!(
+            "the same game with and without {name}, each W made a step against a wall beside \
+             the player"
+        ),
+        _ => format!("the same puzzle with and without {name}"),
     }
 }

@@ -589,3 +589,40 @@ fn a_wait_is_paired_with_the_same_game_where_the_player_steps_against_a_wall() {
     let bits = event_bits(&open, &|| true).expect("decided");
     assert_eq!(blocked_version(&open, bits, &|| true, &mut 0), None);
 }
+
+#[test]
+fn a_confirmed_pair_says_what_its_change_was() {
+    let c = |name: &str| Confirmation {
+        rule_event: true,
+        parts: vec![Tally {
+            name: name.into(),
+            matched: 4,
+            designed: 4,
+            against: 0,
+            puzzles: 3,
+            tried: 30,
+            paired: true,
+        }],
+        tried: Vec::new(),
+        explains: None,
+    };
+    assert_eq!(
+        c("push-train").words(),
+        "confirmed on 4 of 4 designed pairs (the same puzzle with and without push-train: \
+         wrong with it, right without)"
+    );
+    assert!(
+        c("wait-move")
+            .words()
+            .contains("each W made a step against a wall beside the player"),
+        "{}",
+        c("wait-move").words()
+    );
+    assert!(
+        c("not-square")
+            .words()
+            .contains("on the map and on it made square"),
+        "{}",
+        c("not-square").words()
+    );
+}
