@@ -434,6 +434,29 @@ fn beasts_that_cannot_squeeze_diagonally_are_named_no_squeeze() {
 }
 
 #[test]
+fn a_crush_only_against_hash_is_named_crush_only_against_wall() {
+    diagnosed_as(
+        &own_answer("hashonly"),
+        "(--variant crush-only-against-wall)",
+    );
+}
+
+#[test]
+fn a_player_who_stays_behind_his_push_is_named_push_stays() {
+    diagnosed_as(&own_answer("stays"), "(--variant push-stays)");
+}
+
+#[test]
+fn beasts_that_never_step_diagonally_are_named_four_neighbours() {
+    diagnosed_as(&own_answer("four"), "(--variant four-neighbours)");
+}
+
+#[test]
+fn a_stalemate_on_any_turn_is_named_stalemate_any_turn() {
+    diagnosed_as(&own_answer("anyturn"), "(--variant stalemate-any-turn)");
+}
+
+#[test]
 fn one_point_a_crush_is_named_as_the_score_it_gives() {
     let s = diagnosed_as(&own_answer("onepoint"), "1 point a crushed beast");
     assert_eq!(s["diagnosis"]["status"], "explained");

@@ -14,7 +14,8 @@ use crate::beast::choice::{ClassMemo, ClassMemos, NEIGHBOURS, NOWHERE, OUR_RANKS
 use crate::beast::measure::{Chebyshev, Euclidean, Manhattan, Measure, Scaled30, Truncated};
 use crate::beast::parse::{Cell, Move, Puzzle};
 use crate::beast::rules::{
-    Blocked, Bump, Distance, Kill, Order, Push, Rank, Rules, Squeeze, Stay, Taken, Target,
+    Blocked, Bump, Diagonal, Distance, Follow, Kill, Order, Push, Rank, Rules, Stay, Taken,
+    Target,
 };
 use crate::grid::{Dir, Grid, Pos};
 
@@ -430,13 +431,14 @@ impl Game {
         match self.map[end] {
             Cell::Space => {
                 self.map[end] = Cell::Movable;
-                self.walk_to(first);
+                self.follow_train(first);
                 Action::Pushed { walls }
             }
             Cell::Beast => {
                 let behind = self.neighbour(end, dir).map(|b| (b, self.map[b]));
                 let wedged = match behind {
-                    Some((_, Cell::Wall | Cell::Movable)) => true,
+                    Some((_, Cell::Wall)) => true,
+                    Some((_, Cell::Movable)) => self.rules.push != Push::OnlyAgainstWall,
                     Some((_, Cell::Beast)) => self.rules.push == Push::CrushAgainstBeast,
                     _ => false,
                 };
@@ -448,7 +450,7 @@ impl Game {
                             }
                             self.map[to] = Cell::Beast;
                             self.map[end] = Cell::Movable;
-                            self.walk_to(first);
+                            self.follow_train(first);
                             Action::PushedBeast { walls, at: end }
                         }
                         _ => Action::Stuck { walls },
@@ -462,10 +464,19 @@ impl Game {
                     at: end,
                 });
                 self.map[end] = Cell::Movable;
-                self.walk_to(first);
+                self.follow_train(first);
                 Action::Crushed { walls, at: end }
             }
             _ => Action::Stuck { walls },
+        }
+    }
+
+    /// The player after his push moved the train whose first wall was at `first`: he steps
+    /// into its old cell, or under [`Follow::Stays`] stays, and the cell is left a space.
+    fn follow_train(&mut self, first: Pos) {
+        match self.rules.follow {
+            Follow::Steps => self.walk_to(first),
+            Follow::Stays => self.map[first] = Cell::Space,
         }
     }
 
@@ -489,7 +500,7 @@ impl Game {
             true => Some(OUR_RANKS),
             false => around_ranks(&self.neighbours),
         };
-        let squeeze = self.rules.squeeze == Squeeze::Allowed;
+        let squeeze = self.rules.diagonal == Diagonal::Open;
         let plain = small
             && ranks.is_some()
             && squeeze
@@ -644,11 +655,17 @@ impl Game {
                 Some(Cell::Beast) if stays_when_taken && self.taken_this_turn(n) => {}
                 _ => continue,
             }
-            let squeezed = nr != 0
-                && nc != 0
-                && wall(at.wrapping_add_signed(nr as isize * stride))
-                && wall(at.wrapping_add_signed(nc as isize));
-            if squeezed && self.rules.squeeze == Squeeze::Closed {
+            let diagonal = nr != 0 && nc != 0;
+            let closed = match self.rules.diagonal {
+                Diagonal::Open => false,
+                Diagonal::NoSqueeze => {
+                    diagonal
+                        && wall(at.wrapping_add_signed(nr as isize * stride))
+                        && wall(at.wrapping_add_signed(nc as isize))
+                }
+                Diagonal::Never => diagonal,
+            };
+            if closed {
                 continue;
             }
             let d = M::of(dr + nr, dc + nc);
@@ -673,6 +690,74 @@ mod tests {
     use rand_chacha::ChaCha8Rng;
 
     #[test]
+    fn under_four_neighbours_a_beast_never_steps_diagonally() {
+        // The beast at (3,3) aims at the player at (1,1): ours steps up-left to (2,2);
+        // under four-neighbours up and left tie at 5, and left (matrix 2) beats up (3).
+        let p = Puzzle::parse("5 5\n#####\n#O  #\n#   #\n#  H#\n#####\nWW\n").expect("valid");
+        let four = Rules {
+            diagonal: Diagonal::Never,
+            ..Rules::OURS
+        };
+        let after_two = |rules| {
+            let mut g = Game::new(&p, rules);
+            g.apply(Move::Wait).expect("playing");
+            g.apply(Move::Wait).expect("playing");
+            g.beasts().to_vec()
+        };
+        assert_eq!(after_two(Rules::OURS), vec![Pos::new(2, 2)]);
+        assert_eq!(after_two(four), vec![Pos::new(3, 2)]);
+        // The player is reachable only diagonally: ours eats him, four-neighbours never.
+        let p = Puzzle::parse("5 4\n#####\n#O# #\n##H #\n#####\nW\n").expect("valid");
+        let ours = crate::beast::play_out(&p, Rules::OURS).expect("decided");
+        assert_eq!(ours.answer(), "aHHHH!\n0\n");
+        let theirs = crate::beast::play_out(&p, four).expect("decided");
+        assert_eq!(theirs.answer(), "0\n");
+    }
+
+    #[test]
+    fn under_push_stays_the_player_stays_behind_the_train() {
+        // RR on `#O~ H#`: ours pushes the wall on and crushes the beast on the second R;
+        // a player who stays behind only walks up to the wall on the second R, and the boxed
+        // beast is a stalemate.
+        let p = Puzzle::parse("6 3\n######\n#O~ H#\n######\nRR\n").expect("valid");
+        let ours = crate::beast::play_out(&p, Rules::OURS).expect("decided");
+        assert_eq!(ours.answer(), "2\n");
+        let stays = Rules {
+            follow: Follow::Stays,
+            ..Rules::OURS
+        };
+        let mut g = Game::new(&p, stays);
+        let step = g.apply(Move::Step(Dir::Right)).expect("playing");
+        assert_eq!(step.action, Action::Pushed { walls: 1 });
+        assert_eq!(g.player(), Pos::new(1, 1));
+        assert_eq!(g.map()[Pos::new(1, 2)], Cell::Space);
+        let theirs = crate::beast::play_out(&p, stays).expect("decided");
+        assert_eq!(theirs.answer(), "0\n");
+    }
+
+    #[test]
+    fn under_crush_only_against_wall_a_beast_before_a_movable_wall_is_a_wall() {
+        // R on `#O~H~#`: ours crushes the beast against the second `~`; when only `#`
+        // crushes, the beast stops the train, and the boxed beast is a stalemate.
+        let p = Puzzle::parse("6 3\n######\n#O~H~#\n######\nR\n").expect("valid");
+        let ours = crate::beast::play_out(&p, Rules::OURS).expect("decided");
+        assert_eq!(ours.answer(), "2\n");
+        let only = Rules {
+            push: Push::OnlyAgainstWall,
+            ..Rules::OURS
+        };
+        let mut g = Game::new(&p, only);
+        let step = g.apply(Move::Step(Dir::Right)).expect("playing");
+        assert_eq!(step.action, Action::Stuck { walls: 1 });
+        let theirs = crate::beast::play_out(&p, only).expect("decided");
+        assert_eq!(theirs.answer(), "0\n");
+        // Against `#` it still crushes.
+        let p = Puzzle::parse("5 3\n#####\n#O~H#\n#####\nR\n").expect("valid");
+        let theirs = crate::beast::play_out(&p, only).expect("decided");
+        assert_eq!(theirs.answer(), "2\n");
+    }
+
+    #[test]
     fn under_no_squeeze_a_diagonal_between_two_walls_is_closed() {
         // The beast at (1,3) reaches the player at (2,2) only diagonally, between the
         // walls at (1,2) and (2,3): ours eats him on turn 2; under no-squeeze the beast is
@@ -681,7 +766,7 @@ mod tests {
         let ours = crate::beast::play_out(&p, Rules::OURS).expect("decided");
         assert_eq!(ours.answer(), "aHHHH!\n0\n");
         let closed = Rules {
-            squeeze: Squeeze::Closed,
+            diagonal: Diagonal::NoSqueeze,
             ..Rules::OURS
         };
         let theirs = crate::beast::play_out(&p, closed).expect("decided");

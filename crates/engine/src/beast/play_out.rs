@@ -10,7 +10,7 @@ use thiserror::Error;
 use crate::beast::game::{Crush, Game, GameOver, Status, Step};
 use crate::beast::parse::{Move, Puzzle};
 use crate::beast::region::Region;
-use crate::beast::rules::{Exhaust, Rules, Wait};
+use crate::beast::rules::{Exhaust, Rules, Stalemate, Wait};
 use crate::grid::Pos;
 
 /// How a judged puzzle ended.
@@ -236,7 +236,12 @@ fn play<W: Watcher>(
         Status::Eaten => Ending::Eaten,
         Status::Playing => Ending::Alive,
     };
-    if ending == Ending::Alive && rules.exhaust == Exhaust::Wait {
+    if ending == Ending::Alive
+        && rules.exhaust == Exhaust::Wait
+        && rules.stalemate == Stalemate::AnyTurn
+    {
+        ending = wait_until_any_repeat(&mut game, &mut |g: &Game, s: &Step| watcher.see(g, s))?;
+    } else if ending == Ending::Alive && rules.exhaust == Exhaust::Wait {
         let eaten_soon = W::UNSEEN && eaten_while_waiting_briefly(&mut game);
         ending = if eaten_soon {
             Ending::Eaten
@@ -279,6 +284,40 @@ fn eaten_while_waiting_briefly(game: &mut Game) -> bool {
     }
     game.take_back(saved);
     false
+}
+
+/// Under [`Stalemate::AnyTurn`]: the player waits until he is eaten or the beasts stand
+/// where they stood before any earlier waiting turn. Under our schedule the first odd wait
+/// repeats the positions, so this plays at most two turns; under others it stops at
+/// [`WAIT_LIMIT`] turns, undecided.
+fn wait_until_any_repeat(
+    game: &mut Game,
+    observe: &mut impl FnMut(&Game, &Step),
+) -> Result<Ending, GameError> {
+    let start = game.turn();
+    let mut seen = std::collections::HashSet::from([game.beasts().to_vec()]);
+    loop {
+        match game.apply(Move::Wait) {
+            Ok(step) => {
+                observe(game, &step);
+                if step.status != Status::Playing {
+                    return Ok(Ending::Eaten);
+                }
+            }
+            Err(GameOver { .. }) => return Ok(Ending::Eaten),
+        }
+        if !seen.insert(game.beasts().to_vec()) {
+            return Ok(Ending::Stalemate);
+        }
+        if game.turn() - start > WAIT_LIMIT {
+            return Err(GameError::Undecided {
+                turns: game.turn() - start,
+                from: start,
+                cells: game.map().cells().len() as u64,
+                beasts: game.beasts().len() as u64,
+            });
+        }
+    }
 }
 
 /// The player waits until he is eaten or the beasts' positions repeat on a turn of the same
@@ -360,6 +399,26 @@ fn wait_out(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn under_stalemate_any_turn_the_first_odd_wait_ends_the_game() {
+        // W on this map: the beast needs four steps to reach the player. Ours waits until it
+        // eats him; a stalemate on any repeat stops at turn 3, where the beasts stood still.
+        let p = Puzzle::parse("7 4\n#######\n#O    #\n#    H#\n#######\nW\n").expect("valid");
+        let ours = play_out(&p, Rules::OURS).expect("decided");
+        assert_eq!(ours.answer(), "aHHHH!\n0\n");
+        let any = Rules {
+            stalemate: Stalemate::AnyTurn,
+            ..Rules::OURS
+        };
+        let theirs = play_out(&p, any).expect("decided");
+        assert_eq!((theirs.ending, theirs.turns), (Ending::Stalemate, 3));
+        assert_eq!(theirs.answer(), "0\n");
+        // A beast next door still eats him on the first even wait.
+        let p = Puzzle::parse("5 3\n#####\n#OH #\n#####\nW\n").expect("valid");
+        let theirs = play_out(&p, any).expect("decided");
+        assert_eq!((theirs.ending, theirs.turns), (Ending::Eaten, 2));
+    }
 
     #[test]
     fn a_skipped_wait_is_no_turn_and_the_beasts_move_a_turn_earlier() {

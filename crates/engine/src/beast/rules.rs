@@ -160,6 +160,29 @@ pub enum Push {
     CrushAgainstBeast,
     /// A beast that is not wedged, with a space behind it, is pushed along with the train.
     LooseBeast,
+    /// Only `#` crushes: a beast with a `~` behind it acts as a wall.
+    OnlyAgainstWall,
+}
+
+/// Where the player is after he pushes a train (RULES.md 1, "One turn").
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Follow {
+    /// He steps into the first wall's old cell (our reading).
+    #[default]
+    Steps,
+    /// He stays where he was; the first wall's old cell is left a space.
+    Stays,
+}
+
+/// What ends the waiting after the moves run out as a stalemate (RULES.md 1, "Output").
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Stalemate {
+    /// A repeat of the beasts' positions on a turn of the same parity (our reading).
+    #[default]
+    SameParity,
+    /// A repeat on any turn: as the beasts never move on an odd turn, the first odd wait
+    /// ends the game.
+    AnyTurn,
 }
 
 /// The longest train of movable walls the player can push (RULES.md 1: any length).
@@ -203,15 +226,17 @@ pub enum Blocked {
     NoTurn,
 }
 
-/// Whether a beast may squeeze diagonally between two walls.
+/// Which diagonal steps a beast may take.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum Squeeze {
-    /// It may (our reading: RULES.md 1, "Candidates").
+pub enum Diagonal {
+    /// Every one, squeezing between two walls too (our reading: RULES.md 1, "Candidates").
     #[default]
-    Allowed,
+    Open,
     /// A diagonal neighbour between two walls (`#` or `~`) is closed, as corners are in
     /// many grid games.
-    Closed,
+    NoSqueeze,
+    /// None: a beast looks only at its 4 orthogonal neighbours.
+    Never,
 }
 
 /// What a `W` in the moves is.
@@ -257,8 +282,12 @@ pub struct Rules {
     pub kill: Kill,
     /// Whether a move that moves nothing is a turn.
     pub blocked: Blocked,
-    /// Whether a beast may squeeze diagonally between two walls.
-    pub squeeze: Squeeze,
+    /// Which diagonal steps a beast may take.
+    pub diagonal: Diagonal,
+    /// Where the player is after a push.
+    pub follow: Follow,
+    /// What ends the waiting as a stalemate.
+    pub stalemate: Stalemate,
     /// What a `W` in the moves is.
     pub wait: Wait,
 }
@@ -280,7 +309,9 @@ impl Rules {
         train: Train::Any,
         kill: Kill::Step,
         blocked: Blocked::Turn,
-        squeeze: Squeeze::Allowed,
+        diagonal: Diagonal::Open,
+        follow: Follow::Steps,
+        stalemate: Stalemate::SameParity,
         wait: Wait::Turn,
     };
 }

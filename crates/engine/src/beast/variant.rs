@@ -8,8 +8,8 @@
 //! pick it up from there.
 
 use crate::beast::rules::{
-    Blocked, Bump, Distance, Exhaust, Kill, Order, Push, Rank, Rules, Schedule, Squeeze, Stay,
-    Taken, Target, Ties, Train, Wait,
+    Blocked, Bump, Diagonal, Distance, Exhaust, Follow, Kill, Order, Push, Rank, Rules,
+    Schedule, Stalemate, Stay, Taken, Target, Ties, Train, Wait,
 };
 
 /// What a reading changes in [`Rules`].
@@ -43,8 +43,12 @@ pub enum Change {
     Kill(Kill),
     /// Whether a move that moves nothing is a turn.
     Blocked(Blocked),
-    /// Whether a beast may squeeze diagonally between two walls.
-    Squeeze(Squeeze),
+    /// Which diagonal steps a beast may take.
+    Diagonal(Diagonal),
+    /// Where the player is after a push.
+    Follow(Follow),
+    /// What ends the waiting as a stalemate.
+    Stalemate(Stalemate),
     /// What a `W` in the moves is.
     Wait(Wait),
 }
@@ -68,7 +72,9 @@ impl Change {
             Change::Train(v) => r.train = v,
             Change::Kill(v) => r.kill = v,
             Change::Blocked(v) => r.blocked = v,
-            Change::Squeeze(v) => r.squeeze = v,
+            Change::Diagonal(v) => r.diagonal = v,
+            Change::Follow(v) => r.follow = v,
+            Change::Stalemate(v) => r.stalemate = v,
             Change::Wait(v) => r.wait = v,
         }
         r
@@ -409,13 +415,37 @@ pub const CATALOGUE: &[Variant] = &[
         name: "no-squeeze",
         words: "a beast never squeezes diagonally between two walls",
         rule: "a beast may squeeze diagonally between two walls",
-        change: Change::Squeeze(Squeeze::Closed),
+        change: Change::Diagonal(Diagonal::NoSqueeze),
     },
     Variant {
         name: "wait-skipped",
         words: "a W in the moves is skipped, as if it were a space (no turn)",
         rule: "a W in the moves is a turn in which the player does nothing",
         change: Change::Wait(Wait::Skipped),
+    },
+    Variant {
+        name: "crush-only-against-wall",
+        words: "only `#` crushes: a beast with a movable wall behind it acts as a wall",
+        rule: "a beast wedged against a movable wall is crushed, as against `#`",
+        change: Change::Push(Push::OnlyAgainstWall),
+    },
+    Variant {
+        name: "push-stays",
+        words: "the player stays where he was when he pushes a train",
+        rule: "the player steps into the first wall's old cell when he pushes a train",
+        change: Change::Follow(Follow::Stays),
+    },
+    Variant {
+        name: "four-neighbours",
+        words: "a beast looks only at its 4 orthogonal neighbours, never diagonally",
+        rule: "a beast may step to any of its 8 neighbours, diagonals included",
+        change: Change::Diagonal(Diagonal::Never),
+    },
+    Variant {
+        name: "stalemate-any-turn",
+        words: "a repeat of the beasts' positions on any turn is a stalemate (the first odd wait ends the game)",
+        rule: "a stalemate is a repeat of the beasts' positions on a turn of the same parity",
+        change: Change::Stalemate(Stalemate::AnyTurn),
     },
 ];
 

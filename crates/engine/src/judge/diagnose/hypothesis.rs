@@ -245,8 +245,10 @@ pub fn readings() -> Vec<Rules> {
             all.push((switches + 1, k + 1, v.apply(rules)));
         }
     }
-    // Stable: among equals, the order of the switches' bits, then the catalogue's order.
-    all.sort_by_key(|&(changes, _, _)| changes);
+    // Among equals the switches alone come first (they are the text's known ambiguities,
+    // so the likelier reading where a run cannot tell them apart), then the order of the
+    // switches' bits, then the catalogue's order.
+    all.sort_by_key(|&(changes, entry, _)| (changes, entry > 0));
     all.into_iter().map(|(_, _, r)| r).collect()
 }
 
