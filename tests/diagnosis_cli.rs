@@ -442,6 +442,14 @@ fn a_crush_only_against_hash_is_named_crush_only_against_wall() {
 }
 
 #[test]
+fn a_border_that_never_crushes_is_named_crush_not_against_border() {
+    diagnosed_as(
+        &own_answer("border"),
+        "(--variant crush-not-against-border)",
+    );
+}
+
+#[test]
 fn a_player_who_stays_behind_his_push_is_named_push_stays() {
     diagnosed_as(&own_answer("stays"), "(--variant push-stays)");
 }

@@ -129,6 +129,11 @@ impl<T> Grid<T> {
         pos.row < self.rows && pos.col < self.cols
     }
 
+    /// True if `pos` is a cell of the grid's outer ring (a puzzle's solid `#` border).
+    pub fn on_border(&self, pos: Pos) -> bool {
+        pos.row == 0 || pos.col == 0 || pos.row + 1 == self.rows || pos.col + 1 == self.cols
+    }
+
     /// The flat row-major index of `pos` (which must lie on the grid).
     pub fn index(&self, pos: Pos) -> usize {
         pos.row * self.cols + pos.col

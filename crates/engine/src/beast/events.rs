@@ -496,7 +496,7 @@ impl Reader {
                         Some(Cell::Wall) => add(&mut self.events, RuleEvent::CRUSH_AGAINST_WALL),
                         _ => add(&mut self.events, RuleEvent::CRUSH_AGAINST_MOVABLE),
                     }
-                    if behind.is_some_and(|b| self.on_border(b)) {
+                    if behind.is_some_and(|b| self.before.on_border(b)) {
                         add(&mut self.events, RuleEvent::CRUSH_AGAINST_BORDER);
                     }
                 }
@@ -515,12 +515,6 @@ impl Reader {
             }
             Action::Bumped { .. } | Action::Walked | Action::Waited => {}
         }
-    }
-
-    /// True for a cell of the map's outer ring (always `#`).
-    fn on_border(&self, p: Pos) -> bool {
-        let (rows, cols) = (self.before.rows(), self.before.cols());
-        p.row == 0 || p.col == 0 || p.row + 1 == rows || p.col + 1 == cols
     }
 
     /// The cell past a train of `walls` `~` next to the player in `dir`.

@@ -14,8 +14,7 @@ use crate::beast::choice::{ClassMemo, ClassMemos, NEIGHBOURS, NOWHERE, OUR_RANKS
 use crate::beast::measure::{Chebyshev, Euclidean, Manhattan, Measure, Scaled30, Truncated};
 use crate::beast::parse::{Cell, Move, Puzzle};
 use crate::beast::rules::{
-    Blocked, Bump, Diagonal, Distance, Follow, Kill, Order, Push, Rank, Rules, Stay, Taken,
-    Target,
+    Blocked, Bump, Diagonal, Distance, Follow, Kill, Order, Push, Rank, Rules, Stay, Taken, Target,
 };
 use crate::grid::{Dir, Grid, Pos};
 
@@ -437,7 +436,9 @@ impl Game {
             Cell::Beast => {
                 let behind = self.neighbour(end, dir).map(|b| (b, self.map[b]));
                 let wedged = match behind {
-                    Some((_, Cell::Wall)) => true,
+                    Some((b, Cell::Wall)) => {
+                        self.rules.push != Push::NotAgainstBorder || !self.map.on_border(b)
+                    }
                     Some((_, Cell::Movable)) => self.rules.push != Push::OnlyAgainstWall,
                     Some((_, Cell::Beast)) => self.rules.push == Push::CrushAgainstBeast,
                     _ => false,
@@ -755,6 +756,35 @@ mod tests {
         let p = Puzzle::parse("5 3\n#####\n#O~H#\n#####\nR\n").expect("valid");
         let theirs = crate::beast::play_out(&p, only).expect("decided");
         assert_eq!(theirs.answer(), "2\n");
+    }
+
+    #[test]
+    fn under_not_against_border_a_beast_before_the_outer_ring_is_a_wall() {
+        // R on `#O~H#`: ours crushes the beast against the border; when the border does
+        // not crush, the beast stops the train, and the boxed beast is a stalemate.
+        let p = Puzzle::parse("5 3\n#####\n#O~H#\n#####\nR\n").expect("valid");
+        let ours = crate::beast::play_out(&p, Rules::OURS).expect("decided");
+        assert_eq!(ours.answer(), "2\n");
+        let inner = Rules {
+            push: Push::NotAgainstBorder,
+            ..Rules::OURS
+        };
+        let mut g = Game::new(&p, inner);
+        let step = g.apply(Move::Step(Dir::Right)).expect("playing");
+        assert_eq!(step.action, Action::Stuck { walls: 1 });
+        assert_eq!(
+            crate::beast::play_out(&p, inner).expect("decided").answer(),
+            "0\n"
+        );
+        // Against an inner `#` it still crushes, and against `~` too.
+        for map in [
+            "6 3\n######\n#O~H##\n######\nR\n",
+            "6 3\n######\n#O~H~#\n######\nR\n",
+        ] {
+            let p = Puzzle::parse(map).expect("valid");
+            let theirs = crate::beast::play_out(&p, inner).expect("decided");
+            assert_eq!(theirs.answer(), "2\n", "{map}");
+        }
     }
 
     #[test]

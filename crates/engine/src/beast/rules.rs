@@ -162,6 +162,9 @@ pub enum Push {
     LooseBeast,
     /// Only `#` crushes: a beast with a `~` behind it acts as a wall.
     OnlyAgainstWall,
+    /// The map's border does not crush: a beast with the outer ring of `#` behind it acts
+    /// as a wall (an inner `#` or a `~` still crushes).
+    NotAgainstBorder,
 }
 
 /// Where the player is after he pushes a train (RULES.md 1, "One turn").

@@ -8,8 +8,8 @@
 //! pick it up from there.
 
 use crate::beast::rules::{
-    Blocked, Bump, Diagonal, Distance, Exhaust, Follow, Kill, Order, Push, Rank, Rules,
-    Schedule, Stalemate, Stay, Taken, Target, Ties, Train, Wait,
+    Blocked, Bump, Diagonal, Distance, Exhaust, Follow, Kill, Order, Push, Rank, Rules, Schedule,
+    Stalemate, Stay, Taken, Target, Ties, Train, Wait,
 };
 
 /// What a reading changes in [`Rules`].
@@ -428,6 +428,12 @@ pub const CATALOGUE: &[Variant] = &[
         words: "only `#` crushes: a beast with a movable wall behind it acts as a wall",
         rule: "a beast wedged against a movable wall is crushed, as against `#`",
         change: Change::Push(Push::OnlyAgainstWall),
+    },
+    Variant {
+        name: "crush-not-against-border",
+        words: "the map's border does not crush: a beast with the outer `#` behind it acts as a wall",
+        rule: "a beast wedged against the map's border `#` is crushed, as against an inner wall",
+        change: Change::Push(Push::NotAgainstBorder),
     },
     Variant {
         name: "push-stays",
