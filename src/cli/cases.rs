@@ -12,11 +12,11 @@ use std::time::Instant;
 use anyhow::Context;
 use beast_engine::beast::variant;
 use beast_engine::judge::cases::{self, Case};
-use beast_engine::judge::diagnose;
 use beast_engine::judge::generate::{GenOptions, Recipe, Version};
 use beast_engine::judge::kattis;
 use beast_engine::judge::pack::{self, KattisGroup, PackKind};
 use beast_engine::judge::robustness;
+use beast_engine::judge::separate;
 
 use super::budget::Steps;
 use super::files::{Limit, Target};
@@ -282,7 +282,7 @@ fn check_usage(args: &Args) -> anyhow::Result<()> {
 /// The greedy set cover of every known reading over `all`, in the cases' own order; says
 /// on stderr how many were kept and which readings no case separates from ours.
 fn discriminating(all: Vec<Case>) -> Vec<Case> {
-    let readings = diagnose::readings();
+    let readings = separate::readings();
     let started = Instant::now();
     let sets = separated_all(&all, &readings);
     let cost: Vec<usize> = all.iter().map(|c| c.input.len()).collect();
@@ -327,7 +327,7 @@ fn discriminating(all: Vec<Case>) -> Vec<Case> {
         .collect()
 }
 
-/// [`pack::separated`] for every case, on every core.
+/// [`separate::separated`] for every case, on every core.
 fn separated_all(all: &[Case], readings: &[beast_engine::beast::Rules]) -> Vec<Vec<usize>> {
     let jobs = std::thread::available_parallelism().map_or(1, |n| n.get());
     let chunk = all.len().div_ceil(jobs).max(1);
@@ -337,7 +337,9 @@ fn separated_all(all: &[Case], readings: &[beast_engine::beast::Rules]) -> Vec<V
             .map(|part| {
                 scope.spawn(move || {
                     part.iter()
-                        .map(|c| pack::separated(&c.puzzle, readings, &mut ENGINE_STEPS.counter()))
+                        .map(|c| {
+                            separate::separated(&c.puzzle, readings, &mut ENGINE_STEPS.counter())
+                        })
                         .collect::<Vec<_>>()
                 })
             })

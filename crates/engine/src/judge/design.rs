@@ -914,7 +914,7 @@ fn blocked_version(
 
 /// Our answer on `puzzle`.
 fn ours(puzzle: &Puzzle) -> Option<Answer> {
-    Hypothesis::reading(Rules::OURS).answer(puzzle)
+    Answer::of(puzzle, Rules::OURS)
 }
 
 /// What a one-step change may touch.

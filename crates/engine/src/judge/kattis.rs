@@ -7,7 +7,7 @@
 //! caller passes the rules text and writes the files.
 
 use crate::beast::{Puzzle, Rules, variant};
-use crate::judge::pack;
+use crate::judge::separate;
 
 /// The package's `uuid`: one problem, one identifier, whatever cases a pack holds.
 pub const UUID: &str = "7c1f3a52-9d4e-4b8a-a6f0-2e5b8c91d437";
@@ -51,7 +51,7 @@ pub fn separated_readings(
                 let rules = v.apply(Rules::OURS);
                 puzzles
                     .iter()
-                    .any(|p| !pack::separated(p, &[rules], keep_going).is_empty())
+                    .any(|p| !separate::separated(p, &[rules], keep_going).is_empty())
             })
         })
         .copied()

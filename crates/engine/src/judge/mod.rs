@@ -21,6 +21,7 @@ pub mod post;
 pub mod record;
 pub mod report;
 pub mod robustness;
+pub mod separate;
 pub mod shrink;
 pub mod termination;
 pub mod tuning;

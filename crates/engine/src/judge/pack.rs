@@ -8,10 +8,12 @@
 
 use serde::Serialize;
 
-use crate::beast::variant::{self, SWITCHES};
-use crate::beast::{Puzzle, Rules, play_out_until};
+use crate::beast::Rules;
+use crate::beast::variant;
 use crate::judge::cases::Case;
 use crate::judge::generate::GenOptions;
+use crate::judge::separate::apart;
+pub use crate::judge::separate::{answer, separated, switch_combinations};
 
 /// The five samples of the challenge (see `examples/beast/INDEX.md`): the built-in cases a
 /// Kattis package puts in `data/sample`.
@@ -26,50 +28,6 @@ pub const SAMPLES: [&str; 5] = [
 /// True if `name` is one of the challenge's [`SAMPLES`].
 pub fn is_sample(name: &str) -> bool {
     SAMPLES.contains(&name)
-}
-
-/// The 16 combinations of the four rule switches, ours first: combination `bits` turns on
-/// the other reading of switch `i` when bit `i` is set.
-pub fn switch_combinations() -> Vec<Rules> {
-    (0u32..16)
-        .map(|bits| {
-            SWITCHES
-                .iter()
-                .enumerate()
-                .filter(|(i, _)| bits & (1 << i) != 0)
-                .fold(Rules::OURS, |rules, (_, s)| s.other.apply(rules))
-        })
-        .collect()
-}
-
-/// The engine's answer on `puzzle` under `rules`, `None` if it cannot be judged within the
-/// caller's budget.
-pub fn answer(
-    puzzle: &Puzzle,
-    rules: Rules,
-    keep_going: &mut dyn FnMut() -> bool,
-) -> Option<String> {
-    play_out_until(puzzle, rules, keep_going)
-        .ok()
-        .map(|o| o.answer())
-}
-
-/// The positions in `readings` of the readings whose answer on `puzzle` differs from ours.
-/// A reading the engine cannot decide within the budget separates nothing.
-pub fn separated(
-    puzzle: &Puzzle,
-    readings: &[Rules],
-    keep_going: &mut dyn FnMut() -> bool,
-) -> Vec<usize> {
-    let Some(ours) = answer(puzzle, Rules::OURS, keep_going) else {
-        return Vec::new();
-    };
-    readings
-        .iter()
-        .enumerate()
-        .filter(|(_, r)| answer(puzzle, **r, keep_going).is_some_and(|a| a != ours))
-        .map(|(i, _)| i)
-        .collect()
 }
 
 /// The result of [`greedy_cover`].
@@ -141,7 +99,7 @@ pub fn case_readings(case: &Case, keep_going: &mut dyn FnMut() -> bool) -> CaseR
             ReadingAnswer {
                 flags: variant::flags(rules),
                 words: variant::words(rules),
-                differs: a.is_some() && ours.is_some() && a != ours,
+                differs: apart(a.as_ref(), ours.as_ref()),
                 answer: a,
             }
         })
@@ -414,8 +372,9 @@ mod manifest_tests {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::beast::Puzzle;
     use crate::judge::cases::builtin;
-    use crate::judge::diagnose::readings;
+    use crate::judge::separate::readings;
 
     fn case(name: &str, input: &str) -> Case {
         let puzzle = Puzzle::parse_bytes(input.as_bytes()).expect("a valid puzzle");

@@ -1,69 +1,11 @@
 //! The hypothesis model: what an answer prints ([`Answer`], read leniently), how an output
 //! may be reshaped ([`Shape`]), and a [`Hypothesis`]: a reading of the rules with a shape, or
-//! a constant output; [`readings`] lists every reading the search tries.
+//! a constant output. The answer and the readings the search tries ([`readings`]) are
+//! [`crate::judge::separate`]'s.
 
-use crate::beast::variant::{self, SWITCHES};
-use crate::beast::{Ending, Puzzle, Rules, play_out_until};
-
-/// The answer a golf answer gives, read leniently: `aHHHH!` and a score, or a score.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Answer {
-    /// True if it starts with `aHHHH!`.
-    pub eaten: bool,
-    /// The score.
-    pub score: u64,
-}
-
-impl Answer {
-    /// Reads `got` with all whitespace ignored; `None` if it is not of the answer's shape
-    /// (then no hypothesis can give it).
-    pub fn read(got: &[u8]) -> Option<Answer> {
-        let text: Vec<u8> = got
-            .iter()
-            .copied()
-            .filter(|b| !b.is_ascii_whitespace())
-            .collect();
-        let (eaten, digits) = match text.strip_prefix(b"aHHHH!") {
-            Some(rest) => (true, rest),
-            None => (false, &text[..]),
-        };
-        let canonical = !digits.is_empty()
-            && digits.iter().all(u8::is_ascii_digit)
-            && (digits[0] != b'0' || digits.len() == 1);
-        if !canonical {
-            return None;
-        }
-        let score = std::str::from_utf8(digits).ok()?.parse().ok()?;
-        Some(Answer { eaten, score })
-    }
-
-    /// The engine's answer on `puzzle` under `rules`; `None` if it cannot be judged.
-    pub(super) fn of(puzzle: &Puzzle, rules: Rules) -> Option<Answer> {
-        Answer::within(puzzle, rules, || true)
-    }
-
-    /// [`Answer::of`] within the caller's budget; `None` past it.
-    pub(super) fn within(
-        puzzle: &Puzzle,
-        rules: Rules,
-        keep_going: impl FnMut() -> bool,
-    ) -> Option<Answer> {
-        play_out_until(puzzle, rules, keep_going)
-            .ok()
-            .map(|o| Answer {
-                eaten: o.ending == Ending::Eaten,
-                score: o.score,
-            })
-    }
-
-    /// The canonical text: `aHHHH!` and the score on two lines, or the score.
-    pub fn text(self) -> String {
-        match self.eaten {
-            true => format!("aHHHH!\n{}\n", self.score),
-            false => format!("{}\n", self.score),
-        }
-    }
-}
+use crate::beast::variant;
+use crate::beast::{Puzzle, Rules};
+pub use crate::judge::separate::{Answer, readings};
 
 /// How an answer's output may be reshaped from a reading's answer: the output-level
 /// hypotheses.
@@ -224,32 +166,6 @@ impl Hypothesis {
             }
         }
     }
-}
-
-/// Every reading the diagnosis tries, ours excluded, fewest changes from ours first: the 16
-/// combinations of the switches, each alone and with one catalogue entry beyond them.
-pub fn readings() -> Vec<Rules> {
-    let mut all: Vec<(usize, usize, Rules)> = Vec::new();
-    for bits in 0u32..16 {
-        let mut rules = Rules::OURS;
-        for (i, s) in SWITCHES.iter().enumerate() {
-            if bits & (1 << i) != 0 {
-                rules = s.other.apply(rules);
-            }
-        }
-        let switches = bits.count_ones() as usize;
-        if bits != 0 {
-            all.push((switches, 0, rules));
-        }
-        for (k, v) in variant::beyond_switches().enumerate() {
-            all.push((switches + 1, k + 1, v.apply(rules)));
-        }
-    }
-    // Among equals the switches alone come first (they are the text's known ambiguities,
-    // so the likelier reading where a run cannot tell them apart), then the order of the
-    // switches' bits, then the catalogue's order.
-    all.sort_by_key(|&(changes, entry, _)| (changes, entry > 0));
-    all.into_iter().map(|(_, _, r)| r).collect()
 }
 
 /// How many catalogue entries a reading changes.

@@ -3,24 +3,19 @@
 //! with.
 
 use crate::beast::{Puzzle, Rules};
-use crate::judge::diagnose::hypothesis::{Answer, Hypothesis, readings};
+use crate::judge::diagnose::hypothesis::{Answer, Hypothesis};
+use crate::judge::separate::{self, readings};
 
 /// True if the engine's answers on `puzzle` under `a` and `b` differ (leniently), both
 /// being decided. The condition that keeps a shrunk case showing a reading's mistake.
 pub fn readings_differ(puzzle: &Puzzle, a: Rules, b: Rules) -> bool {
-    match (Answer::of(puzzle, a), Answer::of(puzzle, b)) {
-        (Some(x), Some(y)) => x != y,
-        _ => false,
-    }
+    separate::differ(puzzle, a, b, &mut || true)
 }
 
 /// True if `hypothesis` predicts another answer than ours on `puzzle`: the condition that
 /// keeps a shrunk case showing the hypothesis's mistake.
 pub fn hypothesis_differs(puzzle: &Puzzle, hypothesis: Hypothesis) -> bool {
-    match (hypothesis.answer(puzzle), Answer::of(puzzle, Rules::OURS)) {
-        (Some(x), Some(y)) => x != y,
-        _ => false,
-    }
+    separate::apart(hypothesis.answer(puzzle), Answer::of(puzzle, Rules::OURS))
 }
 
 /// True if `got` is, leniently, what `hypothesis` predicts on `puzzle`.
