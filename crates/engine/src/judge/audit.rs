@@ -2,8 +2,10 @@
 //! examples leave open, a small puzzle that separates each open reading from ours, and the
 //! few cases that, added to the examples, decide them all.
 //!
-//! The known readings are the catalogue ([`variant::CATALOGUE`]) and the combinations of two
-//! or more of the four switches ([`pack::switch_combinations`]). An example *refutes* a
+//! The known readings ([`known_readings`]) are the catalogue ([`variant::CATALOGUE`]) and the
+//! combinations of two or more of the four switches ([`pack::switch_combinations`]); they,
+//! the draws and the shrink that keeps a puzzle separating are [`crate::judge::separate`]'s.
+//! An example *refutes* a
 //! reading when the engine answers differently under it. For each open reading a seeded
 //! search ([`Search`]) draws small puzzles (generator 1, at most [`MAX_SIDE`]x[`MAX_SIDE`]
 //! with at most [`MAX_MOVES`] moves, from a ChaCha8 stream seeded with the user's seed)
@@ -17,41 +19,26 @@
 //! [`json`].
 
 use rand_chacha::ChaCha8Rng;
-use rand_core::{Rng, SeedableRng};
+use rand_core::SeedableRng;
 use serde::Serialize;
 
 use crate::beast::replay::{self, Limits};
-use crate::beast::variant::{self, CATALOGUE};
+use crate::beast::variant;
 use crate::beast::{Puzzle, Rules, Ties};
 use crate::judge::cases::{Case, builtin};
 use crate::judge::escape;
-use crate::judge::generate::{GenOptions, generate};
-use crate::judge::pack::{self, answer};
+use crate::judge::pack;
 use crate::judge::report::{json_pretty, visible};
-use crate::judge::shrink::shrink_within;
+use crate::judge::separate::{
+    Answer, answer, differ, differs_from, draw, separated, shrink_separating,
+};
+pub use crate::judge::separate::{MAX_MOVES, MAX_SIDE, WIDE_COLS, known_readings};
 use crate::judge::verdict;
 use crate::words::count;
-
-/// The largest map side a separating puzzle has.
-pub const MAX_SIDE: usize = 8;
-
-/// The most moves a separating puzzle has.
-pub const MAX_MOVES: usize = 10;
-
-/// The widest map the wide stage draws: distances of 15 or more (where the
-/// `int(30*sqrt(d))` reading parts from ours) need a map wider than [`MAX_SIDE`].
-pub const WIDE_COLS: usize = 24;
 
 /// One drawn puzzle in this many of the search's count is drawn by the wide stage, which
 /// runs only when the small stage leaves a reading unseparated.
 const WIDE_SHARE: usize = 4;
-
-/// The most beasts a drawn puzzle has.
-const MAX_BEASTS: usize = 4;
-
-/// The wall percentages a drawn puzzle's map is made with, one drawn a puzzle: ties need
-/// blocked neighbours, stalemates need walls.
-const WALLS_PCT: [u8; 4] = [0, 15, 30, 45];
 
 /// How many times shrinking asks whether a candidate still separates.
 const SHRINK_ASKS: usize = 2_000;
@@ -236,18 +223,6 @@ pub struct Audit {
     pub stopped: bool,
 }
 
-/// Every known reading other than ours: the catalogue in its order, then the combinations
-/// of two or more switches (those of one switch are catalogue entries).
-pub fn known_readings() -> Vec<Rules> {
-    let mut all: Vec<Rules> = CATALOGUE.iter().map(|v| v.apply(Rules::OURS)).collect();
-    for rules in pack::switch_combinations() {
-        if !all.contains(&rules) && rules != Rules::OURS {
-            all.push(rules);
-        }
-    }
-    all
-}
-
 /// The reason the rules make `rules` answer as ours on every puzzle, when they do: a tie
 /// order that ranks the orthogonal steps among themselves, and the diagonal steps among
 /// themselves, as ours does. An orthogonal and a diagonal step never tie (with offset `d`
@@ -276,72 +251,6 @@ pub fn impossible(rules: Rules) -> Option<&'static str> {
          (their squared distances to any cell differ by an odd number), and it ranks the \
          orthogonal steps among themselves, and the diagonal ones, as we do",
     )
-}
-
-/// True if `a` and `b` print different things on `puzzle` (both judged within the budget).
-fn differ(puzzle: &Puzzle, a: Rules, b: Rules, keep_going: &mut dyn FnMut() -> bool) -> bool {
-    match (answer(puzzle, a, keep_going), answer(puzzle, b, keep_going)) {
-        (Some(x), Some(y)) => x != y,
-        _ => false,
-    }
-}
-
-/// The next puzzle drawn from the stream: its options drawn first (a side of 3 to
-/// [`MAX_SIDE`], 1 to [`MAX_BEASTS`] beasts that fit, a wall percentage of [`WALLS_PCT`], 1
-/// to [`MAX_MOVES`] moves), then generator 1's seed.
-fn draw(rng: &mut ChaCha8Rng) -> Option<Puzzle> {
-    let mut below = |n: usize| (rng.next_u64() % n as u64) as usize;
-    let cols = 3 + below(MAX_SIDE - 2);
-    let rows = 3 + below(MAX_SIDE - 2);
-    let free = (cols - 2) * (rows - 2);
-    let beasts = 1 + below(MAX_BEASTS);
-    let walls_pct = WALLS_PCT[below(WALLS_PCT.len())];
-    let moves = 1 + below(MAX_MOVES);
-    let seed = rng.next_u64();
-    let opts = GenOptions {
-        cols,
-        rows,
-        beasts: beasts.min(free.saturating_sub(1)),
-        walls_pct,
-        moves,
-    };
-    generate(seed, &opts).ok()
-}
-
-/// The next puzzle of the wide stage: [`draw`]'s, but 9 to [`WIDE_COLS`] columns wide.
-fn draw_wide(rng: &mut ChaCha8Rng) -> Option<Puzzle> {
-    let mut below = |n: usize| (rng.next_u64() % n as u64) as usize;
-    let cols = MAX_SIDE + 1 + below(WIDE_COLS - MAX_SIDE);
-    let rows = 3 + below(MAX_SIDE - 2);
-    let free = (cols - 2) * (rows - 2);
-    let beasts = 1 + below(MAX_BEASTS);
-    let walls_pct = WALLS_PCT[below(WALLS_PCT.len())];
-    let moves = 1 + below(MAX_MOVES);
-    let seed = rng.next_u64();
-    let opts = GenOptions {
-        cols,
-        rows,
-        beasts: beasts.min(free.saturating_sub(1)),
-        walls_pct,
-        moves,
-    };
-    generate(seed, &opts).ok()
-}
-
-/// `found`, which separates every reading of `all` from ours, shrunk to a smaller puzzle
-/// that still does and still has a move (the challenge's inputs all have one).
-fn shrunk(found: &Puzzle, all: &[Rules], keep_going: &mut dyn FnMut() -> bool) -> Puzzle {
-    let mut deadline = true;
-    shrink_within(
-        found,
-        SHRINK_ASKS,
-        || {
-            deadline = deadline && keep_going();
-            deadline
-        },
-        |p| !p.moves().is_empty() && all.iter().all(|&r| differ(p, Rules::OURS, r, &mut || true)),
-    )
-    .puzzle
 }
 
 /// The separating puzzle `puzzle` with both outputs and the turn where the games part.
@@ -419,22 +328,22 @@ pub fn audit(examples: &[Case], search: Search, keep_going: &mut dyn FnMut() -> 
             break;
         }
         drawn += 1;
-        let Some(puzzle) = draw(&mut rng) else {
+        let Some(puzzle) = draw(&mut rng, 3..=MAX_SIDE) else {
             continue;
         };
-        let Some(ours) = answer(&puzzle, Rules::OURS, keep_going) else {
+        let Some(ours) = Answer::within(&puzzle, Rules::OURS, &mut *keep_going) else {
             continue;
         };
         let separates: Vec<usize> = (0..open.len())
             .filter(|&i| {
                 !matches!(found[i], Some(Err(_)))
-                    && answer(&puzzle, open[i], keep_going).is_some_and(|theirs| theirs != ours)
+                    && differs_from(&puzzle, ours, open[i], keep_going)
             })
             .collect();
         let newly = separates.iter().filter(|&&i| found[i].is_none()).count();
         for &i in &separates {
             if found[i].is_none() {
-                let small = shrunk(&puzzle, &[open[i]], keep_going);
+                let small = shrink_separating(&puzzle, &[open[i]], SHRINK_ASKS, keep_going);
                 found[i] = Some(Ok(separating(small, open[i], Stage::Small)));
             }
         }
@@ -444,7 +353,7 @@ pub fn audit(examples: &[Case], search: Search, keep_going: &mut dyn FnMut() -> 
         if separates.len() > 1 && (separates.len() > widest || newly > 0) && joint.len() < MAX_JOINT
         {
             let all: Vec<Rules> = separates.iter().map(|&i| open[i]).collect();
-            joint.push(shrunk(&puzzle, &all, keep_going));
+            joint.push(shrink_separating(&puzzle, &all, SHRINK_ASKS, keep_going));
             joint_sets.push(separates);
         }
     }
@@ -473,17 +382,15 @@ pub fn audit(examples: &[Case], search: Search, keep_going: &mut dyn FnMut() -> 
             break;
         }
         drawn += 1;
-        let Some(puzzle) = draw_wide(&mut rng) else {
+        let Some(puzzle) = draw(&mut rng, MAX_SIDE + 1..=WIDE_COLS) else {
             continue;
         };
-        let Some(ours) = answer(&puzzle, Rules::OURS, keep_going) else {
+        let Some(ours) = Answer::within(&puzzle, Rules::OURS, &mut *keep_going) else {
             continue;
         };
         for i in 0..open.len() {
-            if found[i].is_none()
-                && answer(&puzzle, open[i], keep_going).is_some_and(|theirs| theirs != ours)
-            {
-                let small = shrunk(&puzzle, &[open[i]], keep_going);
+            if found[i].is_none() && differs_from(&puzzle, ours, open[i], keep_going) {
+                let small = shrink_separating(&puzzle, &[open[i]], SHRINK_ASKS, keep_going);
                 found[i] = Some(Ok(separating(small, open[i], Stage::Wide)));
             }
         }
@@ -554,7 +461,7 @@ fn cover(undecided: &[Undecided], joint: Vec<Puzzle>) -> Vec<Added> {
     let readings: Vec<Rules> = undecided.iter().map(|u| u.rules).collect();
     let sets: Vec<Vec<usize>> = puzzles
         .iter()
-        .map(|p| pack::separated(p, &readings, &mut || true))
+        .map(|p| separated(p, &readings, &mut || true))
         .collect();
     let cost: Vec<usize> = puzzles.iter().map(|p| p.to_string().len()).collect();
     let chosen = pack::greedy_cover(&sets, readings.len(), &cost).chosen;
@@ -924,19 +831,6 @@ mod tests {
             .into_iter()
             .filter(|c| pack::is_sample(&c.name))
             .collect()
-    }
-
-    #[test]
-    fn known_readings_are_the_catalogue_and_the_switch_combinations() {
-        let all = known_readings();
-        assert_eq!(all.len(), CATALOGUE.len() + 11);
-        assert!(!all.contains(&Rules::OURS));
-        for v in CATALOGUE {
-            assert!(all.contains(&v.apply(Rules::OURS)), "{}", v.name);
-        }
-        for r in pack::switch_combinations().into_iter().skip(1) {
-            assert!(all.contains(&r), "{}", variant::flags(r));
-        }
     }
 
     #[test]
