@@ -38,6 +38,7 @@ use crate::judge::diagnose::{
     describe,
 };
 use crate::judge::generate::{GenOptions, generate};
+use crate::judge::separate::apart;
 use crate::judge::shrink;
 use crate::judge::verdict::Verdict;
 
@@ -508,11 +509,12 @@ pub fn design_hypothesis(
                 .collect();
             let tells_apart = |p: &Puzzle, rivals: &[Hypothesis], elsewhere: u128| {
                 let a = h.answer(p)?;
-                let other = |r: Hypothesis| r.answer(p).is_none_or(|b| b == a);
+                // Told from a rival where both are decided and differ ([`apart`]).
+                let told_from = |r: Hypothesis| apart(Some(a), r.answer(p));
                 let told = !common.contains(&a)
-                    && !other(ours)
-                    && !other(without)
-                    && !rivals.iter().any(|&r| other(r))
+                    && told_from(ours)
+                    && told_from(without)
+                    && rivals.iter().all(|&r| told_from(r))
                     && others.iter().all(|&w| w.answer(p) == Some(a))
                     && (elsewhere == 0
                         || event_bits(p, keep_going).is_some_and(|b| b & elsewhere == 0));

@@ -31,11 +31,11 @@ pub const MAX_MOVES: usize = 10;
 pub const WIDE_COLS: usize = 24;
 
 /// The most beasts a drawn puzzle has.
-const MAX_BEASTS: usize = 4;
+pub const MAX_BEASTS: usize = 4;
 
 /// The wall percentages a drawn puzzle's map is made with, one drawn a puzzle: ties need
 /// blocked neighbours, stalemates need walls.
-const WALLS_PCT: [u8; 4] = [0, 15, 30, 45];
+pub const WALLS_PCT: [u8; 4] = [0, 15, 30, 45];
 
 // ---------------------------------------------------------------------------------------
 // The readings.
