@@ -15,6 +15,7 @@ use beast_engine::beast::{Puzzle, Rules};
 use beast_engine::judge::cases::Case;
 use beast_engine::judge::diagnose::{self, Cause, Group, Hypothesis};
 use beast_engine::judge::report::{CaseReport, Shown, Shrink, Size};
+use beast_engine::judge::separate;
 use beast_engine::judge::shrink;
 use beast_engine::judge::termination::Termination;
 use beast_engine::judge::verdict::Verdict;
@@ -176,10 +177,9 @@ fn first_happens(puzzle: &Puzzle, event: RuleEvent) -> Option<String> {
 
 /// Runs the answer on `puzzle`; `None` if the engine cannot judge it.
 fn see<E: Execute>(judge: &Judge<E>, puzzle: &Puzzle) -> anyhow::Result<Option<Seen>> {
-    let Ok(outcome) = beast_engine::beast::play_out(puzzle, Rules::OURS) else {
+    let Some(expected) = separate::answer(puzzle, Rules::OURS, &mut || true) else {
         return Ok(None);
     };
-    let expected = outcome.answer();
     let (verdict, run) = judge.run_on(puzzle, &expected)?;
     let (_, detail) = judge.verdict(&run, &expected);
     Ok(Some(Seen {
