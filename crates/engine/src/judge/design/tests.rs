@@ -6,6 +6,7 @@ use crate::beast::{Ending, Target, variant::find};
 use crate::judge::confirmation::Strength;
 use crate::judge::diagnose::{Suspect, diagnose};
 use crate::judge::generate::Recipe;
+use crate::judge::separate;
 use crate::judge::verdict::compare;
 
 /// 200 puzzles of the default generator with our answers.
@@ -46,7 +47,7 @@ fn after() -> Rules {
 }
 
 fn under(rules: Rules) -> impl Fn(&Puzzle) -> String {
-    move |p| play_out(p, rules).map(|o| o.answer()).unwrap_or_default()
+    move |p| separate::answer(p, rules, &mut || true).unwrap_or_default()
 }
 
 /// The experiments of an answer that prints `answer(puzzle)`, run on that same answer.

@@ -7,6 +7,7 @@ use crate::beast::play_out;
 use crate::beast::variant::find;
 use crate::beast::{Ending, variant};
 use crate::judge::generate::{GenOptions, generate};
+use crate::judge::separate;
 use crate::judge::verdict::compare;
 
 const REAPER: &str = "5 5\n#####\n#O  #\n# ~ #\n#  H#\n#####\nWWW\n";
@@ -123,7 +124,7 @@ fn one_wrong_answer_is_only_weak_evidence() {
 fn a_reading_over_many_cases_is_explained_with_its_evidence() {
     let stop = rules_of("exhaust-stop");
     let d = diagnose_answer(&puzzles(), |p, _| {
-        play_out(p, stop).map(|o| o.answer()).unwrap_or_default()
+        separate::answer(p, stop, &mut || true).unwrap_or_default()
     });
     assert_eq!(d.status, Status::Explained, "{:?}", d.readings);
     assert_eq!(d.groups.len(), 1);
