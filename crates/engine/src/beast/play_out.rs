@@ -286,6 +286,17 @@ fn eaten_while_waiting_briefly(game: &mut Game) -> bool {
     false
 }
 
+/// One waiting turn, shown to `observe`: true while the player is still alive.
+fn wait_once(game: &mut Game, observe: &mut impl FnMut(&Game, &Step)) -> bool {
+    match game.apply(Move::Wait) {
+        Ok(step) => {
+            observe(game, &step);
+            step.status == Status::Playing
+        }
+        Err(GameOver { .. }) => false,
+    }
+}
+
 /// Under [`Stalemate::AnyTurn`]: the player waits until he is eaten or the beasts stand
 /// where they stood before any earlier waiting turn. Under our schedule the first odd wait
 /// repeats the positions, so this plays at most two turns; under others it stops at
@@ -297,14 +308,8 @@ fn wait_until_any_repeat(
     let start = game.turn();
     let mut seen = std::collections::HashSet::from([game.beasts().to_vec()]);
     loop {
-        match game.apply(Move::Wait) {
-            Ok(step) => {
-                observe(game, &step);
-                if step.status != Status::Playing {
-                    return Ok(Ending::Eaten);
-                }
-            }
-            Err(GameOver { .. }) => return Ok(Ending::Eaten),
+        if !wait_once(game, observe) {
+            return Ok(Ending::Eaten);
         }
         if !seen.insert(game.beasts().to_vec()) {
             return Ok(Ending::Stalemate);
@@ -341,15 +346,7 @@ fn wait_out(
     {
         return Ok(Ending::Stalemate);
     }
-    let mut wait = |game: &mut Game| -> bool {
-        match game.apply(Move::Wait) {
-            Ok(step) => {
-                observe(game, &step);
-                step.status == Status::Playing
-            }
-            Err(GameOver { .. }) => false,
-        }
-    };
+    let mut wait = |game: &mut Game| wait_once(game, observe);
     // Line up so that each cycle step is an (odd, even) pair of turns.
     if game.turn() % 2 == 1 && !wait(game) {
         return Ok(Ending::Eaten);
