@@ -12,6 +12,7 @@
 mod ahead;
 mod answers;
 mod args;
+mod case;
 mod event;
 mod experiment;
 mod interrupt;
@@ -44,10 +45,11 @@ use beast_engine::judge::{leaderboard, merge, robustness, tuning};
 
 use self::answers::Answer;
 pub use self::args::Args;
+use self::case::Judge;
 use self::event::{Concluded, Event, Finish, Judged, Start};
 use self::interrupt::Running;
 use self::plan::{Conclusion, Output, Plan, ShrinkWhich, Work};
-use self::pool::{Judge, Tick};
+use self::pool::Tick;
 use self::report::{Out, Reporters};
 use self::runner::Runner;
 use super::budget::{self, Steps};

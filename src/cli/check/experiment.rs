@@ -2,10 +2,6 @@
 //! failure run again (`--repeat N`: every case) to tell a flaky answer, then each label's
 //! designed cases (`judge::design`), which the label must match to stay.
 
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::thread;
-
 use beast_engine::judge::cases::Case;
 use beast_engine::judge::design::{self, Confirmation, Plan, Ran};
 use beast_engine::judge::diagnose::{Cause, Diagnosis, Observed};
@@ -13,7 +9,8 @@ use beast_engine::judge::flaky::{self, Rerun};
 use beast_engine::judge::report::CaseReport;
 use beast_engine::judge::verdict::Verdict;
 
-use super::pool::Judge;
+use super::case::Judge;
+use super::pool;
 use super::runner::{Execute, Exit};
 use crate::cli::budget::{self, Steps};
 
@@ -165,57 +162,26 @@ fn confirm<E: Execute>(
         .collect())
 }
 
-/// Runs the answer once on each input, on `jobs` threads: its output where it exited
-/// normally; no output where it did not (or once the check is interrupted); an IE where
-/// the judge could not set the case up, twice (as `Judge::case` retries it once).
+/// Runs the answer once on each input ([`Judge::attempt`]) on the pool's threads: its
+/// output where it exited normally; no output where it did not (or once the check is
+/// interrupted); an IE where the judge could not set the case up, twice.
 fn run_each<E: Execute>(
     judge: &Judge<E>,
     inputs: &[Vec<u8>],
     jobs: usize,
 ) -> anyhow::Result<Vec<Ran>> {
-    let next = AtomicUsize::new(0);
-    let results: Mutex<Vec<Ran>> = Mutex::new(vec![Ran::NoOutput; inputs.len()]);
-    let failure: Mutex<Option<anyhow::Error>> = Mutex::new(None);
-    thread::scope(|scope| {
-        for _ in 0..jobs.min(inputs.len()).max(1) {
-            scope.spawn(|| {
-                loop {
-                    let k = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(input) = inputs.get(k) else { break };
-                    if judge.runner.interrupted().is_some() {
-                        break;
-                    }
-                    let run = judge.runner.run(input).and_then(|run| {
-                        match run.ended == Exit::SetupFailed && judge.runner.interrupted().is_none()
-                        {
-                            true => judge.runner.run(input),
-                            false => Ok(run),
-                        }
-                    });
-                    match run {
-                        Ok(run) => {
-                            let out = match run.ended {
-                                Exit::Exited(0) => Ran::Output(run.stdout),
-                                Exit::SetupFailed => Ran::InternalError,
-                                _ => Ran::NoOutput,
-                            };
-                            if let Ok(mut r) = results.lock() {
-                                r[k] = out;
-                            }
-                        }
-                        Err(e) => {
-                            if let Ok(mut f) = failure.lock() {
-                                f.get_or_insert(e.into());
-                            }
-                            break;
-                        }
-                    }
-                }
-            });
+    let ran = pool::map(inputs, jobs, |input| {
+        if judge.runner.interrupted().is_some() {
+            return Ok(Ran::NoOutput);
         }
+        let run = judge.attempt(input)?;
+        Ok(match run.ended {
+            Exit::Exited(0) => Ran::Output(run.stdout),
+            Exit::SetupFailed => Ran::InternalError,
+            _ => Ran::NoOutput,
+        })
     });
-    if let Some(e) = failure.into_inner().ok().flatten() {
-        return Err(e);
-    }
-    Ok(results.into_inner().unwrap_or_default())
+    ran.into_iter()
+        .collect::<std::io::Result<Vec<Ran>>>()
+        .map_err(Into::into)
 }

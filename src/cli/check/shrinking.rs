@@ -20,7 +20,7 @@ use beast_engine::judge::shrink;
 use beast_engine::judge::termination::Termination;
 use beast_engine::judge::verdict::Verdict;
 
-use super::pool::Judge;
+use super::case::Judge;
 use super::runner::Execute;
 
 /// Predicate asks when shrinking with the engine alone: it is cheap.
@@ -180,14 +180,13 @@ fn see<E: Execute>(judge: &Judge<E>, puzzle: &Puzzle) -> anyhow::Result<Option<S
     let Some(expected) = separate::answer(puzzle, Rules::OURS, &mut || true) else {
         return Ok(None);
     };
-    let (verdict, run) = judge.run_on(puzzle, &expected)?;
-    let (_, detail) = judge.verdict(&run, &expected);
+    let judged = judge.judged(puzzle, &expected)?;
     Ok(Some(Seen {
         puzzle: puzzle.clone(),
         expected,
-        verdict,
-        got: String::from_utf8_lossy(&run.stdout).into_owned(),
-        detail,
+        verdict: judged.verdict,
+        got: String::from_utf8_lossy(&judged.run.stdout).into_owned(),
+        detail: judged.detail,
     }))
 }
 
