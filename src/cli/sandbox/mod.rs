@@ -629,9 +629,17 @@ impl Sandbox {
             processes: contained.then_some(self.nproc().unwrap_or(PROCESSES)),
             env_cleared: contained,
             run_as_uid: host.uids.as_ref().filter(|_| contained).map(UidPool::first),
-            line: summary_line(self.mechanism, &protections, &missing),
+            line: summary_line(self.mechanism, self.origin(), &protections, &missing),
             protections,
             missing,
+        }
+    }
+
+    /// Whether the mechanism in force is the one asked for or a fallback from the jail.
+    fn origin(&self) -> Origin {
+        match self.host.no_jail {
+            None => Origin::Asked,
+            Some(_) => Origin::FellBack,
         }
     }
 
@@ -675,16 +683,31 @@ impl Sandbox {
     }
 }
 
+/// Whether the mechanism in force is the one `--sandbox` asked for, or the one the judge
+/// fell back to because the jail could not be had.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Origin {
+    /// The mechanism asked for.
+    Asked,
+    /// A fallback: the jail could not be had.
+    FellBack,
+}
+
 /// The report's first line (`line` of [`Sandbox::summary`]), e.g. `sandbox: jail:
 /// user+mount+... namespaces, ...`: the mechanism, what is in force, and what is missing.
-fn summary_line(mechanism: Mechanism, protections: &[String], missing: &[String]) -> String {
+/// `--sandbox none` asked for says only that the command runs unconfined.
+fn summary_line(
+    mechanism: Mechanism,
+    origin: Origin,
+    protections: &[String],
+    missing: &[String],
+) -> String {
     let name = match mechanism {
         Mechanism::None => "none (the command runs unconfined)",
         m => m.name(),
     };
     let mut line = format!("sandbox: {name}");
-    let chosen = missing.iter().any(|m| m.ends_with("(--sandbox none)"));
-    if mechanism == Mechanism::None && chosen {
+    if mechanism == Mechanism::None && origin == Origin::Asked {
         return line;
     }
     if !protections.is_empty() {
@@ -804,6 +827,7 @@ mod tests {
         assert_eq!(
             summary_line(
                 Mechanism::Jail,
+                Origin::Asked,
                 &words(&["minimal root", "seccomp"]),
                 &words(&["memory cgroup (no)"])
             ),
@@ -813,6 +837,7 @@ mod tests {
         assert_eq!(
             summary_line(
                 Mechanism::None,
+                Origin::Asked,
                 &group,
                 &words(&["everything else (--sandbox none)"])
             ),
@@ -821,6 +846,7 @@ mod tests {
         assert_eq!(
             summary_line(
                 Mechanism::None,
+                Origin::FellBack,
                 &group,
                 &words(&["the jail (no jail in this build)"])
             ),
