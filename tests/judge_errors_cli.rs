@@ -25,7 +25,7 @@ fn is_root() -> bool {
     })
 }
 
-/// A user for the non-root runs, made when missing (as `jail_cli` does).
+/// A user for the non-root runs, made when missing (as `jail::breakouts` does).
 fn test_user() -> Option<String> {
     let name = "beast-judge-test";
     let exists = Command::new("id")

@@ -1,6 +1,7 @@
 //! The integration tests of `beast`: one crate, one module a command or concern, the shared
-//! helpers in `util`. Engine-only tests are unit tests of `crates/engine`. The jail's and
-//! the hostile candidates' tests need Linux (`/proc`, namespaces), the pipe tests Unix.
+//! helpers in `util`, the jail's tests in `jail/` by attack class. Engine-only tests are unit
+//! tests of `crates/engine`. The jail's tests need Linux (`/proc`, namespaces), the pipe
+//! tests Unix.
 
 mod util;
 
@@ -13,8 +14,6 @@ mod cases_cli;
 mod catalogue_cli;
 mod check_cli;
 mod confirmed_cli;
-#[cfg(target_os = "linux")]
-mod contain_cli;
 mod diagnosis_cli;
 mod everyday_cli;
 mod examples;
@@ -23,15 +22,13 @@ mod gen_cli;
 #[cfg(unix)]
 mod hostile_text_cli;
 #[cfg(target_os = "linux")]
-mod jail_cli;
+mod jail;
 #[cfg(target_os = "linux")]
 mod judge_errors_cli;
 mod kattis_cli;
 mod named_causes_cli;
 #[cfg(target_os = "linux")]
 mod named_files_cli;
-#[cfg(target_os = "linux")]
-mod named_paths_cli;
 mod page_cli;
 #[cfg(unix)]
 mod pipes_cli;
@@ -46,9 +43,5 @@ mod robustness_cli;
 mod same_report_cli;
 #[cfg(unix)]
 mod shard_records_cli;
-#[cfg(target_os = "linux")]
-mod side_doors_cli;
 #[cfg(unix)]
 mod startable_cli;
-#[cfg(target_os = "linux")]
-mod subordinate_uid_cli;

@@ -9,7 +9,7 @@ use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use crate::contain_cli::{
+use crate::jail::hostile::{
     Cases, SHORT_TIMEOUT, hostile, leaves_nothing, left_running, levels, marker, namespaces, run,
     run_with,
 };
@@ -203,7 +203,7 @@ fn an_answer_is_born_in_its_cases_cgroups_and_they_go_with_the_check() {
     let mark = marker("cgroup");
     // The one case's right answer, late: a wrong one would have the diagnosis run the
     // answer again on the cases it designs, each costing the sleep.
-    let cases = crate::contain_cli::Cases::new();
+    let cases = crate::jail::hostile::Cases::new();
     let mut check = std::process::Command::new(BEAST)
         .args(["check", "--sandbox", "strict", "--no-builtin", "--cases"])
         .arg(cases.dir())
@@ -219,7 +219,7 @@ fn an_answer_is_born_in_its_cases_cgroups_and_they_go_with_the_check() {
     while seen.is_empty() && Instant::now() < deadline {
         std::thread::sleep(Duration::from_millis(50));
         // The answer itself, not the judge or its helper, whose command lines hold it too.
-        seen = crate::contain_cli::with_marker(&mark);
+        seen = crate::jail::hostile::with_marker(&mark);
         seen.retain(|s| {
             s.split_once(": ")
                 .is_some_and(|(_, cmd)| cmd.starts_with("sh "))
@@ -749,7 +749,7 @@ fn a_cleared_parent_death_signal_does_not_outlive_a_killed_judge() {
         // The judge's own command line holds the marker too: wait for another process.
         let judge_pid = format!("{}:", judge.id());
         let others = |mark: &str| {
-            crate::contain_cli::with_marker(mark)
+            crate::jail::hostile::with_marker(mark)
                 .into_iter()
                 .filter(|p| !p.starts_with(&judge_pid))
                 .count()
@@ -765,10 +765,10 @@ fn a_cleared_parent_death_signal_does_not_outlive_a_killed_judge() {
         let _ = judge.wait();
         // A generous ceiling for the kill to land on a loaded machine.
         let deadline = Instant::now() + BOUND;
-        let mut left = crate::contain_cli::with_marker(&mark);
+        let mut left = crate::jail::hostile::with_marker(&mark);
         while !left.is_empty() && Instant::now() < deadline {
             std::thread::sleep(Duration::from_millis(50));
-            left = crate::contain_cli::with_marker(&mark);
+            left = crate::jail::hostile::with_marker(&mark);
         }
         assert!(left.is_empty(), "{level}: left running: {left:?}");
     }
@@ -963,13 +963,13 @@ fn two_jails_wake_each_other_through_a_futex_on_a_shared_file_a_known_limit() {
     let built = std::process::Command::new("gcc")
         .args(["-O2", "-o"])
         .arg(&program)
-        .arg(crate::contain_cli::hostile("futex-across.c"))
+        .arg(crate::jail::hostile::hostile("futex-across.c"))
         .status()
         .is_ok_and(|s| s.success());
     assert!(built, "gcc builds the fixture");
     let mut runners = vec![(None, FIRST_UID + 64_000)];
-    if let Some(user) = crate::named_paths_cli::normal_user() {
-        let first = crate::named_paths_cli::subordinate_first(user).expect("a range");
+    if let Some(user) = crate::jail::shown_paths::normal_user() {
+        let first = crate::jail::shown_paths::subordinate_first(user).expect("a range");
         runners.push((Some(user), first + 64));
     }
     for (user, uid) in runners {

@@ -648,4 +648,4 @@ fn files_under_tmp_that_the_answer_is_given_stay_visible() {
 }
 
 // An answer in a directory closed to its case's user is refused before the first case:
-// see `named_paths_cli::an_answer_directory_its_case_cannot_list_is_refused_before_any_case`.
+// see `jail::shown_paths::an_answer_directory_its_case_cannot_list_is_refused_before_any_case`.

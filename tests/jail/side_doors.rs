@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use std::process::Output;
 use std::time::{Duration, Instant};
 
-use crate::contain_cli::{left_running, levels};
+use crate::jail::hostile::{left_running, levels};
 use crate::util::{BEAST, repo};
 
 /// The longest any check here may take.

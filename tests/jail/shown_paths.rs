@@ -25,7 +25,7 @@ const PUZZLE: &str = "5 5\n#####\n#O  #\n# ~ #\n#  H#\n#####\nWRD\n";
 /// What no output may ever hold.
 const SECRET: &str = "the-closed-directory's-secret";
 
-/// The normal user the runs are made as (the one `side_doors_cli` makes).
+/// The normal user the runs are made as (the one `jail::side_doors` makes).
 const USER: &str = "beast-judge-test";
 
 fn is_root() -> bool {
