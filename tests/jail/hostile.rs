@@ -2,7 +2,8 @@
 //! escape, cheat or read a secret. After each, no process it started is left (found by a
 //! unique marker in `/proc/*/cmdline`), it passes no case it did not solve, its verdict
 //! fits, and the check ends in bounded time. Tests of the namespace level skip, saying
-//! why, where the kernel refuses namespaces.
+//! why, where the kernel refuses namespaces. Each fixture's expected outcome is a row of
+//! `tests/fixtures/hostile.tsv` (the test that runs it, its verdicts, the harm checked).
 
 use std::path::PathBuf;
 use std::sync::OnceLock;
@@ -24,6 +25,64 @@ const ANSWER_TIMEOUT: &str = "30";
 /// The time limit of an answer that is to run out of time (it loops, or holds its
 /// processes): its TLE ends the check soon.
 pub const SHORT_TIMEOUT: &str = "2";
+
+/// One row of `tests/fixtures/hostile.tsv`: a hostile fixture and what is expected of it.
+#[derive(Debug)]
+pub struct Row {
+    /// The fixture's file name in `tests/fixtures/hostile/`.
+    pub fixture: String,
+    /// The test that runs it: `FILE::NAME` of `tests/jail/FILE.rs`.
+    pub test: String,
+    /// The verdicts it may get under a contained level; empty where the test checks only
+    /// the harm.
+    pub verdicts: Vec<String>,
+    /// The harm its test checks from outside, in words.
+    pub harm: String,
+}
+
+/// The rows of `tests/fixtures/hostile.tsv`, header and comments left out.
+pub fn table() -> Vec<Row> {
+    let text = std::fs::read_to_string(crate::util::repo("tests/fixtures/hostile.tsv"))
+        .expect("the table of hostile fixtures");
+    text.lines()
+        .filter(|l| !l.starts_with('#') && !l.starts_with("fixture\t"))
+        .map(|l| {
+            let cols: Vec<&str> = l.split('\t').collect();
+            assert_eq!(cols.len(), 4, "four columns: {l:?}");
+            Row {
+                fixture: cols[0].to_string(),
+                test: cols[1].to_string(),
+                verdicts: match cols[2] {
+                    "-" => Vec::new(),
+                    v => v.split(',').map(str::to_string).collect(),
+                },
+                harm: cols[3].to_string(),
+            }
+        })
+        .collect()
+}
+
+/// The verdicts the table allows `fixture`; a fixture without a row, or without verdicts,
+/// fails the test that asks.
+pub fn expected_verdicts(fixture: &str) -> Vec<String> {
+    let row = table().into_iter().find(|r| r.fixture == fixture);
+    let verdicts = row.map(|r| r.verdicts).unwrap_or_default();
+    assert!(
+        !verdicts.is_empty(),
+        "no verdicts for {fixture} in hostile.tsv"
+    );
+    verdicts
+}
+
+/// Checks that `fixture`'s verdict is one its row of the table allows.
+fn assert_listed_verdict(fixture: &str, run: &Outcome, level: &str) {
+    let allowed = expected_verdicts(fixture);
+    assert!(
+        allowed.contains(&run.verdict),
+        "{level}: {fixture} got {} where hostile.tsv allows {allowed:?}: {run:?}",
+        run.verdict
+    );
+}
 
 pub fn hostile(name: &str) -> String {
     fixture("hostile").join(name).to_string_lossy().into_owned()
@@ -210,18 +269,19 @@ pub fn levels(test: &str, basic_too: bool) -> Vec<&'static str> {
 }
 
 /// Runs a candidate that leaves processes behind and checks none is left; its verdict is
-/// one of `verdicts`.
-pub fn leaves_nothing(script: &str, verdicts: &[&str]) {
+/// one its row of `hostile.tsv` allows.
+pub fn leaves_nothing(script: &str) {
+    let verdicts = expected_verdicts(script);
     for level in levels(script, true) {
         let mark = marker(script);
         let cases = Cases::new();
         // An answer that may run out of time gets a short limit; the others a generous one.
-        let flags: &[&str] = match verdicts.contains(&"TLE") {
+        let flags: &[&str] = match verdicts.iter().any(|v| v == "TLE") {
             true => &["--timeout", SHORT_TIMEOUT],
             false => &[],
         };
         let o = run_with(level, &cases, script, &[&mark], &[], flags);
-        assert!(verdicts.contains(&o.verdict.as_str()), "{level}: {o:?}");
+        assert_listed_verdict(script, &o, level);
         assert_eq!(o.code, Some(1), "{level}: {o:?}");
         assert!(o.took < BOUND, "{level}: {o:?}");
         let left = left_running(&mark);
@@ -231,7 +291,7 @@ pub fn leaves_nothing(script: &str, verdicts: &[&str]) {
 
 #[test]
 fn a_sleeper_in_its_own_session_is_killed() {
-    leaves_nothing("setsid-sleeper.sh", &["WA"]);
+    leaves_nothing("setsid-sleeper.sh");
     // Without a sandbox it escapes the process group kill: the test can tell.
     let mark = marker("unsandboxed");
     run("none", &Cases::new(), "setsid-sleeper.sh", &[&mark], &[]);
@@ -292,18 +352,18 @@ fn a_killed_judge_takes_its_candidates_with_it() {
 
 #[test]
 fn a_double_forked_sleeper_is_killed() {
-    leaves_nothing("double-fork.sh", &["WA"]);
+    leaves_nothing("double-fork.sh");
 }
 
 #[test]
 fn a_candidate_that_ignores_sigterm_is_killed_on_time() {
-    leaves_nothing("ignores-term.sh", &["TLE"]);
+    leaves_nothing("ignores-term.sh");
 }
 
 #[test]
 fn five_hundred_children_are_all_killed() {
     // TLE, or RTE when the process limit stops it first.
-    leaves_nothing("fork500.sh", &["TLE", "RTE"]);
+    leaves_nothing("fork500.sh");
 }
 
 #[test]
@@ -328,7 +388,7 @@ fn a_candidate_starts_once_another_lets_go_of_every_process_it_may_have() {
         .output()
         .expect("beast runs");
     let held = holder.join().expect("the first check ran");
-    assert_eq!(held.verdict, "TLE", "{held:?}");
+    assert_listed_verdict("hold-processes.sh", &held, "strict");
     assert_eq!(
         out.status.code(),
         Some(0),
@@ -389,7 +449,7 @@ fn the_judges_secrets_stay_out_of_the_environment() {
     for level in levels("token", true) {
         let cases = Cases::new();
         let o = run(level, &cases, "token.sh", &[], &[("GITHUB_TOKEN", "2")]);
-        assert_eq!(o.verdict, "WA", "{level}: {o:?}");
+        assert_listed_verdict("token.sh", &o, level);
         assert_eq!(o.got, "no token\n", "{level}");
     }
     // Passed on purpose with --env, it arrives.
@@ -411,7 +471,7 @@ fn local_network_services_are_out_of_reach() {
     for level in levels("the network test", false) {
         let cases = Cases::new();
         let o = run(level, &cases, "connect.py", &[&port], &[]);
-        assert_eq!(o.verdict, "WA", "{level}: {o:?}");
+        assert_listed_verdict("connect.py", &o, level);
         assert!(o.got.starts_with("no network"), "{level}: {o:?}");
     }
     let cases = Cases::new();
@@ -472,7 +532,7 @@ fn nothing_outside_the_private_directory_is_written() {
         let dirs = [cases.dir(), open.clone()];
         let args: Vec<&str> = dirs.iter().map(|d| d.to_str().expect("path")).collect();
         let o = run(level, &cases, "write-outside.sh", &args, &[]);
-        assert_eq!(o.verdict, "WA", "{level}: {o:?}");
+        assert_listed_verdict("write-outside.sh", &o, level);
         for d in &dirs {
             assert!(
                 !d.join("pwned").exists(),
@@ -490,7 +550,7 @@ fn four_gib_is_a_memory_limit_verdict() {
     for level in levels("the memory test", true) {
         let cases = Cases::new();
         let o = run_with(level, &cases, "alloc.py", &[], &[], &["--memory", "256"]);
-        assert_eq!(o.verdict, "MLE", "{level}: {o:?}");
+        assert_listed_verdict("alloc.py", &o, level);
         assert!(o.detail.contains("256 MiB"), "{level}: {o:?}");
         assert!(o.took < BOUND, "{level}: {o:?}");
     }
@@ -649,3 +709,63 @@ fn files_under_tmp_that_the_answer_is_given_stay_visible() {
 
 // An answer in a directory closed to its case's user is refused before the first case:
 // see `jail::shown_paths::an_answer_directory_its_case_cannot_list_is_refused_before_any_case`.
+
+/// A function's text from its name to its closing brace.
+fn body_of(from_name: &str) -> &str {
+    &from_name[..from_name.find("\n}\n").unwrap_or(from_name.len())]
+}
+
+/// The short names a row's verdicts are spelled in (`beast check --format json`).
+const VERDICTS: [&str; 8] = ["AC", "WA", "PE", "TLE", "RTE", "OLE", "MLE", "IE"];
+
+#[test]
+fn the_table_lists_every_hostile_fixture_and_the_test_that_runs_it() {
+    let rows = table();
+    let mut files: Vec<String> = std::fs::read_dir(fixture("hostile"))
+        .expect("the hostile fixtures")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .collect();
+    files.sort();
+    let mut listed: Vec<String> = rows.iter().map(|r| r.fixture.clone()).collect();
+    listed.sort();
+    assert_eq!(
+        listed, files,
+        "one row of hostile.tsv a fixture, and no other"
+    );
+    for row in &rows {
+        let (file, name) = row.test.split_once("::").expect("FILE::NAME");
+        let path = crate::util::repo(&format!("tests/jail/{file}.rs"));
+        let source = std::fs::read_to_string(&path).expect("the test's file");
+        let start = source
+            .find(&format!("\nfn {name}() {{"))
+            .unwrap_or_else(|| panic!("{}: no test {name} in {}", row.fixture, path.display()));
+        let before = &source[start.saturating_sub(200)..start];
+        assert!(before.contains("#[test]"), "{name} is not a test");
+        let quoted = format!("\"{}\"", row.fixture);
+        // The test names the fixture, or calls a function of its file that does.
+        let helpers: Vec<String> = source
+            .split("\nfn ")
+            .skip(1)
+            .filter(|f| body_of(f).contains(&quoted))
+            .filter_map(|f| f.split_once('(').map(|(n, _)| format!("{n}(")))
+            .collect();
+        let body = body_of(&source[start + "\nfn ".len()..]);
+        assert!(
+            body.contains(&quoted) || helpers.iter().any(|h| body.contains(h.as_str())),
+            "{name} does not run {}",
+            row.fixture
+        );
+        for v in &row.verdicts {
+            assert!(
+                VERDICTS.contains(&v.as_str()),
+                "{}: no verdict {v}",
+                row.fixture
+            );
+        }
+        assert!(
+            !row.harm.trim().is_empty(),
+            "{}: no harm named",
+            row.fixture
+        );
+    }
+}
