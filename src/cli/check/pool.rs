@@ -68,7 +68,7 @@ pub fn run_all<E: Execute>(
     workers(
         total,
         jobs,
-        || queue.going(),
+        || queue.keep_going(),
         |i| queue.job(i),
         |i, (result, cut)| {
             let a = i / cases;
@@ -126,7 +126,7 @@ struct Queue<'a, E: Execute> {
 impl<E: Execute> Queue<'_, E> {
     /// True while a worker may take another job: some answer has not stopped and the check
     /// has not been interrupted.
-    fn going(&self) -> bool {
+    fn keep_going(&self) -> bool {
         self.stopped_count.load(Ordering::Relaxed) < self.judges.len() && !self.interrupted()
     }
 
@@ -165,12 +165,12 @@ impl<E: Execute> Queue<'_, E> {
 
 /// The pool's workers, for any kind of job: runs `job(i)` for the numbers `i` below
 /// `count` on at most `threads` threads, each thread taking the next number in turn while
-/// `going()` holds, and stopping at the first job that gives `None`. Hands each result to
+/// `keep_going()` holds, and stopping at the first job that gives `None`. Hands each result to
 /// `done`, with its number, on this thread as it comes.
 pub fn workers<R: Send>(
     count: usize,
     threads: usize,
-    going: impl Fn() -> bool + Sync,
+    keep_going: impl Fn() -> bool + Sync,
     job: impl Fn(usize) -> Option<R> + Sync,
     mut done: impl FnMut(usize, R),
 ) {
@@ -179,9 +179,9 @@ pub fn workers<R: Send>(
         let (tx, rx) = mpsc::channel();
         for _ in 0..threads.min(count).max(1) {
             let tx = tx.clone();
-            let (next, going, job) = (&next, &going, &job);
+            let (next, keep_going, job) = (&next, &keep_going, &job);
             scope.spawn(move || {
-                while going() {
+                while keep_going() {
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     let Some(result) = (i < count).then(|| job(i)).flatten() else {
                         break;

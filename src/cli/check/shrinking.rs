@@ -200,9 +200,9 @@ fn by_engine<E: Execute>(
     hypothesis: Hypothesis,
     tries: usize,
 ) -> anyhow::Result<(Option<Seen>, Option<usize>)> {
-    let going = || judge.runner.interrupted().is_none();
+    let keep_going = || judge.runner.interrupted().is_none();
     let differs = |p: &Puzzle| diagnose::hypothesis_differs(p, hypothesis);
-    let small = shrink::shrink_within(puzzle, ENGINE_TRIES, going, differs);
+    let small = shrink::shrink_within(puzzle, ENGINE_TRIES, keep_going, differs);
     let confirms = |seen: &Seen| {
         seen.verdict == Verdict::WrongAnswer
             && diagnose::predicted(&seen.puzzle, hypothesis, seen.got.as_bytes())
@@ -246,8 +246,8 @@ fn with_answer<E: Execute>(
 ) -> anyhow::Result<(Option<Seen>, Option<usize>)> {
     let mut error = None;
     let mut best: Option<Seen> = None;
-    let going = || judge.runner.interrupted().is_none();
-    let s = shrink::shrink_within(puzzle, tries, going, |p| {
+    let keep_going = || judge.runner.interrupted().is_none();
+    let s = shrink::shrink_within(puzzle, tries, keep_going, |p| {
         if error.is_some() || !worth(p) {
             return false;
         }

@@ -118,13 +118,13 @@ impl Layout {
         Layout::gathered(req, &|| false)
     }
 
-    /// The layout for one answer, made on a thread of its own within `time`; `give_up`
+    /// The layout for one answer, made on a thread of its own within `time`; `interrupted`
     /// (asked every few milliseconds) stops it early, as an interrupt does. A version
     /// manager still asked then is killed.
     pub fn within(
         req: Request,
         time: Duration,
-        give_up: &dyn Fn() -> bool,
+        interrupted: &dyn Fn() -> bool,
     ) -> Result<Layout, Unfinished> {
         let stop = Arc::new(AtomicBool::new(false));
         let (tx, rx) = mpsc::channel();
@@ -140,7 +140,7 @@ impl Layout {
                 Err(RecvTimeoutError::Disconnected) => return Err(Unfinished::Lost),
                 Err(RecvTimeoutError::Timeout) => {}
             }
-            let why = if give_up() {
+            let why = if interrupted() {
                 Unfinished::Interrupted
             } else if started.elapsed() >= time {
                 Unfinished::TooSlow(time)
@@ -155,10 +155,10 @@ impl Layout {
         }
     }
 
-    /// The layout, `give_up` stopping any version manager it asks; refused when a path it
+    /// The layout, `interrupted` stopping any version manager it asks; refused when a path it
     /// would show is closed to the case's user.
-    fn made(req: &Request, give_up: &dyn Fn() -> bool) -> Result<Layout, Unfinished> {
-        let layout = Layout::gathered(req, give_up);
+    fn made(req: &Request, interrupted: &dyn Fn() -> bool) -> Result<Layout, Unfinished> {
+        let layout = Layout::gathered(req, interrupted);
         for bound in &layout.bound {
             readable(bound, req.case_uid)?;
         }
@@ -166,7 +166,7 @@ impl Layout {
     }
 
     /// The layout, its paths not yet checked.
-    fn gathered(req: &Request, give_up: &dyn Fn() -> bool) -> Layout {
+    fn gathered(req: &Request, interrupted: &dyn Fn() -> bool) -> Layout {
         let mut command: Vec<OsString> = req
             .command
             .iter()
@@ -178,7 +178,7 @@ impl Layout {
             req,
             named: &named,
             homes: homes(req.home.as_deref()),
-            give_up,
+            interrupted,
             ro: Vec::new(),
             whole_way: Vec::new(),
             notes: Vec::new(),
@@ -292,7 +292,7 @@ struct View<'a> {
     named: &'a Named,
     /// The home directories of the host (`$HOME`, `/root`, `/home/*`).
     homes: Vec<PathBuf>,
-    give_up: &'a dyn Fn() -> bool,
+    interrupted: &'a dyn Fn() -> bool,
     ro: Vec<PathBuf>,
     /// Those of `ro` the command line names (or `--bind`): checked the whole way.
     whole_way: Vec<PathBuf>,
@@ -483,7 +483,7 @@ impl View<'_> {
     /// of a version manager that lies outside every named place; else `found`.
     fn behind_shim(&self, found: &Path) -> PathBuf {
         HostProgram::trusted(found, self.path(), self.named)
-            .and_then(|p| p.through_shim(self.path(), self.named, self.give_up))
+            .and_then(|p| p.through_shim(self.path(), self.named, self.interrupted))
             .unwrap_or_else(|| found.to_path_buf())
     }
 
@@ -496,7 +496,7 @@ impl View<'_> {
             return false;
         };
         let resolved = found
-            .through_shim(self.path(), self.named, self.give_up)
+            .through_shim(self.path(), self.named, self.interrupted)
             .unwrap_or_else(|| found.path().to_path_buf());
         [found.path(), resolved.as_path()]
             .iter()

@@ -459,11 +459,11 @@ pub struct Request<'a> {
 
 impl Sandbox {
     /// The sandbox of one answer on `host`. Its layout is made within [`LAYOUT_TIME`];
-    /// `give_up` (an interrupt) stops it.
+    /// `interrupted` (an interrupt) stops it.
     pub fn new(
         req: &Request,
         host: &Arc<Host>,
-        give_up: &dyn Fn() -> bool,
+        interrupted: &dyn Fn() -> bool,
     ) -> anyhow::Result<Sandbox> {
         let exe = std::env::current_exe().map_err(|e| Unavailable {
             feature: "the path of this binary",
@@ -498,7 +498,7 @@ impl Sandbox {
                     case_uid: host.uids.as_ref().map(UidPool::first),
                 },
                 LAYOUT_TIME,
-                give_up,
+                interrupted,
             )?,
         };
         Ok(Sandbox {

@@ -150,7 +150,7 @@ impl HostProgram {
         &self,
         path: Option<&OsStr>,
         named: &Named,
-        give_up: &dyn Fn() -> bool,
+        interrupted: &dyn Fn() -> bool,
     ) -> Option<PathBuf> {
         let dir = self.path.parent()?;
         if dir.file_name()? != "shims" || named.holds(&self.path) {
@@ -172,7 +172,7 @@ impl HostProgram {
                     &[OsStr::new("which"), name],
                     &env,
                     Duration::from_secs(5),
-                    give_up,
+                    interrupted,
                 )?;
                 let real = PathBuf::from(out.stdout.trim());
                 (out.success && real.is_absolute() && runnable(&real) && !named.holds(&real))
@@ -181,14 +181,14 @@ impl HostProgram {
     }
 
     /// Runs the program with `args` (and `env` over the judge's own), stdin closed, for at
-    /// most `time` or until `give_up` says so: what it printed, or `None` when it could
+    /// most `time` or until `interrupted` says so: what it printed, or `None` when it could
     /// not start or was stopped.
     pub fn run(
         &self,
         args: &[&OsStr],
         env: &[(OsString, OsString)],
         time: Duration,
-        give_up: &dyn Fn() -> bool,
+        interrupted: &dyn Fn() -> bool,
     ) -> Option<Ran> {
         let mut cmd = Command::new(&self.path);
         cmd.args(args)
@@ -231,7 +231,7 @@ impl HostProgram {
         let status = loop {
             match child.try_wait() {
                 Ok(Some(status)) => break status,
-                Ok(None) if started.elapsed() < time && !give_up() => {
+                Ok(None) if started.elapsed() < time && !interrupted() => {
                     std::thread::sleep(Duration::from_millis(10));
                 }
                 _ => {
