@@ -105,7 +105,7 @@ fn nothing_to_run(sources: &load::Sources) -> String {
 /// Runs every answer of `run` on its cases and reports.
 fn run_answers(
     plan: &Plan,
-    run: &plan::Run,
+    run: &plan::RunPlan,
     started: Instant,
     color: ColorChoice,
 ) -> super::error::Ended {
@@ -126,33 +126,33 @@ fn run_answers(
         .kill_on_interrupt()
         .context("cannot set up the interrupt handler")?;
     // An interrupt while the jails are prepared ends the check there, as one between cases.
-    let setup = Setup::new(run, &groups).map_err(|e| match groups.interrupted() {
+    let prepared = Prepared::new(run, &groups).map_err(|e| match groups.interrupted() {
         Some(signal) => super::Error::Interrupted(signal),
         None => e.into(),
     })?;
     stop_if_interrupted(&groups)?;
-    for judge in &setup.judges {
+    for judge in &prepared.judges {
         for note in &judge.runner.sandbox.layout.notes {
             reporters.emit(Event::Note(note))?;
         }
     }
-    if output.post.is_some() && setup.sources[0].is_none() {
+    if output.post.is_some() && prepared.sources[0].is_none() {
         return Err(super::error::usage(post::NO_SOURCE));
     }
     let header = output
         .shard_records()
-        .then(|| shard_header(output, run, &setup, &all));
+        .then(|| shard_header(output, run, &prepared, &all));
     let start = Start {
         answers: names_of(answers),
-        sandbox_lines: setup.sandboxes.iter().map(|s| s.line.as_str()).collect(),
+        sandbox_lines: prepared.sandboxes.iter().map(|s| s.line.as_str()).collect(),
         shard: header.as_ref(),
         jobs: all.len() * answers.len(),
     };
     reporters.emit(Event::RunStarted(&start))?;
-    let finished = run_cases(&setup.judges, run, &all, plan.jobs, &mut reporters)?;
+    let finished = run_cases(&prepared.judges, run, &all, plan.jobs, &mut reporters)?;
     let interrupted = groups.interrupted();
     reporters.emit(Event::Diagnosing)?;
-    let mut judged = conclude_each(plan, run, setup, finished, &groups)?;
+    let mut judged = conclude_each(plan, run, prepared, finished, &groups)?;
     let wall = started.elapsed().as_secs_f64() * 1000.0;
     for j in &mut judged {
         if let Ok(c) = &mut j.outcome {
@@ -184,7 +184,11 @@ fn run_answers(
 }
 
 /// The notes before the first case: the search bounds under `-v`, the seed drawn.
-fn opening_notes(reporters: &mut Reporters, plan: &Plan, run: &plan::Run) -> anyhow::Result<()> {
+fn opening_notes(
+    reporters: &mut Reporters,
+    plan: &Plan,
+    run: &plan::RunPlan,
+) -> anyhow::Result<()> {
     if run.sources.verbose {
         let note = budget::check_note(run.judging.engine_steps, plan.conclusion.shrink_tries);
         reporters.emit(Event::Note(&note))?;
@@ -196,15 +200,15 @@ fn opening_notes(reporters: &mut Reporters, plan: &Plan, run: &plan::Run) -> any
 }
 
 /// What runs each answer and what is known of it before a case runs, one entry an answer.
-struct Setup {
+struct Prepared {
     judges: Vec<Judge>,
     sources: Vec<Option<Source>>,
     /// What contains each answer (its report line in `line`).
     sandboxes: Vec<SandboxRecord>,
 }
 
-impl Setup {
-    fn new(run: &plan::Run, groups: &Running) -> anyhow::Result<Setup> {
+impl Prepared {
+    fn new(run: &plan::RunPlan, groups: &Running) -> anyhow::Result<Prepared> {
         let workspace =
             Arc::new(Workspace::new().context("cannot make a directory for the candidates")?);
         let host = Arc::new(Host::probe(run.containment.level, workspace.path())?);
@@ -220,7 +224,7 @@ impl Setup {
             .map(|a| source(a, run.count_all))
             .collect::<anyhow::Result<Vec<Option<Source>>>>()?;
         let sandboxes = judges.iter().map(|j| j.runner.sandbox.summary()).collect();
-        Ok(Setup {
+        Ok(Prepared {
             judges,
             sources,
             sandboxes,
@@ -232,8 +236,8 @@ impl Setup {
 /// together.
 fn shard_header(
     output: &Output,
-    run: &plan::Run,
-    setup: &Setup,
+    run: &plan::RunPlan,
+    prepared: &Prepared,
     all: &load::CaseList,
 ) -> record::Header {
     record::Header {
@@ -245,14 +249,14 @@ fn shard_header(
         answers: run
             .answers
             .iter()
-            .zip(&setup.sources)
+            .zip(&prepared.sources)
             .map(|(a, s)| record::AnswerHeader {
                 name: a.name.clone(),
                 source: s.clone(),
             })
             .collect(),
-        sandbox: setup.sandboxes[0].line.clone(),
-        sandbox_summary: setup.sandboxes[0].clone(),
+        sandbox: prepared.sandboxes[0].line.clone(),
+        sandbox_summary: prepared.sandboxes[0].clone(),
         leaderboard: run.many,
         generator: run
             .sources
@@ -265,8 +269,8 @@ fn shard_header(
 /// not start is an error of the whole check; with `--answers` it is that answer's row.
 fn conclude_each(
     plan: &Plan,
-    run: &plan::Run,
-    setup: Setup,
+    run: &plan::RunPlan,
+    prepared: Prepared,
     finished: Vec<pool::Finished>,
     groups: &Running,
 ) -> Result<Vec<Judged>, super::Error> {
@@ -277,9 +281,9 @@ fn conclude_each(
     for (((answer, judge), finished), (source, sandbox)) in run
         .answers
         .iter()
-        .zip(&setup.judges)
+        .zip(&prepared.judges)
         .zip(finished)
-        .zip(setup.sources.into_iter().zip(setup.sandboxes))
+        .zip(prepared.sources.into_iter().zip(prepared.sandboxes))
     {
         let outcome = match finished.failure {
             Some(e) if !many => return Err(e.into()),
@@ -498,7 +502,7 @@ fn print_list(all: &load::CaseList, recipe: &beast_engine::judge::generate::Reci
 
 /// What runs and judges one answer's cases, from the flags.
 fn judge_for(
-    run: &plan::Run,
+    run: &plan::RunPlan,
     answer: &Answer,
     groups: &Running,
     workspace: &Arc<Workspace>,
@@ -541,7 +545,7 @@ fn judge_for(
 /// does not stop the run: it fails at its end.
 fn run_cases(
     judges: &[Judge],
-    run: &plan::Run,
+    run: &plan::RunPlan,
     all: &load::CaseList,
     jobs: usize,
     reporters: &mut Reporters,
@@ -555,7 +559,7 @@ fn run_cases(
                 ordinal: all.ordinal(i),
                 report,
             },
-            Tick::Done(failed) => Event::JobDone { failed },
+            Tick::JobDone(failed) => Event::JobDone { failed },
             Tick::Note(text) => Event::Note(text),
         };
         if let Err(e) = reporters.emit(event) {

@@ -15,7 +15,7 @@ use beast_engine::judge::termination::Termination;
 use beast_engine::judge::verdict::{self, Verdict};
 
 use super::load::Job;
-use super::runner::{Execute, Exit, Run, Runner};
+use super::runner::{Execute, Exit, ProcessEnd, Runner};
 use crate::cli::budget::Steps;
 
 /// Everything a worker needs to run and judge a case.
@@ -67,7 +67,7 @@ fn stderr_tail(stderr: &[u8]) -> String {
 
 impl<E: Execute> Judge<E> {
     /// The verdict for one run against `expected`, and how it ended when that decided.
-    pub fn verdict(&self, run: &Run, expected: &str) -> (Verdict, Option<Termination>) {
+    pub fn verdict(&self, run: &ProcessEnd, expected: &str) -> (Verdict, Option<Termination>) {
         let limits = self.runner.limits();
         let stderr = || stderr_tail(&run.stderr);
         let (verdict, ended) = match run.ended {
@@ -126,7 +126,7 @@ impl<E: Execute> Judge<E> {
     /// set-up when the judge could not set it up (an IE: a passing hiccup of the machine is
     /// not reported), unless the check was interrupted. The pool's cases, the shrinking and
     /// the experiments all run through it, so an IE means the same everywhere.
-    pub fn attempt(&self, input: &[u8]) -> std::io::Result<Run> {
+    pub fn attempt(&self, input: &[u8]) -> std::io::Result<ProcessEnd> {
         let run = self.runner.run(input)?;
         match run.ended == Exit::SetupFailed && self.runner.interrupted().is_none() {
             true => self.runner.run(input),
@@ -147,7 +147,7 @@ impl<E: Execute> Judge<E> {
 
     /// Runs one job: its case and report, or the note saying why a random case the
     /// engine cannot decide was skipped.
-    pub fn job(&self, job: &Job) -> anyhow::Result<Done> {
+    pub fn job(&self, job: &Job) -> anyhow::Result<JobEnd> {
         let case = match job {
             Job::Ready(case) => (*case).clone(),
             Job::Random(spec) => {
@@ -155,18 +155,18 @@ impl<E: Execute> Judge<E> {
                     Ok(case) => case,
                     Err(skipped) => {
                         let note = format!("note: skipped {}: {}", skipped.name, skipped.reason);
-                        return Ok(Done::Undecided(note));
+                        return Ok(JobEnd::Undecided(note));
                     }
                 }
             }
             Job::Twin(spec) => {
                 match spec.twin_within(&self.gen_opts, self.engine_steps.counter()) {
                     // The seed draws the challenge's own form: the case has no twin.
-                    None => return Ok(Done::NotRun),
+                    None => return Ok(JobEnd::NotRun),
                     Some(Ok(case)) => case,
                     Some(Err(skipped)) => {
                         let note = format!("note: skipped {}: {}", skipped.name, skipped.reason);
-                        return Ok(Done::Undecided(note));
+                        return Ok(JobEnd::Undecided(note));
                     }
                 }
             }
@@ -180,7 +180,7 @@ impl<E: Execute> Judge<E> {
             case.input = Vec::new();
             report.puzzle = String::new();
         }
-        Ok(Done::Ran(Box::new((case, report))))
+        Ok(JobEnd::Ran(Box::new((case, report))))
     }
 
     /// Runs one case ([`Judge::attempt`]) and makes its report.
@@ -223,7 +223,7 @@ impl<E: Execute> Judge<E> {
 }
 
 /// What a job that was taken ended with.
-pub enum Done {
+pub enum JobEnd {
     /// The case ran: it and its report.
     Ran(Box<(Case, CaseReport)>),
     /// A random case the engine could not decide in time, skipped: the note saying so.
@@ -239,7 +239,7 @@ pub struct Judged {
     /// How it ended, where that decided the verdict.
     pub detail: Option<Termination>,
     /// The run itself.
-    pub run: Run,
+    pub run: ProcessEnd,
 }
 
 #[cfg(test)]
@@ -260,8 +260,8 @@ pub(super) mod tests {
         interrupted: AtomicI32,
     }
 
-    impl<F: Fn(&[u8]) -> std::io::Result<Run> + Send + Sync> Execute for Scripted<F> {
-        fn run(&self, input: &[u8]) -> std::io::Result<Run> {
+    impl<F: Fn(&[u8]) -> std::io::Result<ProcessEnd> + Send + Sync> Execute for Scripted<F> {
+        fn run(&self, input: &[u8]) -> std::io::Result<ProcessEnd> {
             let n = self.runs.fetch_add(1, Ordering::SeqCst);
             if self.interrupt_at == Some(n) {
                 self.interrupted.store(2, Ordering::SeqCst);
@@ -292,7 +292,7 @@ pub(super) mod tests {
     /// A judge of the scripted `answer`, interrupted as run `interrupt_at` starts.
     pub fn judge<F>(answer: F, interrupt_at: Option<usize>) -> Judge<Scripted<F>>
     where
-        F: Fn(&[u8]) -> std::io::Result<Run> + Send + Sync,
+        F: Fn(&[u8]) -> std::io::Result<ProcessEnd> + Send + Sync,
     {
         Judge {
             runner: Scripted {
@@ -311,8 +311,8 @@ pub(super) mod tests {
     }
 
     /// A run that printed `out` and exited 0.
-    pub fn printed(out: &str) -> Run {
-        Run {
+    pub fn printed(out: &str) -> ProcessEnd {
+        ProcessEnd {
             ended: Exit::Exited(0),
             stdout: out.as_bytes().to_vec(),
             stderr: Vec::new(),
@@ -323,8 +323,8 @@ pub(super) mod tests {
     }
 
     /// A run the judge could not set up.
-    fn not_set_up() -> Run {
-        Run {
+    fn not_set_up() -> ProcessEnd {
+        ProcessEnd {
             ended: Exit::SetupFailed,
             setup_failure: Some("bind a path: ENOENT: No such file or directory".to_string()),
             ..printed("")

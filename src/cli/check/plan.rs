@@ -38,11 +38,11 @@ pub enum Work {
     /// `--merge`: the outputs of these shards; no answer runs.
     Merge(Vec<PathBuf>),
     /// The answers run on the cases.
-    Run(Box<Run>),
+    Run(Box<RunPlan>),
 }
 
 /// A run of answers over cases.
-pub struct Run {
+pub struct RunPlan {
     /// The answers: those of `--answers FILE`, or the one command given.
     pub answers: Vec<Answer>,
     /// True for `--answers`: a leaderboard, and one report an answer.
@@ -75,7 +75,7 @@ pub struct PageAnswers {
     pub _dir: Option<tempfile::TempDir>,
 }
 
-impl Run {
+impl RunPlan {
     /// The seed of the random cases, if any.
     pub fn seed(&self) -> Option<u64> {
         self.sources.random.map(|r| r.seed)
@@ -262,7 +262,7 @@ impl Plan {
 }
 
 /// The run `args` ask for; `shard_records` when its output is a shard's.
-fn run(args: Args, shard_records: bool) -> Result<Run, Error> {
+fn run(args: Args, shard_records: bool) -> Result<RunPlan, Error> {
     if args.shard.is_some() && args.random.is_some() && args.seed.is_none() {
         return Err(error::usage("shards must share a seed: add --seed"));
     }
@@ -286,7 +286,7 @@ fn run(args: Args, shard_records: bool) -> Result<Run, Error> {
         seed: args.seed.unwrap_or_else(crate::cli::seed::fresh_seed),
     });
     let gen_flags = args.gen_args.flags();
-    Ok(Run {
+    Ok(RunPlan {
         answers,
         many,
         seed_drawn: random.is_some() && args.seed.is_none(),
@@ -351,7 +351,7 @@ mod tests {
         Plan::new(wrap.args)
     }
 
-    fn run_of(p: &Plan) -> &Run {
+    fn run_of(p: &Plan) -> &RunPlan {
         match &p.work {
             Work::Run(run) => run,
             Work::Merge(_) => panic!("a run"),

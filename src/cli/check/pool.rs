@@ -10,7 +10,7 @@ use std::thread;
 use beast_engine::judge::cases::Case;
 use beast_engine::judge::report::CaseReport;
 
-use super::case::{Done, Judge};
+use super::case::{JobEnd, Judge};
 use super::load::CaseList;
 use super::runner::Execute;
 
@@ -20,7 +20,7 @@ pub enum Tick<'a> {
     /// report.
     Case(usize, usize, &'a CaseReport),
     /// A job left the pool; this many cases have failed so far.
-    Done(usize),
+    JobDone(usize),
     /// A line for the user (a skipped case).
     Note(&'a str),
 }
@@ -28,7 +28,7 @@ pub enum Tick<'a> {
 /// What became of a job.
 enum Slot {
     Pending,
-    Done(Box<(Case, CaseReport)>),
+    Ran(Box<(Case, CaseReport)>),
     Skipped,
 }
 
@@ -43,7 +43,7 @@ pub struct Finished {
 /// Runs every case of `all` with every judge (one per answer) as one pool of jobs on
 /// `jobs` threads, answer by answer, so no answer waits for another to finish. Tells
 /// `tick` of each finished case in order ([`Tick::Case`]), of each job as it leaves the
-/// pool ([`Tick::Done`]) and of each note ([`Tick::Note`]), all on this thread. An answer
+/// pool ([`Tick::JobDone`]) and of each note ([`Tick::Note`]), all on this thread. An answer
 /// that cannot start stops only its own cases; with `fail_fast` its first failure does.
 pub fn run_all<E: Execute>(
     judges: &[Judge<E>],
@@ -74,15 +74,15 @@ pub fn run_all<E: Execute>(
             let a = i / cases;
             slots[i] = match result {
                 _ if cut => Slot::Skipped,
-                Ok(Done::Ran(done)) => {
+                Ok(JobEnd::Ran(done)) => {
                     failed += usize::from(done.1.failed());
-                    Slot::Done(done)
+                    Slot::Ran(done)
                 }
-                Ok(Done::Undecided(note)) => {
+                Ok(JobEnd::Undecided(note)) => {
                     tick(Tick::Note(&note));
                     Slot::Skipped
                 }
-                Ok(Done::NotRun) => Slot::Skipped,
+                Ok(JobEnd::NotRun) => Slot::Skipped,
                 Err(e) => {
                     failures[a].get_or_insert_with(|| {
                         e.context(format!("cannot start `{}`", judges[a].runner.display()))
@@ -90,10 +90,10 @@ pub fn run_all<E: Execute>(
                     Slot::Skipped
                 }
             };
-            tick(Tick::Done(failed));
+            tick(Tick::JobDone(failed));
             while printed < slots.len() && !matches!(slots[printed], Slot::Pending) {
                 let a = printed / cases;
-                if let (Slot::Done(done), None) = (&slots[printed], &failures[a]) {
+                if let (Slot::Ran(done), None) = (&slots[printed], &failures[a]) {
                     tick(Tick::Case(a, printed % cases, &done.1));
                 }
                 printed += 1;
@@ -102,7 +102,7 @@ pub fn run_all<E: Execute>(
     );
     // With --fail-fast some cases never ran; report the rest that did, in order.
     for (i, slot) in slots.iter().enumerate().skip(printed) {
-        if let (Slot::Done(done), None) = (slot, &failures[i / cases]) {
+        if let (Slot::Ran(done), None) = (slot, &failures[i / cases]) {
             tick(Tick::Case(i / cases, i % cases, &done.1));
         }
     }
@@ -110,7 +110,7 @@ pub fn run_all<E: Execute>(
 }
 
 /// What one job ended with, or the reason the answer could not start.
-type JobResult = anyhow::Result<Done>;
+type JobResult = anyhow::Result<JobEnd>;
 
 /// The jobs of a run, every answer's cases in a row, taken by the workers in turn.
 struct Queue<'a, E: Execute> {
@@ -146,11 +146,11 @@ impl<E: Execute> Queue<'_, E> {
             return None;
         };
         let result = if self.stopped[a].load(Ordering::Relaxed) {
-            Ok(Done::NotRun)
+            Ok(JobEnd::NotRun)
         } else {
             judge.job(&job)
         };
-        let failed = matches!(&result, Ok(Done::Ran(done)) if done.1.failed());
+        let failed = matches!(&result, Ok(JobEnd::Ran(done)) if done.1.failed());
         if (result.is_err() || (self.fail_fast && failed))
             && !self.stopped[a].swap(true, Ordering::Relaxed)
         {
@@ -223,7 +223,7 @@ fn gather(slots: Vec<Slot>, failures: Vec<Option<anyhow::Error>>, cases: usize) 
         })
         .collect();
     for (i, slot) in slots.into_iter().enumerate() {
-        if let Slot::Done(done) = slot {
+        if let Slot::Ran(done) = slot {
             finished[i / cases].ran.push(*done);
         }
     }
@@ -242,7 +242,7 @@ mod tests {
     use beast_engine::judge::verdict::Verdict;
 
     use super::super::case::tests::{judge, printed};
-    use super::super::runner::{Exit, Run};
+    use super::super::runner::{Exit, ProcessEnd};
     use super::*;
 
     /// The built-in cases, and each one's expected output by its input.
@@ -309,7 +309,7 @@ mod tests {
         let ending = |ended: Exit, stderr: &str, peak: Option<u64>| {
             let judges = [judge(
                 move |_: &[u8]| {
-                    Ok(Run {
+                    Ok(ProcessEnd {
                         ended,
                         stderr: stderr.as_bytes().to_vec(),
                         peak_memory: peak,
@@ -367,7 +367,7 @@ mod tests {
     #[test]
     fn a_case_the_judge_could_not_set_up_is_tried_once_more_then_is_an_ie() {
         let (cases, expected) = samples();
-        let failed = || Run {
+        let failed = || ProcessEnd {
             ended: Exit::SetupFailed,
             setup_failure: Some("bind a path: ENOENT: No such file or directory".to_string()),
             // What an answer's own exit could look like: it must not decide.
@@ -432,7 +432,7 @@ mod tests {
 
     #[test]
     fn an_answer_that_cannot_start_stops_only_its_own_cases() {
-        type Answer = Box<dyn Fn(&[u8]) -> std::io::Result<Run> + Send + Sync>;
+        type Answer = Box<dyn Fn(&[u8]) -> std::io::Result<ProcessEnd> + Send + Sync>;
         let (cases, expected) = samples();
         let honest: Answer = Box::new(move |input: &[u8]| {
             Ok(printed(expected.get(input).map_or("", String::as_str)))
@@ -507,7 +507,7 @@ mod tests {
             .collect();
         let judges = [judge(
             |input: &[u8]| match failing.iter().any(|f| f == input) {
-                true => Ok(Run {
+                true => Ok(ProcessEnd {
                     ended: Exit::Exited(1),
                     ..printed("")
                 }),

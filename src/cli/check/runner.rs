@@ -36,13 +36,13 @@ pub enum Exit {
     /// The puzzle is longer than the system allows a single argument (`--input arg`).
     ArgumentTooLong,
     /// The sandbox helper could not set the case up: it said so in its status file (the
-    /// step and the reason are the run's [`Run::setup_failure`]). The answer never ran.
+    /// step and the reason are the run's [`ProcessEnd::setup_failure`]). The answer never ran.
     SetupFailed,
 }
 
-/// One finished run.
+/// How one process of the answer ended, and what it printed.
 #[derive(Clone, Debug)]
-pub struct Run {
+pub struct ProcessEnd {
     /// How it ended.
     pub ended: Exit,
     /// Its standard output (at most the cap, plus one byte for OLE).
@@ -63,7 +63,7 @@ pub struct Run {
 /// and interrupts are tested without any.
 pub trait Execute: Send + Sync {
     /// Runs the answer on `input`. An `Err` means the command could not be started.
-    fn run(&self, input: &[u8]) -> io::Result<Run>;
+    fn run(&self, input: &[u8]) -> io::Result<ProcessEnd>;
     /// The limits its runs are held to, for the words of a verdict.
     fn limits(&self) -> Limits;
     /// The signal that interrupted the check, if one has.
@@ -87,7 +87,7 @@ pub struct Limits {
 }
 
 impl Execute for Runner {
-    fn run(&self, input: &[u8]) -> io::Result<Run> {
+    fn run(&self, input: &[u8]) -> io::Result<ProcessEnd> {
         Runner::run(self, input)
     }
 
@@ -151,21 +151,21 @@ impl Runner {
     }
 
     /// Runs the candidate on `input`. An `Err` means the command could not be started.
-    pub fn run(&self, input: &[u8]) -> io::Result<Run> {
+    pub fn run(&self, input: &[u8]) -> io::Result<ProcessEnd> {
         if self.input == InputMode::Arg && input.len() >= MAX_ARG_BYTES {
-            return Ok(Run::not_started(Exit::ArgumentTooLong));
+            return Ok(ProcessEnd::not_started(Exit::ArgumentTooLong));
         }
         let taken = self.ahead.take();
         let mut prepared = match taken {
             Some(p) => p,
             None => match self.prepare(input, false) {
                 Ok(Some(p)) => p,
-                Ok(None) => return Ok(Run::not_started(Exit::ArgumentTooLong)),
+                Ok(None) => return Ok(ProcessEnd::not_started(Exit::ArgumentTooLong)),
                 // The judge's own part of the set-up failed: its error, not the answer's.
                 Err(e) if SetUp::of(&e).is_some() => {
-                    return Ok(Run {
+                    return Ok(ProcessEnd {
                         setup_failure: SetUp::of(&e).map(ToString::to_string),
-                        ..Run::not_started(Exit::SetupFailed)
+                        ..ProcessEnd::not_started(Exit::SetupFailed)
                     });
                 }
                 Err(e) => return Err(e),
@@ -339,7 +339,7 @@ impl Runner {
         start: Instant,
         tx: Sender<Report>,
         rx: Receiver<Report>,
-    ) -> (i32, Run) {
+    ) -> (i32, ProcessEnd) {
         let id = started.id;
         let stop = Stop::of(&self.sandbox);
         let trees = self.running.trees();
@@ -395,7 +395,7 @@ impl Runner {
         exit_fd: std::os::fd::OwnedFd,
         start: Instant,
         rx: &Receiver<Report>,
-    ) -> Run {
+    ) -> ProcessEnd {
         use super::polled::{Polled, Seen};
         let id = started.id;
         let stop = Stop::of(&self.sandbox);
@@ -456,9 +456,9 @@ impl Runner {
     }
 
     /// The run that `watch` saw end, with the start of its standard error.
-    fn finished(&self, watch: Watch, stderr: Vec<u8>, start: Instant) -> Run {
+    fn finished(&self, watch: Watch, stderr: Vec<u8>, start: Instant) -> ProcessEnd {
         let ended = self.classify(&watch, &stderr);
-        Run {
+        ProcessEnd {
             ended,
             stdout: watch.output.unwrap_or_default(),
             stderr,
@@ -567,9 +567,9 @@ impl Watch {
     }
 }
 
-impl Run {
-    fn not_started(ended: Exit) -> Run {
-        Run {
+impl ProcessEnd {
+    fn not_started(ended: Exit) -> ProcessEnd {
+        ProcessEnd {
             ended,
             stdout: Vec::new(),
             stderr: Vec::new(),

@@ -431,8 +431,8 @@ fn check_row(
     Ok(())
 }
 
-/// Where the parts of valid puzzle text lie, found by [`layout`].
-struct Layout {
+/// Where the parts of valid puzzle text lie, found by [`parts`].
+struct Parts {
     cols: usize,
     rows: usize,
     /// Byte offset of the first map row.
@@ -523,7 +523,7 @@ fn next_plain_row(lines: &mut Lines<'_>, cols: usize, edge_row: bool) -> bool {
 /// (the size line, the player's row, a refused row, the moves) is checked to be UTF-8 when
 /// read, so that valid bytes need no separate UTF-8 pass. A refusal may name another error
 /// than "not UTF-8" for bytes that are not UTF-8 further on: [`Puzzle::parse_owned`] checks.
-fn layout(text: &[u8]) -> Result<Layout, ParseError> {
+fn parts(text: &[u8]) -> Result<Parts, ParseError> {
     let mut lines = Lines::new(text);
     let Some((size_line_no, size_line)) = lines.next_line() else {
         return Err(ParseError::at(1, 1, ParseErrorKind::MissingSize));
@@ -563,7 +563,7 @@ fn layout(text: &[u8]) -> Result<Layout, ParseError> {
         ));
     }
     let moves = parse_moves(lines.number + 1, lines.rest.unwrap_or_default(), text)?;
-    Ok(Layout {
+    Ok(Parts {
         cols,
         rows,
         map_start,
@@ -584,12 +584,12 @@ impl Puzzle {
     pub fn parse(text: &str) -> Result<Puzzle, ParseError> {
         // A byte-order mark, as some editors write, is not part of the size line.
         let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-        let Layout {
+        let Parts {
             cols,
             rows,
             map_start,
             moves,
-        } = layout(text.as_bytes())?;
+        } = parts(text.as_bytes())?;
         let bytes = text.as_bytes();
         let mut cells = Vec::with_capacity(cols * rows);
         let mut at = map_start;
@@ -611,12 +611,12 @@ impl Puzzle {
             0
         };
         // Bytes that are not UTF-8 are refused as such before any other error.
-        let Layout {
+        let Parts {
             cols,
             rows,
             map_start,
             moves,
-        } = layout(&bytes[bom..]).map_err(|e| utf8_refusal(&bytes).unwrap_or(e))?;
+        } = parts(&bytes[bom..]).map_err(|e| utf8_refusal(&bytes).unwrap_or(e))?;
         // Row `r` starts after byte `r * (cols + 1)` (the size line comes first): moving it
         // to `r * cols` only writes over bytes already moved or not needed any more.
         let mut at = bom + map_start;

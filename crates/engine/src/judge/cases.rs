@@ -17,7 +17,7 @@ use thiserror::Error;
 
 use crate::beast::{GameError, Puzzle, Rules, play_out_until};
 use crate::judge::generate::{GenError, Recipe};
-use crate::judge::robustness::{self, Layout};
+use crate::judge::robustness::{self, TextForms};
 use crate::judge::verdict;
 
 /// One embedded example: a `NAME.txt`/`NAME.out` pair from `examples/beast/`.
@@ -64,7 +64,7 @@ pub struct Case {
     pub origin: Origin,
     /// How its text is laid out (CRLF, moves split), taken from `input` when the case is
     /// made, so it stays true once a passing case's text is dropped.
-    pub layout: Layout,
+    pub layout: TextForms,
     /// True for a case of the robustness set: input the challenge does not promise, run
     /// only with `--robustness`, reported apart and never a failure.
     pub robustness: bool,
@@ -200,7 +200,7 @@ impl Loaded {
                 }
             }
         };
-        let layout = Layout::of(&puzzle, input);
+        let layout = TextForms::of(&puzzle, input);
         // A built-in example beyond the promise is in the robustness set; a case file is
         // judged as its author gave it.
         let robustness = origin == Origin::Builtin && !layout.promised();
@@ -276,7 +276,7 @@ impl RandomSpec {
             .map_err(|e| skip(unjudged(&e)))?;
         Ok(Case {
             name: self.name.clone(),
-            layout: Layout::default(),
+            layout: TextForms::default(),
             input: made.text.into_bytes(),
             puzzle: made.puzzle,
             expected: outcome.answer(),
@@ -309,7 +309,7 @@ impl RandomSpec {
                 .map_err(|e| skip(unjudged(&e)))
                 .map(|outcome| Case {
                     name: name.clone(),
-                    layout: Layout::of(&made.puzzle, text.as_bytes()),
+                    layout: TextForms::of(&made.puzzle, text.as_bytes()),
                     input: text.into_bytes(),
                     puzzle: made.puzzle,
                     expected: outcome.answer(),

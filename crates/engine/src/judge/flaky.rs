@@ -101,7 +101,7 @@ mod tests {
                 let verdict = compare(expected.as_bytes(), got.as_bytes(), false);
                 Observed {
                     puzzle: &p,
-                    layout: crate::judge::robustness::Layout::default(),
+                    layout: crate::judge::robustness::TextForms::default(),
                     expected,
                     got: got.as_bytes(),
                     verdict,

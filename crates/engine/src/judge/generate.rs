@@ -440,7 +440,7 @@ fn survives_next_turn(game: &Game) -> bool {
 mod tests {
     use super::*;
     use crate::beast::{move_string, play_out};
-    use crate::judge::robustness::Layout;
+    use crate::judge::robustness::TextForms;
 
     fn count(p: &Puzzle, cell: Cell) -> usize {
         p.map().cells().iter().filter(|&&c| c == cell).count()
@@ -504,7 +504,7 @@ mod tests {
             tiny += usize::from(c <= 8 && r <= 6);
             if let Some(robust) = &g.robust {
                 assert_eq!(Puzzle::parse(robust).as_ref(), Ok(&g.puzzle), "{robust}");
-                let layout = Layout::of(&g.puzzle, robust.as_bytes());
+                let layout = TextForms::of(&g.puzzle, robust.as_bytes());
                 assert!(!layout.promised(), "{robust:?}");
                 crlf += usize::from(layout.crlf);
                 split += usize::from(layout.moves_split);
@@ -542,7 +542,7 @@ mod tests {
                 assert_eq!(row.len(), cols, "seed {seed}: a short row {row:?}");
             }
             assert_eq!(lines[rows + 1], move_string(g.puzzle.moves()));
-            assert!(Layout::of(&g.puzzle, g.text.as_bytes()).promised());
+            assert!(TextForms::of(&g.puzzle, g.text.as_bytes()).promised());
         }
     }
 

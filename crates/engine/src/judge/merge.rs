@@ -15,7 +15,7 @@ use crate::beast::Puzzle;
 use crate::judge::cases::{Case, Origin, Shard, ShardError};
 use crate::judge::record::{AnswerHeader, CaseRecord, Header, Record};
 use crate::judge::report::{CaseReport, Source};
-use crate::judge::robustness::Layout;
+use crate::judge::robustness::TextForms;
 use crate::judge::termination::Termination;
 use crate::judge::verdict::Verdict;
 
@@ -547,7 +547,7 @@ fn case_of(r: &CaseRecord) -> Result<(usize, Case, CaseReport), String> {
     let puzzle = Puzzle::parse(&puzzle_text)
         .map_err(|e| format!("the puzzle of case {name} does not parse: {e}"))?;
     // Taken from the text before a passing case's is dropped.
-    let layout = Layout::of(&puzzle, puzzle_text.as_bytes());
+    let layout = TextForms::of(&puzzle, puzzle_text.as_bytes());
     let case = Case {
         name: name.clone(),
         puzzle,

@@ -8,7 +8,7 @@
 //! padded with spaces; but the padding then reaches the right border, which must be `#`, so
 //! no valid puzzle has one and the set has none.)
 //!
-//! This module owns the [`Layout`] of a case's text (computed from its bytes when the case
+//! This module owns the [`TextForms`] of a case's text (computed from its bytes when the case
 //! is made, so it stays true once a passing case's text is dropped), the text of a puzzle
 //! in a layout, the names of the random cases' robustness twins, and the section's report.
 
@@ -46,16 +46,16 @@ impl Form {
 
 /// How a case's text is laid out beyond what its puzzle says.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Layout {
+pub struct TextForms {
     /// Some line ends with CR LF.
     pub crlf: bool,
     /// The moves take more than one non-blank line.
     pub moves_split: bool,
 }
 
-impl Layout {
+impl TextForms {
     /// The layout of `input`, the text of `puzzle`.
-    pub fn of(puzzle: &Puzzle, input: &[u8]) -> Layout {
+    pub fn of(puzzle: &Puzzle, input: &[u8]) -> TextForms {
         let rows = puzzle.map().rows();
         let text = String::from_utf8_lossy(input);
         let move_lines = text
@@ -63,7 +63,7 @@ impl Layout {
             .skip(rows + 1)
             .filter(|l| !l.trim().is_empty())
             .count();
-        Layout {
+        TextForms {
             crlf: input.contains(&b'\r'),
             moves_split: move_lines > 1,
         }
@@ -161,7 +161,7 @@ pub struct Ran<'a> {
     /// Its name.
     pub name: &'a str,
     /// Its text's layout.
-    pub layout: Layout,
+    pub layout: TextForms,
     /// True if it passed.
     pub passed: bool,
 }
@@ -183,8 +183,8 @@ pub fn report(
         .into_iter()
         .filter(|&f| ran.iter().any(|r| r.layout.has(f)))
         .map(|form| {
-            let with = |l: &Layout| l.has(form);
-            let alone = |l: &Layout| l.forms().eq([form]);
+            let with = |l: &TextForms| l.has(form);
+            let alone = |l: &TextForms| l.forms().eq([form]);
             let failed = failing
                 .iter()
                 .filter(|r| with(&r.layout) && for_its_form(r))
@@ -280,7 +280,7 @@ mod tests {
         Puzzle::parse(PUZZLE).expect("valid")
     }
 
-    fn ran(name: &str, layout: Layout, passed: bool) -> Ran<'_> {
+    fn ran(name: &str, layout: TextForms, passed: bool) -> Ran<'_> {
         Ran {
             name,
             layout,
@@ -291,7 +291,7 @@ mod tests {
     #[test]
     fn the_challenges_own_form_is_promised() {
         let p = puzzle();
-        assert!(Layout::of(&p, PUZZLE.as_bytes()).promised());
+        assert!(TextForms::of(&p, PUZZLE.as_bytes()).promised());
         assert_eq!(text(&p, false, None), PUZZLE);
         assert_eq!(text(&p, false, Some(10)), PUZZLE);
     }
@@ -301,15 +301,15 @@ mod tests {
         let p = puzzle();
         let crlf = text(&p, true, None);
         assert_eq!(
-            Layout::of(&p, crlf.as_bytes()),
-            Layout {
+            TextForms::of(&p, crlf.as_bytes()),
+            TextForms {
                 crlf: true,
                 moves_split: false
             }
         );
         let split = text(&p, false, Some(2));
         assert!(split.ends_with("\nRW\nWL\nD\n"), "{split}");
-        let l = Layout::of(&p, split.as_bytes());
+        let l = TextForms::of(&p, split.as_bytes());
         assert!(l.moves_split && !l.crlf && !l.promised());
         assert_eq!(l.forms().collect::<Vec<_>>(), [Form::SplitMoves]);
         for t in [crlf, split] {
@@ -326,15 +326,15 @@ mod tests {
 
     #[test]
     fn the_section_names_the_form_that_fails_where_the_one_line_form_passes() {
-        let split = Layout {
+        let split = TextForms {
             crlf: false,
             moves_split: true,
         };
-        let crlf = Layout {
+        let crlf = TextForms {
             crlf: true,
             moves_split: false,
         };
-        let both = Layout {
+        let both = TextForms {
             crlf: true,
             moves_split: true,
         };
@@ -372,7 +372,7 @@ mod tests {
 
     #[test]
     fn a_set_that_passes_says_so_and_no_set_says_nothing() {
-        let crlf = Layout {
+        let crlf = TextForms {
             crlf: true,
             moves_split: false,
         };

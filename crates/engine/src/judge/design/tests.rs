@@ -29,7 +29,7 @@ fn observed<'a>(cases: &'a [(Puzzle, String)], outputs: &'a [String]) -> Vec<Obs
             let verdict = compare(e.as_bytes(), g.as_bytes(), false);
             Observed {
                 puzzle: p,
-                layout: crate::judge::robustness::Layout::default(),
+                layout: crate::judge::robustness::TextForms::default(),
                 expected: e,
                 got: g.as_bytes(),
                 verdict,

@@ -4,7 +4,7 @@
 use crate::beast::Puzzle;
 use crate::judge::diagnose::hypothesis::Hypothesis;
 use crate::judge::diagnose::localise::Suspect;
-use crate::judge::robustness::Layout;
+use crate::judge::robustness::TextForms;
 use crate::judge::verdict::Verdict;
 
 /// What the answer did on one case, as the diagnosis sees it.
@@ -14,7 +14,7 @@ pub struct Observed<'a> {
     pub puzzle: &'a Puzzle,
     /// How the text the answer was given is laid out, taken from it when the case was made
     /// (a passing case's text is dropped before the diagnosis).
-    pub layout: Layout,
+    pub layout: TextForms,
     /// The expected output under our readings.
     pub expected: &'a str,
     /// What the answer printed.

@@ -4,7 +4,7 @@
 
 use crate::beast::Puzzle;
 use crate::beast::events::{self, Events, RuleEvent};
-use crate::judge::robustness::Layout;
+use crate::judge::robustness::TextForms;
 
 /// Something a case may go through or have that sets failing cases apart: a rule event of
 /// its game, or a trait of its input text.
@@ -64,7 +64,7 @@ impl InputTrait {
     }
 
     /// True if the case of `puzzle`, its text laid out as `layout`, has it.
-    pub(super) fn of(self, puzzle: &Puzzle, layout: Layout) -> bool {
+    pub(super) fn of(self, puzzle: &Puzzle, layout: TextForms) -> bool {
         match self {
             InputTrait::Crlf => layout.crlf,
             InputTrait::SplitMoves => layout.moves_split,
@@ -184,7 +184,7 @@ impl Spectrum {
     /// The spectrum of `cases` (each a puzzle and the layout of its text), `passing` among
     /// them, within the caller's budget.
     pub(super) fn of(
-        cases: &[(&Puzzle, Layout)],
+        cases: &[(&Puzzle, TextForms)],
         passing: &[usize],
         keep_going: &impl Fn() -> bool,
     ) -> Spectrum {

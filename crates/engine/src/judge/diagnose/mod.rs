@@ -40,7 +40,7 @@ pub use predicates::{
 pub use wording::{describe, format_difference};
 
 use crate::beast::{Puzzle, Rules};
-use crate::judge::robustness::Layout;
+use crate::judge::robustness::TextForms;
 use crate::judge::verdict::Verdict;
 use localise::{Spectrum, own_groups};
 /// The fewest failures a hypothesis must reproduce to head a group beside others: below
@@ -336,7 +336,8 @@ fn locate_failures(
         .collect();
     let needs_events = !own.is_empty() || !garbled.is_empty() || !crashes.is_empty();
     let spectrum = needs_events.then(|| {
-        let cases: Vec<(&Puzzle, Layout)> = observed.iter().map(|o| (o.puzzle, o.layout)).collect();
+        let cases: Vec<(&Puzzle, TextForms)> =
+            observed.iter().map(|o| (o.puzzle, o.layout)).collect();
         Spectrum::of(&cases, &sorted.passing, keep_going)
     });
     if !own.is_empty() {

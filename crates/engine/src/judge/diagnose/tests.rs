@@ -16,7 +16,7 @@ fn case<'a>(puzzle: &'a Puzzle, expected: &'a str, got: &'a str) -> Observed<'a>
     let verdict = compare(expected.as_bytes(), got.as_bytes(), false);
     Observed {
         puzzle,
-        layout: Layout::default(),
+        layout: TextForms::default(),
         expected,
         got: got.as_bytes(),
         verdict,
@@ -318,7 +318,7 @@ fn a_crash_on_crlf_is_located_at_the_input_trait() {
             let crlf = input.contains('\r');
             Observed {
                 puzzle: p,
-                layout: Layout::of(p, input.as_bytes()),
+                layout: TextForms::of(p, input.as_bytes()),
                 expected: e,
                 got: if crlf { b"" } else { e.as_bytes() },
                 verdict: if crlf {
@@ -354,7 +354,7 @@ fn a_crash_or_a_timeout_names_no_rule_event() {
                 let fails = fires(p);
                 Observed {
                     puzzle: p,
-                    layout: Layout::default(),
+                    layout: TextForms::default(),
                     expected: e,
                     got: if fails { b"" } else { e.as_bytes() },
                     verdict: if fails { verdict } else { Verdict::Accepted },
