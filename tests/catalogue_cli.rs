@@ -21,7 +21,8 @@ const MISTAKES: [(&str, &str); 8] = [
 fn checked(mistake: &str) -> serde_json::Value {
     let script = fixture("catalogue/beasts.py");
     let out = beast()
-        .args(["check", "--format", "json", "--", crate::util::python3()])
+        .args(["check", "--format", "json", "--sandbox", "none"])
+        .args(["--", crate::util::python3()])
         .arg(script)
         .arg(mistake)
         .output()

@@ -658,6 +658,27 @@ fn an_expected_output_that_the_engine_disputes_is_named_not_blamed_on_a_reading(
 }
 
 #[test]
+fn a_disputed_expected_output_is_shown_as_it_ran_not_shrunk_for_nothing() {
+    // The Wikipedia sample (40x23, answer 8) with a case file that expects 9: the answer
+    // prints the engine's own answer, so no smaller puzzle can fail the same way. Trying
+    // 2,000 of them ran the answer 2,000 times for a case it never got wrong.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let sample = std::fs::read(crate::util::example("wikipedia.txt")).expect("sample");
+    std::fs::write(dir.path().join("wiki.in"), sample).expect("write");
+    std::fs::write(dir.path().join("wiki.out"), "9\n").expect("write");
+    check()
+        .args(["--sandbox", "none", "--no-builtin", "--cases"])
+        .arg(dir.path())
+        .args(["--", BEAST])
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains(
+            "the answer printed the engine's own answer: only the case file expects another",
+        ))
+        .stdout(predicate::str::contains("no smaller puzzle tried").not());
+}
+
+#[test]
 fn a_check_with_no_case_to_run_is_a_usage_error_not_a_pass() {
     let dir = tempfile::tempdir().expect("temp dir");
     check()

@@ -45,12 +45,18 @@ enum AsRan {
     /// A puzzle too long to be one argument never reached the answer: every smaller puzzle
     /// over the limit fails the same way, and none under it says anything about the answer.
     NotGiven,
+    /// The answer printed the engine's own answer and only the case file expects another:
+    /// on a smaller puzzle the engine's answer is the expected output, so none can fail the
+    /// same way, and each try would only run the answer for nothing.
+    EngineAgrees,
 }
 
 impl AsRan {
     fn of(group: &Group, report: &CaseReport) -> Option<AsRan> {
         if matches!(group.cause, Cause::Flaky { .. }) {
             Some(AsRan::Flaky)
+        } else if matches!(group.cause, Cause::EngineAgrees) {
+            Some(AsRan::EngineAgrees)
         } else if report.verdict == Verdict::TimeLimit {
             Some(AsRan::TimedOut)
         } else if matches!(report.detail, Some(Termination::ArgumentTooLong)) {
@@ -70,6 +76,10 @@ impl AsRan {
             AsRan::NotGiven => {
                 "a case too long for one argument is shown as it was, not shrunk: the answer \
                  never saw it (use --input file or stdin)"
+            }
+            AsRan::EngineAgrees => {
+                "the answer printed the engine's own answer: only the case file expects \
+                 another, so no smaller puzzle can fail the same way"
             }
         }
     }
