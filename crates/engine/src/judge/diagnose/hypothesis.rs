@@ -27,10 +27,12 @@ pub enum Shape {
     NoDeathLine,
     /// The `aHHHH!` line always printed.
     AlwaysDeathLine,
+    /// The beast that eats the player scores 2 points, as a crushed one does.
+    DeathScores,
 }
 
 /// Every shape, [`Shape::Same`] first.
-pub const SHAPES: [Shape; 8] = [
+pub const SHAPES: [Shape; 9] = [
     Shape::Same,
     Shape::OnePoint,
     Shape::ThreePoints,
@@ -39,6 +41,7 @@ pub const SHAPES: [Shape; 8] = [
     Shape::MinusTwo,
     Shape::NoDeathLine,
     Shape::AlwaysDeathLine,
+    Shape::DeathScores,
 ];
 
 impl Shape {
@@ -54,6 +57,7 @@ impl Shape {
             Shape::MinusTwo => a.score.checked_sub(2).and_then(score),
             Shape::NoDeathLine => Some(Answer { eaten: false, ..a }),
             Shape::AlwaysDeathLine => Some(Answer { eaten: true, ..a }),
+            Shape::DeathScores => score(a.score + if a.eaten { 2 } else { 0 }),
         }
     }
 
@@ -68,6 +72,7 @@ impl Shape {
             Shape::MinusTwo => "takes 2 off the score",
             Shape::NoDeathLine => "never prints the aHHHH! line",
             Shape::AlwaysDeathLine => "always prints the aHHHH! line, even when the player lives",
+            Shape::DeathScores => "scores 2 points for the beast that eats the player",
         }
     }
 }

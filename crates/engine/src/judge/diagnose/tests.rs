@@ -199,6 +199,26 @@ fn three_points_a_crush_is_an_output_hypothesis() {
 }
 
 #[test]
+fn two_points_for_the_beast_that_eats_the_player_is_an_output_hypothesis() {
+    let d = diagnose_answer(&puzzles(), |p, _| {
+        let o = play_out(p, Rules::OURS).expect("judged");
+        let eaten = o.ending == Ending::Eaten;
+        let a = Answer {
+            eaten,
+            score: o.score + if eaten { 2 } else { 0 },
+        };
+        a.text()
+    });
+    assert_eq!(d.status, Status::Explained);
+    assert_eq!(d.groups.len(), 1);
+    let said = describe(&d.groups[0].cause);
+    assert!(
+        said.contains("scores 2 points for the beast that eats the player"),
+        "{said}"
+    );
+}
+
+#[test]
 fn a_reading_plus_one_point_a_crush_is_named_as_both() {
     let stop = rules_of("exhaust-stop");
     let d = diagnose_answer(&puzzles(), |p, _| {
