@@ -3,10 +3,11 @@
 //! [`Prepared`] case that is killed if it never runs; and [`Ahead`], the jails started
 //! ahead of their cases, which set themselves up while the case before them runs.
 
+use std::fs::File;
 use std::io;
 #[cfg(target_os = "linux")]
 use std::os::fd::OwnedFd;
-use std::process::{Child, ChildStderr, ChildStdin, ChildStdout, ExitStatus};
+use std::process::{Child, ExitStatus};
 use std::sync::mpsc::{self, Receiver, Sender};
 use std::sync::{Arc, Mutex};
 use std::thread;
@@ -28,11 +29,11 @@ pub struct Started {
     /// Its process id.
     pub id: i32,
     /// Its standard input, when the puzzle goes there.
-    pub stdin: Option<ChildStdin>,
+    pub stdin: Option<File>,
     /// Its standard output.
-    pub stdout: Option<ChildStdout>,
+    pub stdout: Option<File>,
     /// Its standard error.
-    pub stderr: Option<ChildStderr>,
+    pub stderr: Option<File>,
     /// The process itself, where the supervisor reaps it (`--sandbox none`, started by
     /// the supervisor's own thread); `None` where a thread of its own waits for it and
     /// reports its [`Report::Status`].

@@ -25,13 +25,13 @@ pub enum Stop {
 
 impl Stop {
     /// How the runs of `sandbox` are stopped: the keeper and the jail's outer process are
-    /// asked (each kills what it holds, so the answer's own parent-death signal, which it
-    /// can clear, does not matter); the jail's `init`, pid 1 of its namespace, is killed.
+    /// asked (each kills what it holds: the keeper the answer's tree, the outer process
+    /// the zygote, pid 1 of the jail, and with it every process of its case), so the
+    /// answer's own parent-death signal, which it can clear, does not matter.
     pub fn of(sandbox: &Sandbox) -> Stop {
         match sandbox.mechanism {
             Mechanism::None => Stop::Group,
             Mechanism::Basic => Stop::Helper(Signal::SIGTERM),
-            Mechanism::Jail if sandbox.direct_jail() => Stop::Helper(Signal::SIGKILL),
             Mechanism::Jail => Stop::Helper(Signal::SIGTERM),
         }
     }

@@ -5,8 +5,9 @@
 //! is [`super::interrupt`]; the jails started ahead are [`super::ahead`].
 
 use std::ffi::OsString;
+use std::fs::File;
 use std::io::{self, Read, Write};
-use std::process::{ChildStderr, ChildStdin, Command, ExitStatus, Stdio};
+use std::process::{Command, ExitStatus, Stdio};
 use std::sync::Arc;
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::thread;
@@ -15,9 +16,14 @@ use std::time::{Duration, Instant};
 use super::ahead::{Ahead, Launched, Prepared, Report, Started};
 use super::interrupt::{Running, Stop};
 use crate::cli::platform;
+#[cfg(jail)]
+use crate::cli::sandbox::case::CaseResources;
 pub use crate::cli::sandbox::case::InputMode;
-use crate::cli::sandbox::case::{Candidate, SetUp, Spawner, Workspace};
+use crate::cli::sandbox::case::{Candidate, Spawner, Workspace};
 use crate::cli::sandbox::spec::GO;
+#[cfg(jail)]
+use crate::cli::sandbox::step::CANNOT_START;
+use crate::cli::sandbox::step::SetUp;
 use crate::cli::sandbox::{Mechanism, Sandbox};
 
 /// How a process ended, as the judge saw it.
@@ -109,6 +115,8 @@ impl Execute for Runner {
 
     fn finish(&self) {
         self.ahead.drain();
+        #[cfg(jail)]
+        self.sandbox.zygotes.clear();
     }
 }
 
@@ -154,6 +162,10 @@ impl Runner {
     pub fn run(&self, input: &[u8]) -> io::Result<ProcessEnd> {
         if self.input == InputMode::Arg && input.len() >= MAX_ARG_BYTES {
             return Ok(ProcessEnd::not_started(Exit::ArgumentTooLong));
+        }
+        #[cfg(jail)]
+        if self.sandbox.mechanism == Mechanism::Jail {
+            return self.run_jailed(input);
         }
         let taken = self.ahead.take();
         let mut prepared = match taken {
@@ -211,6 +223,123 @@ impl Runner {
             // The helper's own channel, not the answer's exit status: the judge failed.
             run.ended = Exit::SetupFailed;
             run.setup_failure = Some(what);
+        }
+        Ok(run)
+    }
+
+    /// Runs the candidate on `input` in the jail: asks one of the answer's zygotes (or a
+    /// new one) for the case, supervises the answer as any other, and gives the zygote
+    /// back for the next case if it is still sound (a stopped case takes its zygote with
+    /// it). A step of the set-up that fails is an IE; a program that cannot start is the
+    /// answer's failure, as a shell would tell it.
+    #[cfg(jail)]
+    fn run_jailed(&self, input: &[u8]) -> io::Result<ProcessEnd> {
+        use crate::cli::sandbox::case::JailedCase;
+        use crate::cli::sandbox::zygote::Begun;
+        let set_up_failed = |e: io::Error| match SetUp::of(&e) {
+            Some(what) => Ok(ProcessEnd {
+                setup_failure: Some(what.to_string()),
+                ..ProcessEnd::not_started(Exit::SetupFailed)
+            }),
+            None => Err(e),
+        };
+        let candidate = self.candidate();
+        let case = match self.sandbox.jailed_case(&candidate, input) {
+            Ok(case) => case,
+            Err(e) => return set_up_failed(e),
+        };
+        let zygotes = &self.sandbox.zygotes;
+        let zygote = match zygotes.take() {
+            Some(z) => z,
+            None => match self.sandbox.start_zygote(&candidate) {
+                Ok(z) => z,
+                Err(e) => return set_up_failed(e),
+            },
+        };
+        let JailedCase {
+            request,
+            fds,
+            stdin,
+            stdout,
+            stderr,
+            group,
+        } = case;
+        let id = i32::try_from(zygote.outer()).unwrap_or(i32::MAX);
+        // The outer helper, told to stop, kills the zygote and so every process of the case.
+        let stop = Stop::Helper(platform::Signal::SIGTERM);
+        let begun = self
+            .running
+            .start_recorded(stop, || zygote.begin(&request, &fds), |_| id);
+        // The zygote's ends of the pipes: the answer alone holds them now.
+        drop(fds);
+        let (pidfd, early) = match begun {
+            Ok(Begun::Started(pidfd)) => (Some(pidfd), None),
+            Ok(Begun::SetupFailed(what)) => {
+                let run = ProcessEnd {
+                    setup_failure: Some(what),
+                    ..ProcessEnd::not_started(Exit::SetupFailed)
+                };
+                (None, Some((run, true)))
+            }
+            Ok(Begun::CannotStart(reason)) => {
+                let run = ProcessEnd {
+                    stderr: format!("beast sandbox: cannot start the answer: {reason}\n")
+                        .into_bytes(),
+                    ..ProcessEnd::not_started(Exit::Exited(i32::from(CANNOT_START)))
+                };
+                (None, Some((run, true)))
+            }
+            Err(e) => {
+                let run = ProcessEnd {
+                    setup_failure: Some(format!("ask the jail's zygote for the case: {e}")),
+                    ..ProcessEnd::not_started(Exit::SetupFailed)
+                };
+                (None, Some((run, false)))
+            }
+        };
+        let (Some(pidfd), None) = (pidfd, early.as_ref()) else {
+            // The answer never started: the zygote is sound unless its channel failed.
+            self.running.remove(id);
+            drop(self.sandbox.finish_case(CaseResources::of_group(group)));
+            let (run, sound) =
+                early.unwrap_or_else(|| (ProcessEnd::not_started(Exit::SetupFailed), false));
+            if sound {
+                zygotes.give(zygote);
+            }
+            return Ok(run);
+        };
+        let start = Instant::now();
+        if let Some(stdin) = stdin {
+            feed_stdin(stdin, false, input);
+        }
+        let started = Started {
+            id,
+            stdin: None,
+            stdout: Some(stdout),
+            stderr: Some(stderr),
+            child: None,
+            exit_fd: None,
+        };
+        let sound = std::cell::Cell::new(false);
+        let ended = || {
+            let status = zygote.ended();
+            sound.set(status.is_ok());
+            status
+        };
+        let (_, rx) = mpsc::channel();
+        let mut run = self.supervise_polled(started, pidfd, start, &rx, Some(&ended));
+        self.running.remove(id);
+        let end = self.sandbox.finish_case(CaseResources::of_group(group));
+        // A case the judge stopped (a timeout, too much output, an interrupt) was stopped
+        // by stopping its zygote's outer process: that zygote is ending, even if it told
+        // the answer's end first.
+        let stopped = matches!(run.ended, Exit::TimedOut | Exit::OutputLimit);
+        if sound.get() && !stopped && self.running.interrupted().is_none() {
+            zygotes.give(zygote);
+        }
+        run.peak_memory = end.peak_memory;
+        if end.oom_killed && !matches!(run.ended, Exit::Exited(0)) {
+            run.ended = Exit::MemoryLimit;
         }
         Ok(run)
     }
@@ -348,7 +477,10 @@ impl Runner {
         }
         #[cfg(target_os = "linux")]
         if let Some(exit_fd) = started.exit_fd.take() {
-            return (id, self.supervise_polled(started, exit_fd, start, &rx));
+            return (
+                id,
+                self.supervise_polled(started, exit_fd, start, &rx, None),
+            );
         }
         let stderr = started.stderr.map(spawn_stderr_reader);
         if let Some(out) = started.stdout {
@@ -395,6 +527,7 @@ impl Runner {
         exit_fd: std::os::fd::OwnedFd,
         start: Instant,
         rx: &Receiver<Report>,
+        ended: Option<&dyn Fn() -> io::Result<ExitStatus>>,
     ) -> ProcessEnd {
         use super::polled::{Polled, Seen};
         let id = started.id;
@@ -424,10 +557,12 @@ impl Runner {
             let report = match polled.next(until) {
                 Seen::Output(bytes, over) => Ok(Report::Output(bytes, over)),
                 Seen::Ended => {
-                    let status = match child.as_mut() {
-                        Some(c) => c.wait(),
+                    let status = match (child.as_mut(), ended) {
+                        (Some(c), _) => c.wait(),
+                        // The zygote that started it reaps it and says how it ended.
+                        (None, Some(ended)) => ended(),
                         // Its own thread reaps it and reports at once.
-                        None => match rx.recv_timeout(STDERR_GRACE) {
+                        (None, None) => match rx.recv_timeout(STDERR_GRACE) {
                             Ok(Report::Status(s)) => s,
                             _ => Err(io::Error::other("no exit status")),
                         },
@@ -584,9 +719,9 @@ impl ProcessEnd {
 fn taken(child: &mut std::process::Child) -> Started {
     Started {
         id: i32::try_from(child.id()).unwrap_or(i32::MAX),
-        stdin: child.stdin.take(),
-        stdout: child.stdout.take(),
-        stderr: child.stderr.take(),
+        stdin: child.stdin.take().map(platform::pipe_end),
+        stdout: child.stdout.take().map(platform::pipe_end),
+        stderr: child.stderr.take().map(platform::pipe_end),
         child: None,
         #[cfg(target_os = "linux")]
         exit_fd: None,
@@ -616,7 +751,7 @@ pub fn out_of_memory(ended: Exit, stderr: &[u8]) -> bool {
 /// Writes the puzzle to the candidate's stdin, after [`GO`] for a jail started ahead. A
 /// write of at most 4 KiB to a fresh pipe never blocks; larger inputs get a thread. Either
 /// way EPIPE (the candidate closed its stdin) is ignored.
-fn feed_stdin(mut stdin: ChildStdin, go: bool, input: &[u8]) {
+fn feed_stdin(mut stdin: File, go: bool, input: &[u8]) {
     if go {
         let _ = stdin.write_all(&[GO]);
     }
@@ -652,7 +787,7 @@ fn read_capped(mut r: impl Read, cap: usize) -> (Vec<u8>, bool) {
 
 /// Keeps the last bytes of standard error and drains the rest, so the candidate never
 /// blocks on a full pipe.
-fn spawn_stderr_reader(mut err: ChildStderr) -> mpsc::Receiver<Vec<u8>> {
+fn spawn_stderr_reader(mut err: File) -> mpsc::Receiver<Vec<u8>> {
     let (tx, rx) = mpsc::channel();
     thread::spawn(move || {
         let mut kept = Vec::new();

@@ -228,3 +228,9 @@ impl Interrupts {
 pub fn die_of(sig: i32) {
     let _ = signal_hook::low_level::emulate_default_handler(sig);
 }
+
+/// One end of a child's pipe (its standard input, output or error) as a plain file, the
+/// same type however the pipe was made (by `Command`, or by the judge for a jail's zygote).
+pub fn pipe_end(end: impl Into<std::os::fd::OwnedFd>) -> std::fs::File {
+    std::fs::File::from(end.into())
+}

@@ -251,3 +251,9 @@ impl Interrupts {
 pub fn die_of(sig: i32) {
     std::process::exit(128 + sig);
 }
+
+/// One end of a child's pipe (its standard input, output or error) as a plain file, the
+/// same type however the pipe was made.
+pub fn pipe_end(end: impl Into<std::os::windows::io::OwnedHandle>) -> std::fs::File {
+    std::fs::File::from(end.into())
+}

@@ -8,14 +8,18 @@
 //! the helper's files: the case runner only starts, supervises and classifies.
 
 use std::ffi::{OsStr, OsString};
+#[cfg(jail)]
 use std::fs::File;
-use std::io::{self, Read, Write};
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
 use super::cgroup::{CaseGroup, ThreadEntry};
-use super::spec::{INPUT_NAME, JAILED_HOME, Role, Spec};
+use super::spec::{INPUT_NAME, Role, Spec};
+use super::step::{SetUp, setup_failure};
+#[cfg(jail)]
+use super::zygote::{Held, Zygote};
 use super::{Lease, Mechanism, Sandbox};
 use crate::cli::platform;
 
@@ -43,7 +47,8 @@ impl InputMode {
 }
 
 /// The largest private `/tmp` (and `/dev/shm`) of a jail; the memory limit, when smaller.
-const TMP_SIZE: u64 = 256 << 20;
+#[cfg_attr(not(jail), allow(dead_code))]
+pub(super) const TMP_SIZE: u64 = 256 << 20;
 
 /// The directory of one check's private case directories, removed at the end.
 #[derive(Debug)]
@@ -65,7 +70,8 @@ impl Workspace {
     }
 
     /// The empty directory every jail builds its root on (in its own mount namespace).
-    fn root_dir(&self) -> PathBuf {
+    #[cfg_attr(not(jail), allow(dead_code))]
+    pub(super) fn root_dir(&self) -> PathBuf {
         self.0.path().join("root")
     }
 }
@@ -94,17 +100,24 @@ pub struct CaseResources {
     group: Option<CaseGroup>,
     entry: Option<ThreadEntry>,
     lease: Option<Lease>,
-    network: Option<File>,
     /// The helper's status file, in the workspace: empty unless the set-up failed.
     status: Option<tempfile::NamedTempFile>,
 }
 
 impl CaseResources {
+    /// The resources of a case that holds only its cgroup (a case of the jail's zygote).
+    #[cfg_attr(not(jail), allow(dead_code))]
+    pub fn of_group(group: Option<CaseGroup>) -> CaseResources {
+        CaseResources {
+            group,
+            ..CaseResources::default()
+        }
+    }
+
     /// What the thread that starts the case's process needs: the namespaces and cgroups
     /// it enters first.
     pub fn spawner(&self) -> io::Result<Spawner> {
         Ok(Spawner {
-            network: self.network.as_ref().map(File::try_clone).transpose()?,
             entry: self.entry.clone(),
         })
     }
@@ -114,21 +127,17 @@ impl CaseResources {
 /// namespaces (the jail under root: the helper is then pid 1 of its own) and cgroups (the
 /// child is born in them).
 pub struct Spawner {
-    network: Option<File>,
     entry: Option<ThreadEntry>,
 }
 
 impl Spawner {
     /// True when it starts the process as it is, entering no namespace and no cgroup.
     pub fn enters_nothing(&self) -> bool {
-        self.network.is_none() && self.entry.is_none()
+        self.entry.is_none()
     }
 
     /// Spawns `cmd` from the calling thread, which must start nothing else and then end.
     pub fn spawn(self, cmd: &mut Command) -> io::Result<Child> {
-        if let Some(ns) = &self.network {
-            super::enter_case_namespaces(ns)?;
-        }
         let entry = self.entry.as_ref();
         let spawned = match entry.map(ThreadEntry::enter) {
             Some(Err(e)) => Err(e),
@@ -174,17 +183,7 @@ impl Sandbox {
         }
         // The layout's command: relative paths made absolute, a shim resolved.
         let (program, rest) = self.layout.command.split_first().unwrap_or((program, rest));
-        let path = self
-            .env
-            .iter()
-            .find(|(k, _)| k == "PATH")
-            .map(|(_, v)| v.as_os_str());
-        if super::layout::resolve_program(program, path).is_none_or(|p| !p.is_file()) {
-            return Err(io::Error::new(
-                io::ErrorKind::NotFound,
-                format!("no program {}", program.to_string_lossy()),
-            ));
-        }
+        self.check_program(program)?;
         let mut res = CaseResources {
             lease: self.lease(),
             ..CaseResources::default()
@@ -206,6 +205,23 @@ impl Sandbox {
         Ok((cmd, res))
     }
 
+    /// `program` names a file the answer's `PATH` finds (`NotFound` otherwise: the
+    /// answer's failure to start, not the judge's).
+    pub(super) fn check_program(&self, program: &OsStr) -> io::Result<()> {
+        let path = self
+            .env
+            .iter()
+            .find(|(k, _)| k == "PATH")
+            .map(|(_, v)| v.as_os_str());
+        if super::layout::resolve_program(program, path).is_none_or(|p| !p.is_file()) {
+            return Err(io::Error::new(
+                io::ErrorKind::NotFound,
+                format!("no program {}", program.to_string_lossy()),
+            ));
+        }
+        Ok(())
+    }
+
     /// Lets go of the resources of a case whose process never started, its user id given
     /// back.
     pub fn abandon(&self, mut res: CaseResources) {
@@ -223,13 +239,11 @@ impl Sandbox {
             let usage = group.usage();
             end.peak_memory = usage.peak;
             end.oom_killed = usage.oom_killed;
+            self.remove_group(group);
         }
         // The helper's own channel, not the answer's exit status.
         end.setup_failure = res.status.as_ref().and_then(|f| setup_failure(f.path()));
         self.give_back(res.lease.take());
-        if let Some(ns) = res.network.take() {
-            self.host.give_network(ns);
-        }
         end
     }
 
@@ -240,13 +254,6 @@ impl Sandbox {
             .case_group()
             .map_err(SetUp::step("make the case's cgroup"))?;
         res.entry = res.group.as_ref().and_then(|g| g.thread_entry());
-        if self.direct_jail() {
-            res.network = Some(
-                self.host
-                    .take_network()
-                    .map_err(SetUp::step("make a network namespace"))?,
-            );
-        }
         // Where the helper tells a failed set-up: a file of the judge's, which no answer
         // can reach (the workspace lists nothing to others; the jail does not show it).
         res.status = Some(
@@ -269,16 +276,6 @@ impl Sandbox {
     ) -> io::Result<(PathBuf, PathBuf)> {
         let base = candidate.workspace.path();
         let as_file = candidate.input == InputMode::File;
-        if self.mechanism == Mechanism::Jail {
-            if as_file {
-                let mut f = tempfile::Builder::new()
-                    .prefix("puzzle-")
-                    .tempfile_in(base)?;
-                f.write_all(input)?;
-                res.file = Some(f);
-            }
-            return Ok((PathBuf::from(JAILED_HOME), PathBuf::from(JAILED_HOME)));
-        }
         let dir = tempfile::Builder::new().prefix("case-").tempdir_in(base)?;
         if as_file {
             std::fs::write(dir.path().join(INPUT_NAME), input)?;
@@ -294,7 +291,8 @@ impl Sandbox {
         Ok((path.clone(), path))
     }
 
-    /// The helper's description of this case.
+    /// The keeper's description of this case (`--sandbox basic`; the jail's cases are
+    /// asked of its zygotes, see [`super::zygote`]).
     fn case_spec(
         &self,
         candidate: &Candidate,
@@ -303,14 +301,7 @@ impl Sandbox {
         res: &CaseResources,
         ahead: bool,
     ) -> Spec {
-        let jail = self.mechanism == Mechanism::Jail;
         Spec {
-            role: match (jail, self.direct_jail()) {
-                (true, true) => Role::Init,
-                (true, false) => Role::Outer,
-                (false, _) => Role::Keep,
-            },
-            judge_pid: i32::try_from(self.judge_pid).unwrap_or(i32::MAX),
             address_space: self.address_space(),
             nproc: self.nproc(),
             cpu: super::cpu_seconds(candidate.timeout),
@@ -323,18 +314,150 @@ impl Sandbox {
             },
             ro: self.layout.bound.clone(),
             mask: self.layout.masks.clone(),
-            tmp_size: self.memory_bytes().unwrap_or(TMP_SIZE).min(TMP_SIZE),
-            root_dir: jail.then(|| candidate.workspace.root_dir()),
-            input_file: res
-                .file
-                .as_ref()
-                .filter(|_| jail)
-                .map(|f| f.path().to_path_buf()),
             await_go: ahead,
             status: res.status.as_ref().map(|f| f.path().to_path_buf()),
             workdir,
             command,
+            ..Spec::new(
+                Role::Keep,
+                i32::try_from(self.judge_pid).unwrap_or(i32::MAX),
+            )
         }
+    }
+}
+
+/// One case of the jail, ready to ask a zygote for: the request, the zygote's ends of the answer's
+/// pipes and cgroup files, the judge's ends, and the case's cgroup.
+#[cfg(jail)]
+pub struct JailedCase {
+    /// What the zygote is asked.
+    pub request: super::wire::Request,
+    /// The descriptors that go with it.
+    pub fds: super::wire::RequestFds,
+    /// The answer's standard input, the judge's end (the puzzle on standard input).
+    pub stdin: Option<File>,
+    /// Its standard output, the judge's end.
+    pub stdout: File,
+    /// Its standard error, the judge's end.
+    pub stderr: File,
+    /// The case's cgroup, if cgroups can be had.
+    pub group: Option<CaseGroup>,
+}
+
+#[cfg(jail)]
+impl Sandbox {
+    /// Starts the jail's zygote of one slot for `candidate`, and waits until it is ready.
+    #[cfg(jail)]
+    pub fn start_zygote(&self, candidate: &Candidate) -> io::Result<Zygote> {
+        let sandbox = self;
+        let lease = sandbox.lease();
+        let status = match super::zygote::status_file(candidate.workspace.path()) {
+            Ok(f) => f,
+            Err(e) => {
+                sandbox.give_back(lease);
+                return Err(e);
+            }
+        };
+        let spec = Spec {
+            address_space: sandbox.address_space(),
+            nproc: sandbox.nproc(),
+            cpu: super::cpu_seconds(candidate.timeout),
+            fsize: candidate.max_output as u64 + 1,
+            uid: lease.as_ref().map(|l| l.uid),
+            ro: sandbox.layout.bound.clone(),
+            mask: sandbox.layout.masks.clone(),
+            tmp_size: sandbox.memory_bytes().unwrap_or(TMP_SIZE).min(TMP_SIZE),
+            root_dir: Some(candidate.workspace.root_dir()),
+            status: Some(status.path().to_path_buf()),
+            workdir: PathBuf::from(super::spec::JAILED_HOME),
+            ..Spec::new(
+                Role::Outer,
+                i32::try_from(sandbox.judge_pid).unwrap_or(i32::MAX),
+            )
+        };
+        let held = Held {
+            lease,
+            pool: sandbox.host.uids.clone(),
+            status,
+        };
+        Zygote::launch(&sandbox.exe, &spec, held)
+    }
+
+    /// One case of `candidate` on `input`, as a zygote is asked for it. An error of the
+    /// judge's own set-up is a [`SetUp`] inside it; a command that names no program is the
+    /// answer's (`NotFound`).
+    pub fn jailed_case(&self, candidate: &Candidate, input: &[u8]) -> io::Result<JailedCase> {
+        let command = self.jailed_command(candidate, input)?;
+        let mut env = self.env.clone();
+        env.push(("HOME".into(), super::spec::JAILED_HOME.into()));
+        env.push(("TMPDIR".into(), super::spec::JAILED_HOME.into()));
+        let pipes = std::io::pipe;
+        let pipe = SetUp::step("make the answer's pipes");
+        let stdin = match candidate.input {
+            InputMode::Stdin => Some(pipes().map_err(pipe)?),
+            _ => None,
+        };
+        let (out_r, out_w) = pipes().map_err(SetUp::step("make the answer's pipes"))?;
+        let (err_r, err_w) = pipes().map_err(SetUp::step("make the answer's pipes"))?;
+        let group = self
+            .case_group()
+            .map_err(SetUp::step("make the case's cgroup"))?;
+        let (entry, enter, leave) = match &group {
+            Some(g) => g.entry_files(),
+            None => (super::wire::Entry::None, Vec::new(), Vec::new()),
+        };
+        let open = |paths: Vec<PathBuf>| -> io::Result<Vec<std::os::fd::OwnedFd>> {
+            paths
+                .iter()
+                .map(|p| Ok(File::options().write(true).open(p)?.into()))
+                .collect()
+        };
+        let enter = open(enter).map_err(SetUp::step("open the case's cgroup"))?;
+        let leave = open(leave).map_err(SetUp::step("open the case's cgroup"))?;
+        let request = super::wire::Request {
+            command,
+            env,
+            input_file: (candidate.input == InputMode::File).then(|| input.to_vec()),
+            stdin: stdin.is_some(),
+            entry,
+            enter: enter.len(),
+        };
+        let (stdin_r, stdin_w) = match stdin {
+            Some((r, w)) => (Some(r.into()), Some(platform::pipe_end(w))),
+            None => (None, None),
+        };
+        Ok(JailedCase {
+            request,
+            fds: super::wire::RequestFds {
+                stdin: stdin_r,
+                stdout: out_w.into(),
+                stderr: err_w.into(),
+                enter,
+                leave,
+            },
+            stdin: stdin_w,
+            stdout: platform::pipe_end(out_r),
+            stderr: platform::pipe_end(err_r),
+            group,
+        })
+    }
+
+    /// The answer's command as the jail runs it: the layout's (relative paths made
+    /// absolute, a shim resolved), with the puzzle placed for `--input arg|file`.
+    fn jailed_command(&self, candidate: &Candidate, input: &[u8]) -> io::Result<Vec<OsString>> {
+        let (program, rest) = self
+            .layout
+            .command
+            .split_first()
+            .or_else(|| candidate.command.split_first())
+            .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "no command given"))?;
+        self.check_program(program)?;
+        let input_path = PathBuf::from(super::spec::JAILED_HOME).join(INPUT_NAME);
+        let mut command = vec![program.clone()];
+        command.extend(feed(rest, candidate.input, input, || {
+            Ok(input_path.into_os_string())
+        })?);
+        Ok(command)
     }
 }
 
@@ -360,7 +483,7 @@ fn plain_command(
 }
 
 /// The candidate's arguments with the puzzle placed (`--input arg|file`).
-fn feed(
+pub(super) fn feed(
     rest: &[OsString],
     mode: InputMode,
     input: &[u8],
@@ -371,49 +494,6 @@ fn feed(
         InputMode::Arg => substitute(rest, &platform::os_string(input.to_vec())),
         InputMode::File => substitute(rest, &file_path()?),
     })
-}
-
-/// A step of the set-up that the judge itself does (its cgroup, directories, the helper's
-/// start) and that failed: carried inside an `io::Error` to the case runner, which makes
-/// it an IE like a failure the helper tells.
-#[derive(Debug)]
-pub struct SetUp {
-    step: &'static str,
-    source: io::Error,
-}
-
-impl SetUp {
-    /// Wraps an error of `step`.
-    pub fn step(step: &'static str) -> impl FnOnce(io::Error) -> io::Error {
-        move |source| io::Error::other(SetUp { step, source })
-    }
-
-    /// The failed step inside `e`, if it is one.
-    pub fn of(e: &io::Error) -> Option<&SetUp> {
-        e.get_ref().and_then(|inner| inner.downcast_ref::<SetUp>())
-    }
-}
-
-impl std::fmt::Display for SetUp {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}: {}", self.step, self.source)
-    }
-}
-
-impl std::error::Error for SetUp {}
-
-/// The most bytes of a status file read.
-const STATUS_KEPT: u64 = 1024;
-
-/// What the helper wrote in its status file at `path` (`STEP: REASON`), if anything: a
-/// bounded prefix, as text.
-fn setup_failure(path: &Path) -> Option<String> {
-    let mut bytes = Vec::new();
-    File::open(path)
-        .and_then(|f| f.take(STATUS_KEPT).read_to_end(&mut bytes))
-        .ok()?;
-    let text = String::from_utf8_lossy(&bytes).trim().to_string();
-    (!text.is_empty()).then_some(text)
 }
 
 /// The puzzle in a temporary file, for `--input file` without a sandbox.
@@ -462,35 +542,6 @@ fn substitute(args: &[OsString], value: &OsStr) -> Vec<OsString> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn a_step_of_the_judges_own_set_up_is_told_apart_from_other_errors() {
-        let denied = io::Error::from(io::ErrorKind::PermissionDenied);
-        let failed = SetUp::step("make the case's cgroup")(denied);
-        assert_eq!(
-            SetUp::of(&failed).map(ToString::to_string).as_deref(),
-            Some("make the case's cgroup: permission denied")
-        );
-        let answers = io::Error::new(io::ErrorKind::NotFound, "no program ./golf");
-        assert!(SetUp::of(&answers).is_none());
-    }
-
-    #[test]
-    fn a_status_file_says_a_step_only_when_the_helper_wrote_one() {
-        let dir = tempfile::tempdir().expect("temp dir");
-        let path = dir.path().join("status");
-        std::fs::write(&path, "").expect("write");
-        assert_eq!(setup_failure(&path), None);
-        std::fs::write(&path, "bind a path: ENOENT\n").expect("write");
-        assert_eq!(setup_failure(&path).as_deref(), Some("bind a path: ENOENT"));
-        std::fs::write(&path, "x".repeat(10_000)).expect("write");
-        assert_eq!(
-            setup_failure(&path).map(|s| s.len()),
-            Some(1024),
-            "a bounded prefix"
-        );
-        assert_eq!(setup_failure(&dir.path().join("none")), None);
-    }
 
     fn os(v: &[&str]) -> Vec<OsString> {
         v.iter().map(OsString::from).collect()

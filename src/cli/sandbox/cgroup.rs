@@ -8,6 +8,7 @@
 use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, mpsc};
 use std::time::Duration;
 
 use crate::cli::platform;
@@ -297,6 +298,30 @@ impl CaseGroup {
         (!entry.enter.is_empty()).then_some(entry)
     }
 
+    /// The files through which a jail's zygote moves into the case's cgroups before it
+    /// starts the answer, and out again once it has: where every controller is v1, a thread
+    /// enters the `tasks` files (see [`ThreadEntry`]); else the whole zygote enters each
+    /// `cgroup.procs` and leaves through the judge's own (where it was born).
+    #[cfg(jail)]
+    pub fn entry_files(&self) -> (super::wire::Entry, Vec<PathBuf>, Vec<PathBuf>) {
+        if let Some(t) = self.thread_entry() {
+            return (super::wire::Entry::Thread, t.enter, t.leave);
+        }
+        let mut enter = Vec::new();
+        let mut leave = Vec::new();
+        for dir in self.dirs() {
+            // The judge's own cgroup is the parent of the check's base.
+            if let Some(own) = dir.parent().and_then(Path::parent) {
+                enter.push(dir.join("cgroup.procs"));
+                let procs = own.join("cgroup.procs");
+                if !leave.contains(&procs) {
+                    leave.push(procs);
+                }
+            }
+        }
+        (super::wire::Entry::Process, enter, leave)
+    }
+
     /// The processes in the case's cgroups now, but this one (whose thread may be in them).
     pub fn processes(&self) -> Vec<i32> {
         let me = i32::try_from(std::process::id()).unwrap_or(i32::MAX);
@@ -389,6 +414,111 @@ impl Drop for CaseGroup {
                 }
             }
         }
+    }
+}
+
+/// Case cgroups made ahead of their cases and removed behind them, on a thread of their
+/// own: making a memory cgroup and removing one cost more than the rest of a small case,
+/// and need not be in its way. Each case still gets a fresh cgroup, never used before.
+pub struct Stock {
+    ready: Arc<Mutex<Vec<CaseGroup>>>,
+    jobs: Option<mpsc::Sender<Job>>,
+    worker: Option<std::thread::JoinHandle<()>>,
+    make: Arc<Maker>,
+}
+
+/// How a stock makes a case's cgroup.
+type Maker = dyn Fn() -> io::Result<CaseGroup> + Send + Sync;
+
+/// What the stock's thread is asked to do.
+enum Job {
+    /// Make one more cgroup ready.
+    Make,
+    /// Kill what is left in a case's cgroup and remove it.
+    Remove(CaseGroup),
+}
+
+impl std::fmt::Debug for Stock {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let ready = self.ready.lock().map(|r| r.len()).unwrap_or(0);
+        write!(f, "Stock({ready} ready)")
+    }
+}
+
+impl Stock {
+    /// A stock of the cgroups `make` makes.
+    pub fn new(make: impl Fn() -> io::Result<CaseGroup> + Send + Sync + 'static) -> Stock {
+        let make: Arc<Maker> = Arc::new(make);
+        let ready: Arc<Mutex<Vec<CaseGroup>>> = Arc::default();
+        let (tx, rx) = mpsc::channel::<Job>();
+        let worker = {
+            let (ready, make) = (Arc::clone(&ready), Arc::clone(&make));
+            std::thread::spawn(move || {
+                while let Ok(job) = rx.recv() {
+                    match job {
+                        Job::Make => {
+                            if let (Ok(group), Ok(mut r)) = (make(), ready.lock()) {
+                                r.push(group);
+                            }
+                        }
+                        Job::Remove(group) => drop(group),
+                    }
+                }
+            })
+        };
+        Stock {
+            ready,
+            jobs: Some(tx),
+            worker: Some(worker),
+            make,
+        }
+    }
+
+    /// A fresh cgroup for one case: one made ahead, or made now; another is made for the
+    /// next case.
+    pub fn take(&self) -> io::Result<CaseGroup> {
+        let ready = self.ready.lock().ok().and_then(|mut r| r.pop());
+        if let Some(tx) = &self.jobs {
+            let _ = tx.send(Job::Make);
+        }
+        match ready {
+            Some(group) => Ok(group),
+            None => (self.make)(),
+        }
+    }
+
+    /// Removes a case's cgroup once its case is over (every process left in it killed).
+    pub fn remove(&self, group: CaseGroup) {
+        match &self.jobs {
+            Some(tx) => {
+                if let Err(mpsc::SendError(Job::Remove(group))) = tx.send(Job::Remove(group)) {
+                    drop(group);
+                }
+            }
+            None => drop(group),
+        }
+    }
+}
+
+impl Drop for Stock {
+    /// Removes the cgroups made ahead and waits until every removal asked for is done.
+    fn drop(&mut self) {
+        let ready: Vec<CaseGroup> = self
+            .ready
+            .lock()
+            .map(|mut r| r.drain(..).collect())
+            .unwrap_or_default();
+        drop(ready);
+        drop(self.jobs.take());
+        if let Some(worker) = self.worker.take() {
+            let _ = worker.join();
+        }
+        let left: Vec<CaseGroup> = self
+            .ready
+            .lock()
+            .map(|mut r| r.drain(..).collect())
+            .unwrap_or_default();
+        drop(left);
     }
 }
 

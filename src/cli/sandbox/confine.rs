@@ -7,8 +7,8 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
-use nix::sys::resource::{Resource, setrlimit};
 use nix::sys::signal::{SigSet, Signal};
+use rustix::process::{Resource, Rlimit, prlimit};
 use rustix::thread::{self as rt, CapabilitiesSecureBits, CapabilitySet, CapabilitySets};
 
 use nix::unistd::{Gid, Uid, setgroups, setresgid, setresuid};
@@ -83,20 +83,85 @@ pub fn no_new_privileges() -> Result<(), Failure> {
     rt::set_no_new_privs(true).step("set no_new_privs")
 }
 
-/// The resource limits of `spec`: CPU time, file size, open files, no core files, and the
-/// address space and process count where no cgroup holds them.
-pub fn limits(spec: &Spec) -> Result<(), Failure> {
-    let set = |r: Resource, v: u64| setrlimit(r, v, v);
+/// The resource limits of `spec`, each `(resource, soft, hard)`: CPU time (the soft limit
+/// a second under the hard one, so SIGXCPU comes first), file size, open files, no core
+/// files, and the address space and process count where no cgroup holds them.
+fn each_limit(spec: &Spec) -> Vec<(Resource, u64, u64)> {
+    let mut all = vec![
+        (Resource::Cpu, spec.cpu, spec.cpu + 1),
+        (Resource::Fsize, spec.fsize, spec.fsize),
+        (Resource::Nofile, OPEN_FILES, OPEN_FILES),
+        (Resource::Core, 0, 0),
+    ];
     if let Some(bytes) = spec.address_space {
-        set(Resource::RLIMIT_AS, bytes).step("limit memory")?;
+        all.push((Resource::As, bytes, bytes));
     }
     if let Some(n) = spec.nproc {
-        set(Resource::RLIMIT_NPROC, n).step("limit processes")?;
+        all.push((Resource::Nproc, n, n));
     }
-    setrlimit(Resource::RLIMIT_CPU, spec.cpu, spec.cpu + 1).step("limit CPU time")?;
-    set(Resource::RLIMIT_FSIZE, spec.fsize).step("limit file size")?;
-    set(Resource::RLIMIT_NOFILE, 256).step("limit open files")?;
-    set(Resource::RLIMIT_CORE, 0).step("turn off core files")
+    all
+}
+
+/// The most descriptors an answer may hold open.
+const OPEN_FILES: u64 = 256;
+
+/// What a step of the limits is called, by resource.
+fn limit_step(resource: Resource) -> &'static str {
+    match resource {
+        Resource::Cpu => "limit CPU time",
+        Resource::Fsize => "limit file size",
+        Resource::Nofile => "limit open files",
+        Resource::Core => "turn off core files",
+        Resource::As => "limit memory",
+        Resource::Nproc => "limit processes",
+        _ => "set a limit",
+    }
+}
+
+/// Sets `pid`'s limits (this process's where `None`) to `spec`'s.
+fn set_limits(spec: &Spec, pid: Option<rustix::process::Pid>) -> Result<(), Failure> {
+    for (resource, soft, hard) in each_limit(spec) {
+        let limit = Rlimit {
+            current: Some(soft),
+            maximum: Some(hard),
+        };
+        prlimit(pid, resource, limit).step(limit_step(resource))?;
+    }
+    Ok(())
+}
+
+/// The resource limits of `spec` on this process: CPU time, file size, open files, no
+/// core files, and the address space and process count where no cgroup holds them.
+pub fn limits(spec: &Spec) -> Result<(), Failure> {
+    set_limits(spec, None)
+}
+
+/// The resource limits of `spec` on a zygote's answer `pid`, set the moment it is
+/// started: the zygote itself keeps working (it writes puzzle files, starts threads and
+/// runs many cases), so the limits cannot be its own.
+pub fn case_limits(spec: &Spec, pid: u32) -> Result<(), Failure> {
+    let pid = i32::try_from(pid)
+        .ok()
+        .and_then(rustix::process::Pid::from_raw)
+        .ok_or_else(|| Failure {
+            step: "set a limit",
+            reason: format!("no such pid {pid}"),
+            code: SETUP_FAILED,
+        })?;
+    set_limits(spec, Some(pid))
+}
+
+/// A zygote's own limits: no core file, and the answer's bound on open files (which it
+/// stays far below).
+pub fn zygote_limits() -> Result<(), Failure> {
+    for (resource, n) in [(Resource::Core, 0), (Resource::Nofile, OPEN_FILES)] {
+        let limit = Rlimit {
+            current: Some(n),
+            maximum: Some(n),
+        };
+        prlimit(None, resource, limit).step(limit_step(resource))?;
+    }
+    Ok(())
 }
 
 /// Closes every descriptor but 0, 1, 2 and `kept` (the helper's own status file, which
@@ -157,14 +222,20 @@ pub fn reset_signal_handling() -> Result<(), Failure> {
         .step("clear the signal mask")
 }
 
-/// Installs the seccomp filter (after `no_new_privs`): [`filter::program`]. `sysv_ipc` also
-/// refuses System V IPC, for a run with no IPC namespace.
-pub fn seccomp(sysv_ipc: bool) -> Result<(), Failure> {
-    let program = filter::program(sysv_ipc).map_err(|reason| Failure {
+/// The seccomp filter ([`filter::program`]), built: `sysv_ipc` also refuses System V IPC,
+/// for a run with no IPC namespace.
+pub fn seccomp_program(sysv_ipc: bool) -> Result<seccompiler::BpfProgram, Failure> {
+    filter::program(sysv_ipc).map_err(|reason| Failure {
         step: "build the seccomp filter",
         reason,
         code: SETUP_FAILED,
-    })?;
+    })
+}
+
+/// Installs the seccomp filter (after `no_new_privs`) on the calling thread: see
+/// [`seccomp_program`].
+pub fn seccomp(sysv_ipc: bool) -> Result<(), Failure> {
+    let program = seccomp_program(sysv_ipc)?;
     seccompiler::apply_filter(&program).step("install the seccomp filter")
 }
 

@@ -61,10 +61,10 @@ fn contain(spec: &Spec, status: Option<&File>) -> Result<u8, Failure> {
     let kept = status.map(AsRawFd::as_raw_fd);
     match spec.role {
         Role::Outer => super::jail::outer(spec),
-        Role::Init => super::jail::init(spec, kept).map(|()| SETUP_FAILED),
         Role::Keep => super::keep::keep(spec, kept),
         Role::Warden => super::jail::warden(spec),
         Role::Map => super::subordinate::map(spec),
+        Role::Zygote => super::jail::zygote(spec, kept).map(|()| 0),
     }
 }
 

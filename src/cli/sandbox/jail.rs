@@ -1,26 +1,30 @@
-//! The jail, in the manner of bubblewrap and isolate, in two helper processes:
+//! The jail, in the manner of bubblewrap and isolate, in two helper processes started once
+//! a job slot (the judge's side is [`super::zygote`]):
 //!
-//! - **outer** (in the judge's namespaces): joins the case's cgroups; when the judge is not
-//!   root, makes a user namespace mapping only the judge's own uid, and keeps its
-//!   capabilities there ambient; then makes fresh mount, pid, network, IPC, UTS and cgroup
-//!   namespaces and starts `init` in them, waits, and ends the way it ended.
-//! - **init** (pid 1 of the new pid namespace): builds a minimal root on a fresh tmpfs
+//! - **outer** (in the judge's namespaces): when the judge is not root, makes a user
+//!   namespace mapping only the judge's own uid and the slot's subordinate one, and keeps
+//!   its capabilities there ambient; then makes fresh mount, pid, network, IPC, UTS and
+//!   cgroup namespaces and starts the zygote in them, waits, and ends the way it ended.
+//!   Given a command, it judges that one case itself (a jail by hand, and the tests').
+//! - **zygote** (pid 1 of the new pid namespace): builds a minimal root on a fresh tmpfs
 //!   (the system directories and the layout's paths bound read-only, each opened anew by
-//!   descriptor and checked as the case's user before it is mounted, the masks, a private
-//!   size-bounded `/tmp` with the answer's directory, a fresh `/proc`, a `/dev` of five
-//!   devices), `pivot_root`s into it and makes every mount read-only but `/tmp`, `/dev` and
-//!   `/proc`; under root takes the case's own uid; then makes one more user and mount
-//!   namespace, so the kernel locks every mount (no `umount`, no remount read-write, even
-//!   with capabilities), gives up every capability, sets the limits, closes inherited
-//!   descriptors, installs the seccomp filter and `exec`s the answer, which is then pid 1:
-//!   when it ends, the kernel kills every process it left.
+//!   descriptor and checked as the case's user before it is mounted, the masks, a fresh
+//!   `/proc` that shows each process only what it may trace, a `/dev` of five devices),
+//!   `pivot_root`s into it and makes every mount read-only but `/tmp`, `/dev` and `/proc`;
+//!   under root takes the slot's own uid; then makes one more user and mount namespace, so
+//!   the kernel locks every mount (no `umount`, no remount read-write, even with
+//!   capabilities). Then it serves the judge's requests, one case at a time: a thread
+//!   enters the case's cgroups, makes the case's own mount, pid, IPC and cgroup
+//!   namespaces with a fresh size-bounded `/tmp` (the answer's directory in it, the paths
+//!   shown there bound again) and `/dev/shm`, gives up every capability for good, installs
+//!   the seccomp filter and starts the answer, pid 1 of its namespace, its limits set as
+//!   it starts: when it ends, the kernel kills every process it left.
 
 use std::ffi::OsString;
 use std::os::fd::{AsRawFd, OwnedFd};
 use std::os::unix::fs::PermissionsExt;
-use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Command, Stdio};
 
 use nix::mount::{MntFlags, MsFlags, mount, umount2};
 use nix::sched::{CloneFlags, unshare};
@@ -34,9 +38,8 @@ use super::confine;
 use super::layout::SYSTEM;
 use super::reach::{self, Reader};
 use super::spec::{Bound, INPUT_NAME, Role, Spec};
-use super::step::{
-    CANNOT_START, Failure, SETUP_FAILED, Step, go, judge_alive, relay, stop_signals,
-};
+use super::step::{CANNOT_START, Failure, SETUP_FAILED, Step, judge_alive, relay, stop_signals};
+use super::wire::{self, Entry, Reply, Request, RequestFds};
 
 /// The devices the answer gets in `/dev`.
 const DEVICES: [&str; 5] = ["null", "zero", "full", "random", "urandom"];
@@ -52,15 +55,11 @@ const NAMESPACES: CloneFlags = CloneFlags::CLONE_NEWNS
     .union(CloneFlags::CLONE_NEWIPC)
     .union(CloneFlags::CLONE_NEWUTS);
 
-/// Moves the calling thread (of the judge, under root; it must start one process and then
-/// end) into fresh namespaces and the network namespace `network`, so that the `init` it
-/// starts is pid 1 of its own.
-pub fn namespaces_for_init(network: &std::fs::File) -> nix::Result<()> {
-    unshare(NAMESPACES.difference(CloneFlags::CLONE_NEWNET))?;
-    nix::sched::setns(network, CloneFlags::CLONE_NEWNET)
-}
-
-/// The outer process: cgroups, namespaces, then `init`, whose end it passes on.
+/// The outer process: cgroups, namespaces, then the zygote, pid 1 of them. With no
+/// command it passes its standard input (the judge's socket) on to the zygote and ends when
+/// the zygote does; with a command (a jail started by hand, or by a test) it is the judge of
+/// one case itself, the command run with its own standard streams, and passes on how the
+/// answer ended.
 pub fn outer(spec: &Spec) -> Result<u8, Failure> {
     // Told to stop, by the judge or by its death, this process kills the jail's pid 1 (an
     // answer can clear its own parent-death signal, not this one's).
@@ -74,14 +73,29 @@ pub fn outer(spec: &Spec) -> Result<u8, Failure> {
     if !geteuid().is_root() {
         own_user_namespace(spec)?;
     }
-    unshare(NAMESPACES | CloneFlags::CLONE_NEWCGROUP).step("make the namespaces")?;
     let exe = std::env::current_exe().step("find the judge's binary")?;
     // The outer process has joined the cgroups for both.
-    let init = Spec {
+    let zygote = Spec {
         cgroup: Vec::new(),
-        ..spec.with_role(Role::Init)
+        ..spec.with_role(Role::Zygote)
     };
-    let child = init.command(&exe).spawn().step("start the jail's init")?;
+    let mut cmd = zygote.command(&exe);
+    // The judge of one case talks to the zygote from a thread started before the pid
+    // namespace is made (no thread can be started after it).
+    let one_case = match spec.command.is_empty() {
+        true => None,
+        false => {
+            let (ours, theirs) =
+                std::os::unix::net::UnixStream::pair().step("make the zygote's socket")?;
+            cmd.stdin(Stdio::from(OwnedFd::from(theirs)));
+            let command = spec.command.clone();
+            Some(std::thread::spawn(move || judge_one_case(&ours, command)))
+        }
+    };
+    unshare(NAMESPACES | CloneFlags::CLONE_NEWCGROUP).step("make the namespaces")?;
+    let child = cmd.spawn().step("start the jail's zygote")?;
+    // The zygote's end of the socket: it alone holds it now, so it sees the end of it.
+    drop(cmd);
     let pid = Pid::from_raw(i32::try_from(child.id()).unwrap_or(i32::MAX));
     let ended = wait_for(pid, &waited);
     if ended.is_none() {
@@ -89,7 +103,64 @@ pub fn outer(spec: &Spec) -> Result<u8, Failure> {
         let _ = nix::sys::signal::kill(pid, Signal::SIGKILL);
         let _ = waitpid(pid, None);
     }
-    Ok(relay(ended))
+    match one_case {
+        Some(talk) => talk.join().unwrap_or(Ok(SETUP_FAILED)),
+        None => Ok(relay(ended)),
+    }
+}
+
+/// The judge of a jail started with a command: asks its zygote for that one case, with
+/// this process's environment and standard streams, and passes on how the answer ended.
+/// Closing the socket at the end ends the zygote.
+fn judge_one_case(
+    socket: &std::os::unix::net::UnixStream,
+    command: Vec<OsString>,
+) -> Result<u8, Failure> {
+    use std::os::fd::AsFd;
+    if !matches!(wire::receive_reply(socket), Ok(Some(Reply::Ready))) {
+        // The zygote told its own failure (its status file, or its standard error).
+        return Ok(SETUP_FAILED);
+    }
+    let own = |fd: std::os::fd::BorrowedFd| fd.try_clone_to_owned().step("pass a stream on");
+    let fds = RequestFds {
+        stdin: Some(own(std::io::stdin().as_fd())?),
+        stdout: own(std::io::stdout().as_fd())?,
+        stderr: own(std::io::stderr().as_fd())?,
+        enter: Vec::new(),
+        leave: Vec::new(),
+    };
+    let request = Request {
+        command,
+        env: std::env::vars_os().collect(),
+        input_file: None,
+        stdin: true,
+        entry: Entry::None,
+        enter: 0,
+    };
+    wire::send_request(socket, &request, &fds).step("ask the zygote for the case")?;
+    drop(fds);
+    match wire::receive_reply(socket) {
+        Ok(Some(Reply::Started { pid, .. })) => {
+            let pid = Pid::from_raw(i32::try_from(pid).unwrap_or(i32::MAX));
+            match wire::receive_reply(socket) {
+                Ok(Some(Reply::Ended { status })) => {
+                    Ok(relay(WaitStatus::from_raw(pid, status).ok()))
+                }
+                _ => Ok(SETUP_FAILED),
+            }
+        }
+        Ok(Some(Reply::SetupFailed { step, reason })) => Err(Failure {
+            step: "set the case up",
+            reason: format!("{step}: {reason}"),
+            code: SETUP_FAILED,
+        }),
+        Ok(Some(Reply::CannotStart { reason })) => Err(Failure {
+            step: "start the answer",
+            reason,
+            code: CANNOT_START,
+        }),
+        _ => Ok(SETUP_FAILED),
+    }
 }
 
 /// The warden of a check (root): waits until the judge is gone, then kills every process
@@ -152,54 +223,237 @@ fn wait_for(pid: Pid, waited: &SigSet) -> Option<WaitStatus> {
     }
 }
 
-/// pid 1 of the jail: the minimal root, the case's uid, locked mounts, no privilege, then
-/// the answer. Returns only on failure, or when the judge lets go of a jail started ahead.
-/// `status` is the descriptor of the helper's status file, kept open until the `exec`.
-pub fn init(spec: &Spec, status: Option<i32>) -> Result<(), Failure> {
+/// pid 1 of a jail that serves a slot's cases, one after another (see [`super::zygote`]):
+/// the minimal root built once, the case's user taken and the mounts locked as for one
+/// case, then, for each request on standard input (the judge's socket), a thread that
+/// makes the case's own mount, pid, IPC and cgroup namespaces with a fresh `/tmp` and
+/// `/dev/shm`, gives up every privilege, installs the seccomp filter and starts the answer,
+/// which is pid 1 of its namespace: when it ends, the kernel kills every process it left.
+/// Returns when the judge closes the socket, or on failure before the first case.
+pub fn zygote(spec: &Spec, status: Option<i32>) -> Result<(), Failure> {
+    use std::os::fd::AsFd;
     prctl::set_pdeathsig(Signal::SIGKILL).step("set the parent-death signal")?;
-    confine::join_cgroups(spec)?;
-    if geteuid().is_root() {
-        // Started by the judge itself: the cgroup namespace is made here, in the cgroup.
-        unshare(CloneFlags::CLONE_NEWCGROUP).step("make a cgroup namespace")?;
-    }
-    let input = match &spec.input_file {
-        Some(path) => Some(std::fs::read(path).step("read the puzzle file")?),
-        None => None,
-    };
     let root = spec.root_dir.as_deref().ok_or_else(|| Failure {
         step: "build the root",
         reason: "no --root-dir".to_string(),
         code: SETUP_FAILED,
     })?;
-    build_root(spec, root, input.as_deref())?;
+    build_root(spec, root)?;
     nix::unistd::sethostname(HOSTNAME).step("name the host")?;
     enter_root(root)?;
     read_only_but_scratch()?;
     confine::take_case_user(spec)?;
-    // A change of user makes a process undumpable, and its /proc/self files root's:
-    // make them its own again, to write its id maps.
     prctl::set_dumpable(true).step("own /proc/self")?;
     lock_mounts()?;
-    confine::drop_every_capability()?;
-    confine::limits(spec)?;
+    // Each answer runs as this process's user: it must not trace it or read its memory.
+    prctl::set_dumpable(false).step("make the zygote undumpable")?;
+    prctl::set_pdeathsig(Signal::SIGKILL).step("set the parent-death signal")?;
+    confine::zygote_limits()?;
     confine::close_inherited_descriptors(status)?;
     confine::reset_signal_handling()?;
-    // Changing credentials clears the parent-death signal: set it once more, last.
-    prctl::set_pdeathsig(Signal::SIGKILL).step("set the parent-death signal")?;
-    confine::seccomp(false)?;
-    if spec.await_go && !go() {
-        // The judge let go of this jail without using it.
-        return Ok(());
+    let filter = confine::seccomp_program(false)?;
+    let socket = std::io::stdin()
+        .as_fd()
+        .try_clone_to_owned()
+        .map(std::os::unix::net::UnixStream::from)
+        .step("take the judge's socket")?;
+    wire::send_reply(&socket, &Reply::Ready).step("tell the judge it is ready")?;
+    while let Ok(Some((request, fds))) = wire::receive_request(&socket) {
+        if serve(spec, &filter, &socket, &request, fds).is_err() {
+            break;
+        }
     }
-    let err = Command::new(&spec.command[0])
-        .args(&spec.command[1..])
-        .current_dir(&spec.workdir)
-        .exec();
-    Err(Failure {
-        step: "start the answer",
-        reason: format!("{}: {err}", spec.command[0].to_string_lossy()),
-        code: CANNOT_START,
-    })
+    Ok(())
+}
+
+/// Why a case of the zygote did not start.
+enum NotStarted {
+    /// A step of the set-up failed: the judge's failure.
+    SetUp(Failure),
+    /// The answer's command could not be started.
+    Command(String),
+}
+
+impl NotStarted {
+    /// What the judge is told.
+    fn reply(self) -> Reply {
+        match self {
+            NotStarted::SetUp(f) => Reply::SetupFailed {
+                step: f.step.to_string(),
+                reason: f.reason,
+            },
+            NotStarted::Command(reason) => Reply::CannotStart { reason },
+        }
+    }
+}
+
+/// The answer's three standard streams, from the judge.
+struct Streams {
+    stdin: Option<OwnedFd>,
+    stdout: OwnedFd,
+    stderr: OwnedFd,
+}
+
+/// One case of the zygote: the answer started, its pidfd and then its end told to the
+/// judge. An error is the socket's: the judge is gone.
+fn serve(
+    spec: &Spec,
+    filter: &seccompiler::BpfProgram,
+    socket: &std::os::unix::net::UnixStream,
+    request: &Request,
+    fds: RequestFds,
+) -> std::io::Result<()> {
+    let RequestFds {
+        stdin,
+        stdout,
+        stderr,
+        enter,
+        leave,
+    } = fds;
+    let streams = Streams {
+        stdin,
+        stdout,
+        stderr,
+    };
+    let on_a_thread = |enter: &[OwnedFd], leave: &[OwnedFd], streams: Streams| {
+        std::thread::scope(|scope| {
+            scope
+                .spawn(|| start_case(spec, filter, request, streams, enter, leave))
+                .join()
+                .unwrap_or_else(|_| Err(NotStarted::Command("the starting thread failed".into())))
+        })
+    };
+    let started = match request.entry {
+        // v2: the whole zygote enters the case's cgroup, and leaves it once it started.
+        Entry::Process => {
+            let entered = enter.iter().try_for_each(write_zero);
+            let started = match entered.step("enter the case's cgroup") {
+                Ok(()) => on_a_thread(&[], &[], streams),
+                Err(f) => Err(NotStarted::SetUp(f)),
+            };
+            for file in &leave {
+                let _ = write_zero(file);
+            }
+            started
+        }
+        Entry::Thread | Entry::None => on_a_thread(&enter, &leave, streams),
+    };
+    let mut child = match started {
+        Ok(child) => child,
+        Err(not) => return wire::send_reply(socket, &not.reply()),
+    };
+    let reply = match confine::case_limits(spec, child.id()).and_then(|()| pidfd_of(&child)) {
+        Ok(pidfd) => Reply::Started {
+            pid: child.id(),
+            pidfd,
+        },
+        Err(f) => {
+            let _ = child.kill();
+            let _ = child.wait();
+            return wire::send_reply(socket, &NotStarted::SetUp(f).reply());
+        }
+    };
+    wire::send_reply(socket, &reply)?;
+    let status = child
+        .wait()
+        .map(std::os::unix::process::ExitStatusExt::into_raw)
+        .unwrap_or(i32::from(SETUP_FAILED) << 8);
+    wire::send_reply(socket, &Reply::Ended { status })
+}
+
+/// A pidfd of `child`, for the judge to watch it end.
+fn pidfd_of(child: &std::process::Child) -> Result<OwnedFd, Failure> {
+    let pid = i32::try_from(child.id())
+        .ok()
+        .and_then(rustix::process::Pid::from_raw)
+        .ok_or_else(|| Failure {
+            step: "open the answer's pidfd",
+            reason: format!("no such pid {}", child.id()),
+            code: SETUP_FAILED,
+        })?;
+    rustix::process::pidfd_open(pid, rustix::process::PidfdFlags::empty())
+        .step("open the answer's pidfd")
+}
+
+/// Writes `0` to a cgroup file the judge opened: the writer (a thread on v1, the whole
+/// process on v2) moves into that cgroup.
+fn write_zero(file: &OwnedFd) -> std::io::Result<()> {
+    use std::io::Write;
+    std::fs::File::from(file.try_clone()?).write_all(b"0")
+}
+
+/// On a thread of its own (which ends once the answer is started): the case's cgroups on
+/// v1 (`enter`, then `leave` once started), its namespaces, a fresh `/tmp` (with the
+/// answer's directory and puzzle file) and `/dev/shm`, every privilege given up, the
+/// filter, then the answer.
+fn start_case(
+    spec: &Spec,
+    filter: &seccompiler::BpfProgram,
+    request: &Request,
+    streams: Streams,
+    enter: &[OwnedFd],
+    leave: &[OwnedFd],
+) -> Result<std::process::Child, NotStarted> {
+    let set_up = |r: Result<(), Failure>| r.map_err(NotStarted::SetUp);
+    set_up(
+        enter
+            .iter()
+            .try_for_each(write_zero)
+            .step("enter the case's cgroup"),
+    )?;
+    let started = (|| {
+        set_up(unshare(CASE_NAMESPACES).step("make the case's namespaces"))?;
+        set_up(scratch(spec, request.input_file.as_deref()))?;
+        set_up(confine::drop_every_capability())?;
+        set_up(seccompiler::apply_filter(filter).step("install the seccomp filter"))?;
+        let program = &request.command[0];
+        let stdin = match streams.stdin {
+            Some(fd) => Stdio::from(fd),
+            None => Stdio::null(),
+        };
+        Command::new(program)
+            .args(&request.command[1..])
+            .current_dir(&spec.workdir)
+            .env_clear()
+            .envs(request.env.iter().map(|(k, v)| (k, v)))
+            .stdin(stdin)
+            .stdout(Stdio::from(streams.stdout))
+            .stderr(Stdio::from(streams.stderr))
+            .spawn()
+            .map_err(|e| NotStarted::Command(format!("{}: {e}", program.to_string_lossy())))
+    })();
+    for file in leave {
+        let _ = write_zero(file);
+    }
+    started
+}
+
+/// The namespaces each case of a zygote gets of its own (the network and UTS ones are the
+/// zygote's: no interface, and a host name no answer can change).
+const CASE_NAMESPACES: CloneFlags = CloneFlags::CLONE_NEWNS
+    .union(CloneFlags::CLONE_NEWPID)
+    .union(CloneFlags::CLONE_NEWIPC)
+    .union(CloneFlags::CLONE_NEWCGROUP);
+
+/// A fresh `/tmp` with the answer's private directory (and its puzzle file) and a fresh
+/// `/dev/shm`, in the case's own mount namespace: nothing of the case before is left.
+fn scratch(spec: &Spec, input: Option<&[u8]>) -> Result<(), Failure> {
+    let quiet = MsFlags::MS_NOSUID | MsFlags::MS_NODEV;
+    let size = format!("size={},mode=1777", spec.tmp_size);
+    tmpfs(Path::new("/tmp"), quiet, &size)?;
+    tmpfs(Path::new("/dev/shm"), quiet, &size)?;
+    std::fs::create_dir_all(&spec.workdir).step("make the private directory")?;
+    std::fs::set_permissions(&spec.workdir, std::fs::Permissions::from_mode(0o700))
+        .step("make the private directory")?;
+    if let Some(bytes) = input {
+        std::fs::write(spec.workdir.join(INPUT_NAME), bytes).step("write the puzzle file")?;
+    }
+    // The paths shown under the scratch places, bound again (read-only, with their masks).
+    for (n, bound) in stashed(spec) {
+        let source = stash_place(n);
+        bind_at(&source, source.is_dir(), &bound.at)?;
+    }
+    Ok(())
 }
 
 /// `root` joined with an absolute path.
@@ -208,7 +462,7 @@ fn under(root: &Path, path: &Path) -> PathBuf {
 }
 
 /// The minimal root on a fresh tmpfs at `root`.
-fn build_root(spec: &Spec, root: &Path, input: Option<&[u8]>) -> Result<(), Failure> {
+fn build_root(spec: &Spec, root: &Path) -> Result<(), Failure> {
     let none: Option<&str> = None;
     mount(none, "/", none, MsFlags::MS_REC | MsFlags::MS_PRIVATE, none)
         .step("make mounts private")?;
@@ -220,13 +474,18 @@ fn build_root(spec: &Spec, root: &Path, input: Option<&[u8]>) -> Result<(), Fail
     devices(root, spec.tmp_size)?;
     let proc_dir = under(root, Path::new("/proc"));
     std::fs::create_dir(&proc_dir).step("make /proc")?;
+    // The answers of a zygote live in pid namespaces below its own, which this `/proc`
+    // shows: each sees only the processes it may trace, its own (not the zygote). A kernel
+    // older than 5.8 knows no `ptraceable`; the zygote is undumpable there too.
+    let proc_flags = quiet | MsFlags::MS_NOEXEC;
     mount(
         Some("proc"),
         &proc_dir,
         Some("proc"),
-        quiet | MsFlags::MS_NOEXEC,
-        none,
+        proc_flags,
+        Some("hidepid=ptraceable"),
     )
+    .or_else(|_| mount(Some("proc"), &proc_dir, Some("proc"), proc_flags, none))
     .step("mount a fresh /proc")?;
     let tmp = under(root, Path::new("/tmp"));
     std::fs::create_dir(&tmp).step("make /tmp")?;
@@ -236,15 +495,66 @@ fn build_root(spec: &Spec, root: &Path, input: Option<&[u8]>) -> Result<(), Fail
     // Relative: until `pivot_root` an absolute link leads to the host's `/tmp`, and the
     // place of a bound path under `/var/tmp` would be made there, on the host, as root.
     std::os::unix::fs::symlink("../tmp", var.join("tmp")).step("make /var/tmp")?;
-    home(spec, root, input)?;
-    for bound in &spec.ro {
+    let stashed = stashed(spec);
+    if !stashed.is_empty() {
+        let stash = under(root, Path::new(STASH));
+        std::fs::create_dir(&stash).step("make the stash")?;
+        if let Some(id) = spec.uid {
+            std::os::unix::fs::chown(&stash, Some(id), Some(id)).step("make the stash")?;
+        }
+        std::fs::set_permissions(&stash, std::fs::Permissions::from_mode(0o000))
+            .step("make the stash")?;
+    }
+    for (i, bound) in spec.ro.iter().enumerate() {
         let source = open_bound(bound, spec.uid)?;
-        bind_descriptor(&source, &under(root, &bound.at))?;
+        let at = match stashed.iter().find(|(n, _)| *n == i) {
+            Some((n, _)) => stash_place(*n),
+            None => bound.at.clone(),
+        };
+        bind_descriptor(&source, &under(root, &at))?;
     }
     for path in &spec.mask {
-        mask(&under(root, path))?;
+        let at = stashed
+            .iter()
+            .find_map(|(n, b)| {
+                let rest = path.strip_prefix(&b.at).ok()?;
+                Some(stash_place(*n).join(rest))
+            })
+            .unwrap_or_else(|| path.clone());
+        mask(&under(root, &at))?;
     }
     Ok(())
+}
+
+/// Where a zygote keeps the paths it shows under `/tmp` (and the other scratch places a
+/// case gets afresh), to bind them again over each case's fresh `/tmp`: a directory no
+/// answer may enter (mode 0 on the read-only root, so not even its owner, whose user id
+/// the answers share, can open it up), which the zygote crosses by its capability.
+const STASH: &str = "/.stash";
+
+/// The place of stashed path `n`.
+fn stash_place(n: usize) -> PathBuf {
+    Path::new(STASH).join(n.to_string())
+}
+
+/// True for a path on a scratch file system that each case of a zygote gets afresh.
+fn on_scratch(path: &Path) -> bool {
+    ["/tmp", "/var/tmp", "/dev/shm"]
+        .iter()
+        .any(|s| path.starts_with(s))
+}
+
+/// The bound paths a zygote stashes (`spec.ro`'s index and the path): those on scratch.
+fn stashed(spec: &Spec) -> Vec<(usize, &Bound)> {
+    match spec.role {
+        Role::Zygote => spec
+            .ro
+            .iter()
+            .enumerate()
+            .filter(|(_, b)| on_scratch(&b.at))
+            .collect(),
+        _ => Vec::new(),
+    }
 }
 
 /// A tmpfs at `dir`.
@@ -297,25 +607,6 @@ fn devices(root: &Path, shm_size: u64) -> Result<(), Failure> {
         MsFlags::MS_NOSUID | MsFlags::MS_NODEV,
         &format!("size={shm_size},mode=1777"),
     )
-}
-
-/// The answer's private directory, with the puzzle file in it, owned by the case's user.
-fn home(spec: &Spec, root: &Path, input: Option<&[u8]>) -> Result<(), Failure> {
-    let dir = under(root, &spec.workdir);
-    std::fs::create_dir_all(&dir).step("make the private directory")?;
-    std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o700))
-        .step("make the private directory")?;
-    let file = dir.join(INPUT_NAME);
-    if let Some(bytes) = input {
-        std::fs::write(&file, bytes).step("write the puzzle file")?;
-    }
-    if let Some(id) = spec.uid {
-        std::os::unix::fs::chown(&dir, Some(id), Some(id)).step("give the directory away")?;
-        if input.is_some() {
-            std::os::unix::fs::chown(&file, Some(id), Some(id)).step("give the puzzle away")?;
-        }
-    }
-    Ok(())
 }
 
 /// The descriptor of a path the layout shows, opened now, through no symbolic link, and

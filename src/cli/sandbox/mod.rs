@@ -27,18 +27,24 @@ pub mod step;
 #[cfg(jail)]
 pub mod subordinate;
 pub mod trusted;
+pub mod uids;
+#[cfg(jail)]
+pub mod wire;
+#[cfg(jail)]
+pub mod zygote;
 
 use std::ffi::{OsStr, OsString};
-use std::fs::File;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
 
 use beast_engine::judge::record::SandboxRecord;
 
-use self::cgroup::{CaseGroup, Cgroups};
+use self::cgroup::{CaseGroup, Cgroups, Stock};
 use self::layout::Layout;
-use crate::cli::platform::{self, FileLock};
+use self::uids::UIDS;
+pub use self::uids::{FIRST_UID, Lease, UidPool};
+use crate::cli::platform;
 
 /// `--sandbox`: how strongly the answer is contained.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -60,8 +66,10 @@ pub enum Level {
 /// The mechanism chosen for a run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Mechanism {
-    /// The jail: a `beast __contain` outer process and its `init`, pid 1 of fresh user,
-    /// mount, pid, network, IPC, UTS and cgroup namespaces, in a minimal root.
+    /// The jail: a `beast __contain` outer process and its zygote, pid 1 of fresh user,
+    /// mount, pid, network, IPC, UTS and cgroup namespaces, in a minimal root, which starts
+    /// each case in namespaces of its own (see [`zygote`]).
+    #[cfg_attr(not(jail), allow(dead_code))]
     Jail,
     /// A `beast __contain keep` helper confined by Landlock that starts the answer and
     /// kills its whole tree.
@@ -107,17 +115,6 @@ pub const NAMESPACES: [&str; 7] = ["user", "mount", "pid", "net", "ipc", "uts", 
 /// its command names, asking a version manager): past it the check stops, saying so.
 pub const LAYOUT_TIME: Duration = Duration::from_secs(10);
 
-/// The first of the user ids answers run as when the judge is root: one per answer
-/// running at once, never shared (`0x70000000`, above the ranges that distributions and
-/// systemd hand out).
-pub const FIRST_UID: u32 = 1_879_048_192;
-
-/// How many user ids the range holds.
-const UIDS: u32 = 65_536;
-
-/// Where the judges of a machine lock the user ids they hand out.
-const UID_LOCKS: &str = "/run/beast-judge";
-
 /// The most processes a case may have at once.
 pub const PROCESSES: u64 = 256;
 
@@ -139,17 +136,12 @@ pub struct Host {
     pub no_pids_cgroup: Option<String>,
     /// The user ids handed out: when the judge is root, or (the jail only) when
     /// `/etc/subuid` gives the judge's user a range that `newuidmap` maps.
-    pub uids: Option<UidPool>,
+    pub uids: Option<Arc<UidPool>>,
     /// True when the judge runs as root.
     pub root: bool,
     /// Why a normal user's cases run as that user: no subordinate range, no `newuidmap`,
     /// or a jail with one that did not work.
     pub no_subordinate: Option<String>,
-    /// Network namespaces (no interface up) for the jail under root, one per case running
-    /// at once and reused by the next case: making one costs more than the rest of the
-    /// jail, and a namespace no process is left in keeps nothing of its last case (an
-    /// answer has no capability over it).
-    networks: Mutex<Vec<File>>,
     /// The check's warden, a child of the judge that no sweep of orphans may take.
     pub warden: Option<u32>,
 }
@@ -214,13 +206,13 @@ impl Host {
         let root = platform::is_root();
         let (uids, no_subordinate) = match (contained, root) {
             (false, _) => (None, None),
-            (true, true) => (Some(UidPool::new(FIRST_UID, UIDS, true)), None),
+            (true, true) => (Some(Arc::new(UidPool::new(FIRST_UID, UIDS, true))), None),
             #[cfg(jail)]
             (true, false) if mechanism == Mechanism::Jail => {
                 match subordinate::ids()
                     .and_then(|s| probe_jail(workspace, Some(s.first + s.count - 1)).map(|()| s))
                 {
-                    Ok(s) => (Some(UidPool::new(s.first, s.count, false)), None),
+                    Ok(s) => (Some(Arc::new(UidPool::new(s.first, s.count, false))), None),
                     Err(why) => (None, Some(why)),
                 }
             }
@@ -231,7 +223,6 @@ impl Host {
         #[cfg(not(jail))]
         let warden = None;
         Ok(Host {
-            networks: Mutex::new(Vec::new()),
             warden,
             mechanism,
             no_jail,
@@ -242,33 +233,6 @@ impl Host {
             root,
             no_subordinate,
         })
-    }
-}
-
-impl Host {
-    /// A network namespace for one case of the jail under root (made when none is free).
-    pub fn take_network(&self) -> std::io::Result<File> {
-        if let Some(ns) = self.networks.lock().ok().and_then(|mut n| n.pop()) {
-            return Ok(ns);
-        }
-        std::thread::spawn(|| {
-            #[cfg(jail)]
-            nix::sched::unshare(nix::sched::CloneFlags::CLONE_NEWNET)?;
-            File::open("/proc/thread-self/ns/net")
-        })
-        .join()
-        .unwrap_or_else(|_| {
-            Err(std::io::Error::other(
-                "the thread making a network namespace failed",
-            ))
-        })
-    }
-
-    /// Gives a case's network namespace back for the next case.
-    pub fn give_network(&self, ns: File) {
-        if let Ok(mut free) = self.networks.lock() {
-            free.push(ns);
-        }
     }
 }
 
@@ -299,9 +263,12 @@ fn start_warden(bases: &[PathBuf]) -> Option<u32> {
 }
 
 /// Runs `/bin/true` in a jail once, as `subordinate` when it is given (a normal user's
-/// id from `/etc/subuid`): the jail works here, or why not.
+/// id from `/etc/subuid`): the jail works here, or why not. The jail is a zygote, as every
+/// case's, asked for one case.
 #[cfg(jail)]
 fn probe_jail(workspace: &Path, subordinate: Option<u32>) -> Result<(), String> {
+    use self::wire::{Entry, Request, RequestFds};
+    use self::zygote::{Begun, Held, Zygote};
     let exe = std::env::current_exe().map_err(|e| e.to_string())?;
     let root = workspace.join("probe-root");
     std::fs::create_dir_all(&root).map_err(|e| e.to_string())?;
@@ -310,6 +277,7 @@ fn probe_jail(workspace: &Path, subordinate: Option<u32>) -> Result<(), String> 
         .find(|p| Path::new(p).is_file())
         .ok_or("no /bin/true to try a jail on")?;
     let judge_pid = i32::try_from(std::process::id()).unwrap_or(i32::MAX);
+    let status = zygote::status_file(workspace).map_err(|e| e.to_string())?;
     let spec = spec::Spec {
         cpu: 5,
         fsize: 1 << 20,
@@ -319,107 +287,52 @@ fn probe_jail(workspace: &Path, subordinate: Option<u32>) -> Result<(), String> 
         },
         tmp_size: 1 << 20,
         root_dir: Some(root),
-        // The probe's failure is read from its standard error: no status file.
+        status: Some(status.path().to_path_buf()),
         workdir: PathBuf::from(spec::JAILED_HOME),
-        command: vec![program.into()],
         ..spec::Spec::new(spec::Role::Outer, judge_pid)
     };
-    let out = spec
-        .command(&exe)
-        .env_clear()
-        .stdin(std::process::Stdio::null())
-        .output()
-        .map_err(|e| e.to_string())?;
-    if out.status.success() {
+    let held = Held {
+        lease: None,
+        pool: None,
+        status,
+    };
+    let zygote = Zygote::launch(&exe, &spec, held).map_err(|e| e.to_string())?;
+    let pipe = || std::io::pipe().map_err(|e| e.to_string());
+    let ((_out, out), (err_r, err)) = (pipe()?, pipe()?);
+    let request = Request {
+        command: vec![program.into()],
+        env: Vec::new(),
+        input_file: None,
+        stdin: false,
+        entry: Entry::None,
+        enter: 0,
+    };
+    let fds = RequestFds {
+        stdin: None,
+        stdout: out.into(),
+        stderr: err.into(),
+        enter: Vec::new(),
+        leave: Vec::new(),
+    };
+    let begun = zygote.begin(&request, &fds).map_err(|e| e.to_string())?;
+    drop(fds);
+    match begun {
+        Begun::Started(_) => {}
+        Begun::SetupFailed(what) => return Err(what),
+        Begun::CannotStart(why) => return Err(format!("start {program}: {why}")),
+    }
+    let ended = zygote.ended().map_err(|e| e.to_string())?;
+    if ended.success() {
         return Ok(());
     }
-    let said = String::from_utf8_lossy(&out.stderr);
+    let mut said = String::new();
+    let _ = std::io::Read::read_to_string(&mut std::io::Read::take(err_r, 4096), &mut said);
     let said = said.trim().trim_start_matches("beast sandbox: ");
     Err(if said.is_empty() {
-        format!("a test jail ended with {}", out.status)
+        format!("a test jail ended with {ended}")
     } else {
         said.to_string()
     })
-}
-
-/// The user ids of one check: under root from [`FIRST_UID`], each held by a lock file so
-/// that no other judge of the machine hands it out while this one may use it; for a
-/// normal user from its subordinate range, without locks (the lock directory is root's),
-/// from a place of the range picked by this process's number.
-#[derive(Debug)]
-pub struct UidPool {
-    free: Mutex<Vec<Lease>>,
-    first: u32,
-    count: u32,
-    locked: bool,
-    /// Ids handed out so far (unlocked pools).
-    made: Mutex<u32>,
-}
-
-/// One user id, held.
-#[derive(Debug)]
-pub struct Lease {
-    /// The user (and group) id.
-    pub uid: u32,
-    _lock: Option<FileLock>,
-}
-
-impl UidPool {
-    /// The `count` ids from `first`, held by lock files when `locked`.
-    fn new(first: u32, count: u32, locked: bool) -> UidPool {
-        UidPool {
-            free: Mutex::new(Vec::new()),
-            first,
-            count: count.max(2),
-            locked,
-            made: Mutex::new(0),
-        }
-    }
-
-    /// The first id of the pool, as the report names it.
-    pub fn first(&self) -> u32 {
-        self.first
-    }
-
-    /// A user id no other answer running now has.
-    pub fn take(&self) -> Lease {
-        if let Some(lease) = self.free.lock().ok().and_then(|mut f| f.pop()) {
-            return lease;
-        }
-        // The last id of the range is the probe's.
-        let usable = self.count - 1;
-        if self.locked {
-            let dir = Path::new(UID_LOCKS);
-            let _ = std::fs::create_dir_all(dir);
-            for n in 0..usable {
-                let Ok(file) = File::create(dir.join(format!("uid-{n}"))) else {
-                    break;
-                };
-                if let Some(lock) = FileLock::try_new(file) {
-                    return Lease {
-                        uid: self.first + n,
-                        _lock: Some(lock),
-                    };
-                }
-            }
-        }
-        // No lock: an id from this process's own number on, one more a lease.
-        let made = self.made.lock().map_or(0, |mut m| {
-            *m += 1;
-            *m - 1
-        });
-        Lease {
-            uid: self.first + (std::process::id().wrapping_add(made)) % usable,
-            _lock: None,
-        }
-    }
-
-    /// Gives a lease back for the next case.
-    pub fn give(&self, lease: Lease) {
-        if let Ok(mut free) = self.free.lock() {
-            free.push(lease);
-        }
-    }
 }
 
 /// What is in force for one answer: the mechanism, the limits, the environment and what
@@ -440,6 +353,11 @@ pub struct Sandbox {
     pub layout: Layout,
     /// What the machine allows.
     pub host: Arc<Host>,
+    /// The jail's zygotes that run no case now (see [`zygote`]).
+    #[cfg(jail)]
+    pub zygotes: zygote::Zygotes,
+    /// The case cgroups made ahead and removed behind, once a case has asked for one.
+    stock: std::sync::OnceLock<Stock>,
 }
 
 /// What `beast check` tells the sandbox about one answer.
@@ -495,7 +413,7 @@ impl Sandbox {
                     exe: exe.clone(),
                     home,
                     judge_named,
-                    case_uid: host.uids.as_ref().map(UidPool::first),
+                    case_uid: host.uids.as_ref().map(|p| p.first()),
                 },
                 LAYOUT_TIME,
                 interrupted,
@@ -509,14 +427,10 @@ impl Sandbox {
             judge_pid: std::process::id(),
             layout,
             host: Arc::clone(host),
+            #[cfg(jail)]
+            zygotes: zygote::Zygotes::default(),
+            stock: std::sync::OnceLock::new(),
         })
-    }
-
-    /// True when the judge starts the jail's `init` itself, from a thread that has made
-    /// the namespaces (under root: no user namespace is needed to make them, so no outer
-    /// process either).
-    pub fn direct_jail(&self) -> bool {
-        self.mechanism == Mechanism::Jail && self.host.root
     }
 
     fn cgroups(&self) -> Option<&Cgroups> {
@@ -546,20 +460,35 @@ impl Sandbox {
         (self.memory_mib > 0).then(|| self.memory_mib.saturating_mul(1 << 20))
     }
 
-    /// A fresh cgroup for one case, where cgroups can be had.
+    /// A fresh cgroup for one case, where cgroups can be had (made ahead by the stock).
     pub fn case_group(&self) -> std::io::Result<Option<CaseGroup>> {
-        match self.cgroups() {
-            Some(c) if self.mechanism != Mechanism::None => {
-                let memory = self.memory_bytes();
-                c.case(memory, PROCESSES).map(Some)
+        match (self.cgroups(), self.mechanism) {
+            (None, _) | (_, Mechanism::None) => Ok(None),
+            (Some(_), _) => {
+                let stock = self.stock.get_or_init(|| {
+                    let host = Arc::clone(&self.host);
+                    let memory = self.memory_bytes();
+                    Stock::new(move || match &host.cgroups {
+                        Some(c) => c.case(memory, PROCESSES),
+                        None => Err(std::io::Error::other("no cgroups")),
+                    })
+                });
+                stock.take().map(Some)
             }
-            _ => Ok(None),
+        }
+    }
+
+    /// Removes a case's cgroup once its case is over, behind it (see [`Stock`]).
+    pub fn remove_group(&self, group: CaseGroup) {
+        match self.stock.get() {
+            Some(stock) => stock.remove(group),
+            None => drop(group),
         }
     }
 
     /// A user id for one case (root only).
     pub fn lease(&self) -> Option<Lease> {
-        self.host.uids.as_ref().map(UidPool::take)
+        self.host.uids.as_ref().map(|p| p.take())
     }
 
     /// Gives a case's user id back.
@@ -628,7 +557,7 @@ impl Sandbox {
             memory_limit: memory_limit.map(|kind| kind.name().to_string()),
             processes: contained.then_some(self.nproc().unwrap_or(PROCESSES)),
             env_cleared: contained,
-            run_as_uid: host.uids.as_ref().filter(|_| contained).map(UidPool::first),
+            run_as_uid: host.uids.as_ref().filter(|_| contained).map(|p| p.first()),
             line: summary_line(self.mechanism, self.origin(), &protections, &missing),
             protections,
             missing,
@@ -780,17 +709,6 @@ pub fn protect_the_judge(host: &Host) {
     }
     #[cfg(not(jail))]
     let _ = host;
-}
-
-/// Moves the calling thread into the case's namespaces (see [`jail::namespaces_for_init`]).
-pub fn enter_case_namespaces(network: &File) -> std::io::Result<()> {
-    #[cfg(jail)]
-    return jail::namespaces_for_init(network).map_err(std::io::Error::from);
-    #[cfg(not(jail))]
-    {
-        let _ = network;
-        Err(std::io::Error::other(NO_JAIL))
-    }
 }
 
 #[cfg(test)]

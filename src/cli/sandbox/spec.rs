@@ -17,6 +17,7 @@ pub const INPUT_NAME: &str = "input.txt";
 
 /// The answer's private directory inside the jail: its working directory, `HOME` and
 /// `TMPDIR`, on the jail's private `/tmp`.
+#[cfg_attr(not(jail), allow(dead_code))]
 pub const JAILED_HOME: &str = "/tmp/answer";
 
 /// The byte a jail started ahead of its case reads from its standard input to start the
@@ -26,13 +27,10 @@ pub const GO: u8 = b'!';
 /// What a helper process is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Role {
-    /// The jail's outer process: joins the case's cgroups, makes the namespaces (a user
-    /// namespace first when the judge is not root), starts `init` in them and passes on
-    /// how it ended.
+    /// The jail's outer process: makes the namespaces (a user namespace first when the
+    /// judge is not root), starts the zygote in them and passes on how it ended (or, given
+    /// a command, judges that one case itself).
     Outer,
-    /// pid 1 of the jail: builds the minimal root, gives up every privilege and becomes
-    /// the answer by `exec`.
-    Init,
     /// No namespaces (`--sandbox basic`): a subreaper that confines itself (Landlock,
     /// seccomp, limits), starts the answer, and kills every descendant afterwards.
     Keep,
@@ -43,19 +41,29 @@ pub enum Role {
     /// told on standard input, maps the case's subordinate id (`--uid`) into the namespace
     /// of `--judge-pid` (here the outer process) with `newuidmap` and `newgidmap`.
     Map,
+    /// pid 1 of a jail that serves one slot's cases one after another: builds the minimal
+    /// root once, then starts each case's answer asked for on its standard input (the
+    /// judge's socket, see [`super::wire`]) in namespaces of the case's own.
+    Zygote,
 }
 
 impl Role {
     /// Every role, for [`Role::named`].
-    const ALL: [Role; 5] = [Role::Outer, Role::Init, Role::Keep, Role::Warden, Role::Map];
+    const ALL: [Role; 5] = [
+        Role::Outer,
+        Role::Keep,
+        Role::Warden,
+        Role::Map,
+        Role::Zygote,
+    ];
 
     fn name(self) -> &'static str {
         match self {
             Role::Outer => "outer",
-            Role::Init => "init",
             Role::Keep => "keep",
             Role::Warden => "warden",
             Role::Map => "map",
+            Role::Zygote => "zygote",
         }
     }
 
@@ -63,10 +71,11 @@ impl Role {
         Role::ALL.into_iter().find(|r| r.name() == name)
     }
 
-    /// True for the roles that run the answer's command (the warden and the mapper run
-    /// none).
+    /// True for the roles that run the answer's command given after `--` (the warden and
+    /// the mapper run none; a zygote is told each case's command on the judge's socket, and
+    /// an outer process runs one only when given it).
     fn runs_a_command(self) -> bool {
-        matches!(self, Role::Outer | Role::Init | Role::Keep)
+        matches!(self, Role::Keep)
     }
 }
 
@@ -118,10 +127,8 @@ pub struct Spec {
     /// An empty directory the jail's root is built on (it is mounted over, in the jail's
     /// own mount namespace only).
     pub root_dir: Option<PathBuf>,
-    /// The puzzle to copy into the private directory as `input.txt` (jail).
-    pub input_file: Option<PathBuf>,
     /// Set up everything, then wait for one byte on standard input ([`GO`]) before starting
-    /// the answer: a jail started ahead of its case (jail).
+    /// the answer: a keeper started ahead of its case (basic).
     pub await_go: bool,
     /// The judge's file (outside every jail) where the helper writes `STEP: REASON` when a
     /// step of the set-up fails before the answer starts: the judge's own failure (IE),
@@ -152,7 +159,6 @@ impl Spec {
             mask: Vec::new(),
             tmp_size: 0,
             root_dir: None,
-            input_file: None,
             await_go: false,
             status: None,
             workdir: PathBuf::from("/"),
@@ -229,9 +235,6 @@ impl Spec {
         if let Some(p) = &self.root_dir {
             flag("root-dir", p.clone().into_os_string());
         }
-        if let Some(p) = &self.input_file {
-            flag("input-file", p.clone().into_os_string());
-        }
         if let Some(p) = &self.status {
             flag("status", p.clone().into_os_string());
         }
@@ -258,7 +261,7 @@ impl Spec {
         let (mut address_space, mut nproc, mut uid) = (None, None, None);
         let (mut cpu, mut fsize, mut tmp_size) = (None, None, None);
         let (mut cgroup, mut ro, mut mask) = (Vec::new(), Vec::new(), Vec::new());
-        let (mut root_dir, mut input_file, mut workdir) = (None, None, None);
+        let (mut root_dir, mut workdir) = (None, None);
         let mut status = None;
         let mut await_go = false;
         while let Some(arg) = args.next() {
@@ -303,7 +306,6 @@ impl Spec {
                 }
                 "--mask" => mask.push(PathBuf::from(value)),
                 "--root-dir" => root_dir = Some(PathBuf::from(value)),
-                "--input-file" => input_file = Some(PathBuf::from(value)),
                 "--status" => status = Some(PathBuf::from(value)),
                 "--workdir" => workdir = Some(PathBuf::from(value)),
                 _ => return Err(format!("unknown argument {}", arg.to_string_lossy())),
@@ -332,7 +334,6 @@ impl Spec {
             mask,
             tmp_size: tmp_size.ok_or_else(|| missing("tmp-size"))?,
             root_dir,
-            input_file,
             await_go,
             status,
             workdir: workdir.ok_or_else(|| missing("workdir"))?,
@@ -348,7 +349,7 @@ mod tests {
     #[test]
     fn a_spec_written_as_arguments_parses_back_into_itself() {
         let spec = Spec {
-            role: Role::Init,
+            role: Role::Keep,
             judge_pid: 42,
             address_space: Some(1 << 30),
             nproc: None,
@@ -374,7 +375,6 @@ mod tests {
             mask: vec!["/opt/py/beast".into()],
             tmp_size: 64 << 20,
             root_dir: Some("/tmp/beast-check-1/root".into()),
-            input_file: None,
             await_go: true,
             status: Some("/tmp/beast-check-1/status-x".into()),
             workdir: JAILED_HOME.into(),
@@ -428,7 +428,7 @@ mod tests {
         let os = |v: &[&str]| v.iter().map(OsString::from).collect::<Vec<_>>();
         let base = [
             "--role",
-            "init",
+            "keep",
             "--judge-pid",
             "1",
             "--cpu",
@@ -461,7 +461,7 @@ mod tests {
             Err("no role \"judge\"".to_string())
         );
         assert_eq!(
-            Spec::parse(os(&["--role", "init", "--", "true"])),
+            Spec::parse(os(&["--role", "keep", "--", "true"])),
             Err("no --judge-pid".to_string())
         );
     }

@@ -1,6 +1,12 @@
-//! What the helper's roles share: how a step fails (`Failure`, `Step`, the exit codes),
-//! how a helper passes on the end of its child (`relay`), the signals a waiting helper
-//! takes, waiting for the judge's go (`go`), and whether the judge still runs.
+//! How a step of the set-up fails, on both sides: in a helper (`Failure`, `Step`, the exit
+//! codes), and in the judge (`SetUp`, and a helper's status file read back,
+//! `setup_failure`); what the helper's roles share besides: how a helper passes on the end
+//! of its child (`relay`), the signals a waiting helper takes, waiting for the judge's go
+//! (`go`), and whether the judge still runs.
+
+use std::fs::File;
+use std::io::{self, Read};
+use std::path::Path;
 
 #[cfg(jail)]
 use nix::sys::signal::Signal;
@@ -95,4 +101,98 @@ pub fn judge_alive(pid: i32) -> bool {
         .ok()
         .and_then(|s| s.rsplit_once(") ").map(|(_, r)| !r.starts_with('Z')))
         .unwrap_or(false)
+}
+
+/// A step of the set-up that the judge itself does (its cgroup, directories, the helper's
+/// start) and that failed: carried inside an `io::Error` to the case runner, which makes
+/// it an IE like a failure the helper tells.
+#[derive(Debug)]
+pub enum SetUp {
+    /// A step of the judge's that failed, with the system's error.
+    Step {
+        /// The step.
+        step: &'static str,
+        /// Why.
+        source: io::Error,
+    },
+    /// A step a helper told (`STEP: REASON`, from its status file or its socket).
+    #[cfg_attr(not(jail), allow(dead_code))]
+    Told(String),
+}
+
+impl SetUp {
+    /// Wraps an error of `step`.
+    pub fn step(step: &'static str) -> impl FnOnce(io::Error) -> io::Error {
+        move |source| io::Error::other(SetUp::Step { step, source })
+    }
+
+    /// A failed step a helper told, as an error.
+    #[cfg_attr(not(jail), allow(dead_code))]
+    pub fn told(what: String) -> io::Error {
+        io::Error::other(SetUp::Told(what))
+    }
+
+    /// The failed step inside `e`, if it is one.
+    pub fn of(e: &io::Error) -> Option<&SetUp> {
+        e.get_ref().and_then(|inner| inner.downcast_ref::<SetUp>())
+    }
+}
+
+impl std::fmt::Display for SetUp {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SetUp::Step { step, source } => write!(f, "{step}: {source}"),
+            SetUp::Told(what) => f.write_str(what),
+        }
+    }
+}
+
+impl std::error::Error for SetUp {}
+
+/// The most bytes of a status file read.
+const STATUS_KEPT: u64 = 1024;
+
+/// What the helper wrote in its status file at `path` (`STEP: REASON`), if anything: a
+/// bounded prefix, as text.
+pub fn setup_failure(path: &Path) -> Option<String> {
+    let mut bytes = Vec::new();
+    File::open(path)
+        .and_then(|f| f.take(STATUS_KEPT).read_to_end(&mut bytes))
+        .ok()?;
+    let text = String::from_utf8_lossy(&bytes).trim().to_string();
+    (!text.is_empty()).then_some(text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_step_of_the_judges_own_set_up_is_told_apart_from_other_errors() {
+        let denied = io::Error::from(io::ErrorKind::PermissionDenied);
+        let failed = SetUp::step("make the case's cgroup")(denied);
+        assert_eq!(
+            SetUp::of(&failed).map(ToString::to_string).as_deref(),
+            Some("make the case's cgroup: permission denied")
+        );
+        let answers = io::Error::new(io::ErrorKind::NotFound, "no program ./golf");
+        assert!(SetUp::of(&answers).is_none());
+    }
+
+    #[test]
+    fn a_status_file_says_a_step_only_when_the_helper_wrote_one() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let path = dir.path().join("status");
+        std::fs::write(&path, "").expect("write");
+        assert_eq!(setup_failure(&path), None);
+        std::fs::write(&path, "bind a path: ENOENT\n").expect("write");
+        assert_eq!(setup_failure(&path).as_deref(), Some("bind a path: ENOENT"));
+        std::fs::write(&path, "x".repeat(10_000)).expect("write");
+        assert_eq!(
+            setup_failure(&path).map(|s| s.len()),
+            Some(1024),
+            "a bounded prefix"
+        );
+        assert_eq!(setup_failure(&dir.path().join("none")), None);
+    }
 }
