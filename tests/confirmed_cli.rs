@@ -146,6 +146,21 @@ fn a_deterministic_answer_run_again_is_not_flaky() {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "its candidate is a shell script")]
+fn an_answer_that_crashes_the_same_way_each_time_is_not_flaky() {
+    // `yes aHHHH!` is cut at the output limit each time, after the same bytes. Its runs
+    // again were once read as "no output", unlike the first, and it was called flaky.
+    let forever = crate::util::fixture("forever.sh");
+    let s = summary(
+        &["--max-output", "64K"],
+        &[forever.to_str().expect("path").to_string()],
+    );
+    assert_eq!(s["failed"].as_u64(), Some(43));
+    let causes = causes(&s);
+    assert!(causes.iter().all(|c| !c.starts_with("flaky")), "{causes:?}");
+}
+
+#[test]
 fn a_shown_case_larger_than_8x8_with_10_moves_says_why() {
     beast()
         .args(["check", "--no-builtin", "--random", "20", "--seed", "1"])

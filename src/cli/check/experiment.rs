@@ -90,7 +90,9 @@ fn flaky_cases<E: Execute>(
     Ok(all)
 }
 
-/// Runs each of `cases` `times` more times; returns those whose outputs differ.
+/// Runs each of `cases` `times` more times; returns those whose runs differ: another
+/// output or another verdict (a run the judge could not set up shows nothing of the answer
+/// and is left out).
 fn reruns<E: Execute>(
     judge: &Judge<E>,
     ran: &[(Case, CaseReport)],
@@ -98,7 +100,7 @@ fn reruns<E: Execute>(
     times: usize,
     jobs: usize,
 ) -> anyhow::Result<Vec<Rerun>> {
-    let inputs: Vec<Vec<u8>> = cases
+    let inputs: Vec<(usize, Vec<u8>)> = cases
         .iter()
         .flat_map(|&i| {
             let (case, _) = &ran[i];
@@ -106,24 +108,34 @@ fn reruns<E: Execute>(
                 true => case.puzzle.to_string().into_bytes(),
                 false => case.input.to_vec(),
             };
-            std::iter::repeat_n(input, times)
+            std::iter::repeat_n((i, input), times)
         })
         .collect();
-    let outputs = run_each(judge, &inputs, jobs)?;
+    let again = pool::map(&inputs, jobs, |(i, input)| {
+        if judge.runner.interrupted().is_some() {
+            return Ok(None);
+        }
+        let run = judge.attempt(input)?;
+        let (verdict, _) = judge.verdict(&run, &ran[*i].1.expected);
+        Ok(verdict
+            .judged()
+            .then(|| (verdict, String::from_utf8_lossy(&run.stdout).into_owned())))
+    })
+    .into_iter()
+    .collect::<std::io::Result<Vec<_>>>()?;
     let mut found = Vec::new();
     for (k, &i) in cases.iter().enumerate() {
-        let again = &outputs[k * times..(k + 1) * times];
-        let mut seen = vec![ran[i].1.got.clone()];
-        // A run the judge could not set up shows nothing of the answer.
-        seen.extend(again.iter().filter_map(|o| match o {
-            Ran::Output(o) => Some(String::from_utf8_lossy(o).into_owned()),
-            Ran::NoOutput => Some(String::new()),
-            Ran::InternalError => None,
-        }));
+        let report = &ran[i].1;
+        let runs = again[k * times..(k + 1) * times].iter().flatten();
+        let (verdicts, outputs): (Vec<Verdict>, Vec<String>) =
+            std::iter::once((report.verdict, report.got.clone()))
+                .chain(runs.cloned())
+                .unzip();
         let r = Rerun {
             case: i,
-            name: ran[i].1.name.clone(),
-            outputs: seen,
+            name: report.name.clone(),
+            outputs,
+            verdicts,
         };
         if r.differs() {
             found.push(r);

@@ -3,27 +3,35 @@
 //! before the diagnosis, and lead the groups.
 
 use crate::judge::diagnose::{self, Answer, Cause, Diagnosis, Group, Observed, Status};
+use crate::judge::verdict::Verdict;
 
-/// One case run again: its outputs, the first being the run the report judged.
+/// One case run again: its outputs and verdicts, the first being the run the report
+/// judged.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Rerun {
     /// The case, as its index in the observed list.
     pub case: usize,
     /// Its name.
     pub name: String,
-    /// What it printed on each run, in order.
+    /// What it printed on each run, in order (what it printed before it crashed, or up to
+    /// the output cap, for a run that did not end cleanly).
     pub outputs: Vec<String>,
+    /// How each run was judged, in order.
+    pub verdicts: Vec<Verdict>,
 }
 
 impl Rerun {
-    /// True if its outputs differ (leniently, as the verdicts compare: whitespace aside).
+    /// True if its runs differ: another verdict (a crash once, a clean exit once), or
+    /// another output (leniently, as the verdicts compare: whitespace aside). A crash that
+    /// prints the same before it each time is the same run each time, not a flaky one.
     pub fn differs(&self) -> bool {
         let same = |a: &str, b: &str| match (Answer::read(a.as_bytes()), Answer::read(b.as_bytes()))
         {
             (Some(x), Some(y)) => x == y,
             _ => a.split_whitespace().eq(b.split_whitespace()),
         };
-        self.outputs.windows(2).any(|w| !same(&w[0], &w[1]))
+        self.verdicts.windows(2).any(|w| w[0] != w[1])
+            || self.outputs.windows(2).any(|w| !same(&w[0], &w[1]))
     }
 }
 
@@ -55,6 +63,7 @@ pub fn set_apart(
             cause: Cause::Flaky {
                 name: first.name.clone(),
                 outputs: first.outputs.clone(),
+                verdicts: first.verdicts.clone(),
             },
             cases,
             smallest: first.case,
@@ -80,6 +89,7 @@ mod tests {
             case: 0,
             name: "random-5-44".into(),
             outputs: outputs.iter().map(|s| s.to_string()).collect(),
+            verdicts: vec![Verdict::WrongAnswer; outputs.len()],
         }
     }
 
@@ -88,6 +98,17 @@ mod tests {
         assert!(!rerun(&["aHHHH!\n0\n", "aHHHH! 0", "aHHHH!\n0"]).differs());
         assert!(rerun(&["2\n", "aHHHH!\n0\n", "2\n"]).differs());
         assert!(rerun(&["oops\n", "oops!\n"]).differs());
+    }
+
+    #[test]
+    fn a_crash_that_prints_the_same_each_time_is_not_flaky_but_another_ending_is() {
+        let crash = |verdicts: &[Verdict]| Rerun {
+            verdicts: verdicts.to_vec(),
+            ..rerun(&["aHHHH!\naHHHH!\naHH", "aHHHH!\naHHHH!\naHH", "aHHHH!\naHHHH!\naHH"])
+        };
+        let ole = Verdict::OutputLimit;
+        assert!(!crash(&[ole, ole, ole]).differs());
+        assert!(crash(&[ole, Verdict::RuntimeError, ole]).differs());
     }
 
     #[test]

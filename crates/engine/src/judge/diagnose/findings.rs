@@ -133,6 +133,8 @@ pub enum Cause {
         name: String,
         /// What it gave on each run, in order.
         outputs: Vec<String>,
+        /// How each run was judged, in order.
+        verdicts: Vec<Verdict>,
     },
     /// The same verdict; for a WA that is not an answer, the output got.
     Verdict {

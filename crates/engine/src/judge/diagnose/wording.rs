@@ -65,12 +65,25 @@ pub fn describe(cause: &Cause) -> String {
             "a mistake of the answer's own (no rule event sets these cases apart)".to_string()
         }
         Cause::Format { how } => how.clone(),
-        Cause::Flaky { name, outputs } => {
+        Cause::Flaky {
+            name,
+            outputs,
+            verdicts,
+        } => {
+            // Each run's verdict is said where they differ (an RTE once, a clean exit once).
+            let apart = verdicts.windows(2).any(|w| w[0] != w[1]);
             let runs: Vec<String> = outputs
                 .iter()
-                .map(|o| match o.split_whitespace().collect::<Vec<_>>() {
-                    w if w.is_empty() => "nothing".to_string(),
-                    w => format!("`{}`", short(&w.join("`/`"))),
+                .zip(verdicts)
+                .map(|(o, v)| {
+                    let printed = match o.split_whitespace().collect::<Vec<_>>() {
+                        w if w.is_empty() => "nothing".to_string(),
+                        w => format!("`{}`", short(&w.join("`/`"))),
+                    };
+                    match apart {
+                        true => format!("{printed} ({})", v.code()),
+                        false => printed,
+                    }
                 })
                 .collect();
             format!(
