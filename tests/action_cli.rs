@@ -392,7 +392,7 @@ fn what_an_answer_prints_reaches_the_log_with_workflow_commands_stopped() {
         for forged in [
             "\\u{3a}:warning title=forged::",
             "\\u{3a}:add-mask::beast",
-            "0 passed, 2 flaky",
+            "0 passed, 2 failed",
         ] {
             assert!(inside.contains(forged), "{forged:?} not in the log:\n{log}");
         }
