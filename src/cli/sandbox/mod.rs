@@ -142,6 +142,10 @@ pub struct Host {
     /// Why a normal user's cases run as that user: no subordinate range, no `newuidmap`,
     /// or a jail with one that did not work.
     pub no_subordinate: Option<String>,
+    /// How many of the jail's zygotes are idle now, over every answer (see
+    /// [`zygote::Zygotes`]).
+    #[cfg(jail)]
+    pub idle_zygotes: Arc<std::sync::atomic::AtomicUsize>,
     /// The check's warden, a child of the judge that no sweep of orphans may take.
     pub warden: Option<u32>,
 }
@@ -223,6 +227,8 @@ impl Host {
         #[cfg(not(jail))]
         let warden = None;
         Ok(Host {
+            #[cfg(jail)]
+            idle_zygotes: Arc::default(),
             warden,
             mechanism,
             no_jail,
@@ -428,7 +434,7 @@ impl Sandbox {
             layout,
             host: Arc::clone(host),
             #[cfg(jail)]
-            zygotes: zygote::Zygotes::default(),
+            zygotes: zygote::Zygotes::new(Arc::clone(&host.idle_zygotes)),
             stock: std::sync::OnceLock::new(),
         })
     }

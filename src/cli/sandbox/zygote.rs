@@ -20,6 +20,7 @@ use std::os::unix::net::UnixStream;
 use std::os::unix::process::ExitStatusExt;
 use std::path::Path;
 use std::process::{ExitStatus, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, mpsc};
 use std::thread::JoinHandle;
 use std::time::Duration;
@@ -190,43 +191,72 @@ impl Drop for Zygote {
 }
 
 /// The zygotes of one answer that run no case now: each case takes one (or starts one),
-/// and gives it back if it is still sound once its case is over.
+/// and gives it back if it is still sound once its case is over. A check of many answers
+/// keeps at most [`IDLE_LIMIT`] idle zygotes in all (each holds two processes and a jail):
+/// past it, a zygote given back is ended, and its answer's next case starts another.
 #[derive(Clone, Default)]
-pub struct Zygotes(Arc<Mutex<Vec<Zygote>>>);
+pub struct Zygotes {
+    idle: Arc<Mutex<Vec<Zygote>>>,
+    /// The idle zygotes of every answer of the check.
+    all_idle: Arc<AtomicUsize>,
+}
+
+/// The most idle zygotes a check keeps, over all its answers.
+pub const IDLE_LIMIT: usize = 16;
 
 impl std::fmt::Debug for Zygotes {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let idle = self.0.lock().map(|z| z.len()).unwrap_or(0);
+        let idle = self.idle.lock().map(|z| z.len()).unwrap_or(0);
         write!(f, "Zygotes({idle} idle)")
     }
 }
 
 impl Zygotes {
+    /// The zygotes of one answer, counted with every other answer's that share `all_idle`.
+    pub fn new(all_idle: Arc<AtomicUsize>) -> Zygotes {
+        Zygotes {
+            idle: Arc::default(),
+            all_idle,
+        }
+    }
+
     /// An idle zygote that is still sound, if there is one (one whose channel has
     /// something to read, its end or a stray reply, is let go of).
     pub fn take(&self) -> Option<Zygote> {
         loop {
-            let zygote = self.0.lock().ok()?.pop()?;
+            let zygote = self.idle.lock().ok()?.pop()?;
+            self.all_idle.fetch_sub(1, Ordering::Relaxed);
             if zygote.is_idle() {
                 return Some(zygote);
             }
         }
     }
 
-    /// Gives a sound zygote back for the next case.
+    /// Gives a sound zygote back for the next case (or ends it, past [`IDLE_LIMIT`]).
     pub fn give(&self, zygote: Zygote) {
-        if let Ok(mut idle) = self.0.lock() {
-            idle.push(zygote);
+        let kept = self
+            .all_idle
+            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |n| {
+                (n < IDLE_LIMIT).then_some(n + 1)
+            })
+            .is_ok();
+        match (kept, self.idle.lock()) {
+            (true, Ok(mut idle)) => idle.push(zygote),
+            (true, Err(_)) => {
+                self.all_idle.fetch_sub(1, Ordering::Relaxed);
+            }
+            (false, _) => {}
         }
     }
 
-    /// Ends every idle zygote: the check is over.
+    /// Ends every idle zygote: the check is over for this answer.
     pub fn clear(&self) {
         let idle: Vec<Zygote> = self
-            .0
+            .idle
             .lock()
             .map(|mut z| z.drain(..).collect())
             .unwrap_or_default();
+        self.all_idle.fetch_sub(idle.len(), Ordering::Relaxed);
         drop(idle);
     }
 }
