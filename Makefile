@@ -60,7 +60,7 @@ man: ## The manual pages: man/beast.1 and one a subcommand (man/beast-check.1, .
 bench: ## Benchmarks (divan); not part of `make test`
 	$(CARGO) bench --workspace
 
-bench-jail: ## What `beast check` costs a case by sandbox, against a shell loop and bubblewrap (benches/jail-cost.sh: gcc, python3, hyperfine)
+bench-jail: ## What `beast check` costs a case by sandbox, against a shell loop and bubblewrap (benches/jail-cost.sh: gcc, python3; interleaved rounds)
 	benches/jail-cost.sh
 
 build:

@@ -9,14 +9,15 @@
 # built from `beast cases`. So no case fails, no diagnosis runs, and what is left of the
 # judge's time is what running and containing a process costs (the generation of the cases
 # and the comparison of outputs are in every run, the loop's included: it reads them too).
-# Needs gcc, python3 and hyperfine; builds `beast` in release mode. Prints hyperfine's table
-# and the cost a case of each sandbox over the loop and over `none`. RUNS (default 15) and
+# Needs gcc and python3; builds `beast` in release mode. Prints the median cost a case of
+# each sandbox, over the loop and over `none`. RUNS (default 15) and
 # SANDBOXES (default "bwrap none basic auto user") change what is run: `bwrap` is the same
 # shell loop with each case in bubblewrap (`--unshare-all`, the system read-only, a fresh
 # /tmp: what bubblewrap needs to run the answer; left out where `bwrap` is missing), `user`
 # is `--sandbox auto` run as the normal user BENCH_USER (default `beast-judge-test`, which
 # the tests make with a subordinate range; left out unless root and the user exists),
-# through `setpriv`. hyperfine runs the commands in one invocation under the same load.
+# through `setpriv`. The commands run in interleaved rounds, each once a round, so every row
+# meets the same load.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 n=${1:-300}
@@ -117,18 +118,34 @@ for s in $sandboxes; do
     esac
     names+=("$s")
 done
-hyperfine -N --warmup 2 --runs "$runs" --export-json "$work/t.json" "${commands[@]}"
-python3 - "$work/t.json" "$n" "${names[@]}" <<'EOF'
-import json, sys
-results = json.load(open(sys.argv[1]))["results"]
-n = int(sys.argv[2])
-loop = results[0]["median"]
-by_name = dict(zip(sys.argv[3:], results[1:]))
-none = by_name.get("none", {}).get("median")
-print(f"medians, a case: the loop {loop / n * 1e3:.2f} ms")
-for name, r in by_name.items():
-    line = f"  {name}: {r['median'] / n * 1e3:.2f} ms a case, {(r['median'] - loop) / n * 1e3:.2f} ms over the loop"
+# Interleaved: each round runs every command once, in turn, so that a change of load
+# falls on every row alike (hyperfine runs one command's runs, then the next's). The
+# medians of the rounds, after one warm-up round.
+python3 - "$runs" "$n" "${names[@]}" -- "${commands[@]}" <<'EOF'
+import shlex, statistics, subprocess, sys, time
+args = sys.argv[1:]
+runs, n = int(args[0]), int(args[1])
+cut = args.index("--")
+names, commands = ["loop"] + args[2:cut], args[cut + 1:]
+times = {name: [] for name in names}
+for round in range(runs + 1):
+    for name, command in zip(names, commands):
+        start = time.perf_counter()
+        subprocess.run(shlex.split(command), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        took = time.perf_counter() - start
+        if round > 0:
+            times[name].append(took)
+median = {name: statistics.median(t) for name, t in times.items()}
+loop, none = median["loop"], median.get("none")
+print(f"{runs} interleaved rounds of {n} cases, medians a case:")
+print(f"  loop: {loop / n * 1e3:.2f} ms")
+for name in names[1:]:
+    m = median[name]
+    line = f"  {name}: {m / n * 1e3:.2f} ms a case, {(m - loop) / n * 1e3:.2f} ms over the loop"
     if none is not None and name != "none":
-        line += f", {(r['median'] - none) / n * 1e3:.2f} ms over none"
+        line += f", {(m - none) / n * 1e3:.2f} ms over none"
     print(line)
+root = median.get("auto")
+if root is not None and "user" in median:
+    print(f"  the normal user's jail is {median['user'] / root:.2f}x root's")
 EOF
