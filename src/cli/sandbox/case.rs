@@ -403,17 +403,11 @@ impl Sandbox {
             .case_group()
             .map_err(SetUp::step("make the case's cgroup"))?;
         let (entry, enter, leave) = match &group {
-            Some(g) => g.entry_files(),
+            Some(g) => g.entry().map_err(SetUp::step("open the case's cgroup"))?,
             None => (super::wire::Entry::None, Vec::new(), Vec::new()),
         };
-        let open = |paths: Vec<PathBuf>| -> io::Result<Vec<std::os::fd::OwnedFd>> {
-            paths
-                .iter()
-                .map(|p| Ok(File::options().write(true).open(p)?.into()))
-                .collect()
-        };
-        let enter = open(enter).map_err(SetUp::step("open the case's cgroup"))?;
-        let leave = open(leave).map_err(SetUp::step("open the case's cgroup"))?;
+        let fds = |files: Vec<File>| files.into_iter().map(Into::into).collect::<Vec<_>>();
+        let (enter, leave) = (fds(enter), fds(leave));
         let request = super::wire::Request {
             command,
             env,

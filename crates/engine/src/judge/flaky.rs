@@ -104,7 +104,11 @@ mod tests {
     fn a_crash_that_prints_the_same_each_time_is_not_flaky_but_another_ending_is() {
         let crash = |verdicts: &[Verdict]| Rerun {
             verdicts: verdicts.to_vec(),
-            ..rerun(&["aHHHH!\naHHHH!\naHH", "aHHHH!\naHHHH!\naHH", "aHHHH!\naHHHH!\naHH"])
+            ..rerun(&[
+                "aHHHH!\naHHHH!\naHH",
+                "aHHHH!\naHHHH!\naHH",
+                "aHHHH!\naHHHH!\naHH",
+            ])
         };
         let ole = Verdict::OutputLimit;
         assert!(!crash(&[ole, ole, ole]).differs());
