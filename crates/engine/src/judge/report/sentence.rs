@@ -83,6 +83,7 @@ fn findings(d: &Diagnosis) -> String {
         ),
         _ if d.wrong == 0 && d.crashed > 0 => "no wrong answer to explain".to_string(),
         _ if d.wrong == 0 => "no wrong answer to explain.".to_string(),
+        _ if unconfirmed(d).is_some() => unconfirmed(d).unwrap_or_default(),
         _ => format!(
             "no known reading or output hypothesis reproduces the {} {} without breaking a passing case: it looks like a mistake of the answer's own ({}).",
             d.wrong,
@@ -93,6 +94,43 @@ fn findings(d: &Diagnosis) -> String {
             }
         ),
     }
+}
+
+/// The main clause when a known reading or output hypothesis reproduces wrong answers
+/// without breaking a passing case, but its designed cases did not confirm it (the group
+/// says why): how many it reproduces, that this is not confirmed, and the rest. `None`
+/// when no group's label is one.
+fn unconfirmed(d: &Diagnosis) -> Option<String> {
+    let heads: Vec<(usize, String)> = d
+        .groups
+        .iter()
+        .filter_map(|g| match (&g.cause, &g.confirmation) {
+            (Cause::Hypothesis { head, .. }, Some(c)) if !c.stands() => {
+                Some((g.cases.len(), head.hypothesis.words()))
+            }
+            _ => None,
+        })
+        .collect();
+    if heads.is_empty() {
+        return None;
+    }
+    let reproduced: usize = heads.iter().map(|(n, _)| n).sum();
+    let each: Vec<String> = heads
+        .iter()
+        .map(|(n, words)| format!("{n} of them are what {words} gives"))
+        .collect();
+    let rest = match d.wrong.saturating_sub(reproduced) {
+        0 => String::new(),
+        n => format!(
+            "; no known reading or output hypothesis reproduces the other {n} without breaking a passing case"
+        ),
+    };
+    Some(format!(
+        "no hypothesis is confirmed for the {} {}: {}, but the designed cases do not bear it out, so a mistake of the answer's own may give them by chance{rest} (see the groups).",
+        d.wrong,
+        wrong_answers(d.wrong),
+        each.join("; ")
+    ))
 }
 
 /// The main clause when one hypothesis explains every output: what the outputs are, the
@@ -191,6 +229,56 @@ mod tests {
             disputed: 0,
             stopped_early: false,
         }
+    }
+
+    #[test]
+    fn a_label_its_designed_cases_refute_is_said_to_reproduce_but_not_confirmed() {
+        use crate::judge::confirmation::{Confirmation, Tally};
+        use crate::judge::diagnose::{Group, Status};
+        let stop = crate::beast::variant::find("exhaust-stop")
+            .map(|v| v.apply(crate::beast::Rules::OURS))
+            .expect("in the catalogue");
+        let head = Explanation {
+            hypothesis: Hypothesis::reading(stop),
+            reproduces: 8,
+            of: 12,
+            breaks: 0,
+            evidence: 8,
+        };
+        let refuted = Confirmation {
+            rule_event: false,
+            parts: vec![Tally {
+                name: "--exhaust stop".into(),
+                matched: 0,
+                designed: 4,
+                against: 4,
+                puzzles: 2,
+                tried: 40,
+                paired: false,
+            }],
+            tried: Vec::new(),
+            explains: Some(8),
+        };
+        let mut d = diagnosed(Status::Unexplained, Vec::new());
+        d.groups = vec![Group {
+            cause: Cause::Hypothesis {
+                head,
+                also: Vec::new(),
+            },
+            cases: (0..8).collect(),
+            smallest: 0,
+            confirmation: Some(refuted),
+        }];
+        // It once said that no known reading reproduces the 12 wrong answers, while the
+        // group said that one gives 8 of them.
+        assert_eq!(
+            sentence(&d),
+            "no hypothesis is confirmed for the 12 wrong answers: 8 of them are what the game \
+             stops when the moves run out (--exhaust stop) gives, but the designed cases do not \
+             bear it out, so a mistake of the answer's own may give them by chance; no known \
+             reading or output hypothesis reproduces the other 4 without breaking a passing case \
+             (see the groups)."
+        );
     }
 
     #[test]
