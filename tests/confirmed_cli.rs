@@ -79,10 +79,12 @@ fn a_label_the_answer_follows_says_how_it_was_confirmed() {
         .args([BEAST, "--target", "after"])
         .assert()
         .code(1);
-    out.stdout(predicate::str::contains(
-        "WA x13: the beasts aim at the player after his move (--target after) (confirmed on 4 \
-         of 4 designed cases)\n",
-    ));
+    out.stdout(
+        predicate::str::is_match(
+            r"(?m)^WA x\d+: the beasts aim at the player after his move \(--target after\) \(confirmed on 4 of 4 designed cases\)$",
+        )
+        .expect("regex"),
+    );
 }
 
 #[test]
@@ -155,7 +157,10 @@ fn an_answer_that_crashes_the_same_way_each_time_is_not_flaky() {
         &["--max-output", "64K"],
         &[forever.to_str().expect("path").to_string()],
     );
-    assert_eq!(s["failed"].as_u64(), Some(43));
+    assert_eq!(
+        s["failed"].as_u64(),
+        Some(crate::util::builtin_count() as u64)
+    );
     let causes = causes(&s);
     assert!(causes.iter().all(|c| !c.starts_with("flaky")), "{causes:?}");
 }

@@ -146,3 +146,17 @@ impl Drop for Tmux {
         self.run(&["kill-server"]);
     }
 }
+
+/// How many built-in cases `beast check` runs: the example pairs of `examples/beast`
+/// (`NAME.txt` or `NAME.in` with `NAME.out`). Counted from the files, since rule examples
+/// are added there.
+pub fn builtin_count() -> usize {
+    let dir = repo("examples/beast");
+    std::fs::read_dir(&dir)
+        .expect("examples")
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "out"))
+        .filter(|p| p.with_extension("txt").is_file() || p.with_extension("in").is_file())
+        .count()
+}

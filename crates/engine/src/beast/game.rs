@@ -11,7 +11,9 @@
 
 use crate::beast::chase::{beast_turn_ours, nearest_open};
 use crate::beast::choice::{ClassMemo, ClassMemos, NEIGHBOURS, NOWHERE, OUR_RANKS, around_ranks};
-use crate::beast::measure::{Chebyshev, Euclidean, Manhattan, Measure, Scaled30, Truncated};
+use crate::beast::measure::{
+    Chebyshev, Euclidean, Manhattan, Measure, Rounded, Scaled30, Truncated,
+};
 use crate::beast::parse::{Cell, Move, Puzzle};
 use crate::beast::rules::{
     Blocked, Bump, Diagonal, Distance, Follow, Kill, Order, Push, Rank, Rules, Stay, Taken, Target,
@@ -176,6 +178,11 @@ pub struct Game {
     memos: ClassMemos,
     /// A beast's neighbours `(row, col)` in tie-break priority order.
     neighbours: [(isize, isize); 8],
+    /// The player's starting cell (the target under [`Target::GameStart`]).
+    origin: Pos,
+    /// The player's cell at the start of the latest odd turn (the target under
+    /// [`Target::RoundStart`]).
+    round_start: Pos,
 }
 
 impl Game {
@@ -188,8 +195,9 @@ impl Game {
     /// one player): [`Puzzle::into_parts`] gives one without a copy.
     pub fn from_map(map: Grid<Cell>, rules: Rules) -> Game {
         let (player, mut beasts) = player_and_beasts(&map);
-        if rules.rank == Rank::Reverse {
-            beasts.reverse();
+        // Found in reading order, our rank order.
+        if rules.rank != Rank::Reading {
+            rules.rank.arrange(&mut beasts);
         }
         let status = if beasts.is_empty() {
             Status::Won
@@ -207,6 +215,8 @@ impl Game {
             last_steps: Vec::new(),
             memos: ClassMemos::default(),
             neighbours: rules.ties.offsets(),
+            origin: player,
+            round_start: player,
         }
     }
 
@@ -327,6 +337,9 @@ impl Game {
         }
         self.turn += 1;
         let start = self.player;
+        if self.turn % 2 == 1 {
+            self.round_start = start;
+        }
         let action = self.player_acts(played);
         if self.rules.blocked == Blocked::NoTurn
             && matches!(action, Action::Blocked | Action::Stuck { .. })
@@ -358,6 +371,8 @@ impl Game {
             let target = match self.rules.target {
                 Target::Start => start,
                 Target::After => self.player,
+                Target::RoundStart => self.round_start,
+                Target::GameStart => self.origin,
             };
             step.eaten_at = beasts_act(self, target);
             step.beasts_moved = true;
@@ -442,7 +457,7 @@ impl Game {
                     Some((_, Cell::Movable)) => self.rules.push != Push::OnlyAgainstWall,
                     Some((_, Cell::Beast)) => self.rules.push == Push::CrushAgainstBeast,
                     _ => false,
-                };
+                } || self.rules.push == Push::Always;
                 if !wedged {
                     return match behind {
                         Some((to, Cell::Space)) if self.rules.push == Push::LooseBeast => {
@@ -465,7 +480,10 @@ impl Game {
                     at: end,
                 });
                 self.map[end] = Cell::Movable;
-                self.follow_train(first);
+                match self.rules.follow {
+                    Follow::StaysOnCrush => self.map[first] = Cell::Space,
+                    _ => self.follow_train(first),
+                }
                 Action::Crushed { walls, at: end }
             }
             _ => Action::Stuck { walls },
@@ -474,9 +492,10 @@ impl Game {
 
     /// The player after his push moved the train whose first wall was at `first`: he steps
     /// into its old cell, or under [`Follow::Stays`] stays, and the cell is left a space.
+    /// (Under [`Follow::StaysOnCrush`] a crush leaves him where he was: see `push`.)
     fn follow_train(&mut self, first: Pos) {
         match self.rules.follow {
-            Follow::Steps => self.walk_to(first),
+            Follow::Steps | Follow::StaysOnCrush => self.walk_to(first),
             Follow::Stays => self.map[first] = Cell::Space,
         }
     }
@@ -508,11 +527,12 @@ impl Game {
             && self.rules.stay == Stay::Never
             && self.rules.taken == Taken::NextBest;
         let ranks = ranks.unwrap_or_default();
-        // Our tie order, stay and taken readings: the table of choices serves any map.
+        // Our tie order, stay, taken and kill readings: the table of choices serves any map.
         let ours = our_ties
             && squeeze
             && self.rules.stay == Stay::Never
-            && self.rules.taken == Taken::NextBest;
+            && self.rules.taken == Taken::NextBest
+            && self.rules.kill != Kill::AtTarget;
         match (self.rules.distance, plain, ours) {
             (Distance::Euclidean, _, true) => self.beasts_act_ours(target),
             (Distance::Euclidean, true, false) => {
@@ -525,6 +545,7 @@ impl Game {
             (Distance::Chebyshev, ..) => self.beasts_act_by::<Chebyshev, false>(target, ranks),
             (Distance::Truncated, ..) => self.beasts_act_by::<Truncated, false>(target, ranks),
             (Distance::Scaled30, ..) => self.beasts_act_by::<Scaled30, false>(target, ranks),
+            (Distance::Rounded, ..) => self.beasts_act_by::<Rounded, false>(target, ranks),
         }
     }
 
@@ -533,10 +554,7 @@ impl Game {
     /// where it is (it is written back to its own cell).
     fn beasts_act_ours(&mut self, target: Pos) -> Option<Pos> {
         if self.rules.order == Order::Turn {
-            self.beasts.sort_unstable();
-            if self.rules.rank == Rank::Reverse {
-                self.beasts.reverse();
-            }
+            self.rules.rank.arrange(&mut self.beasts);
         }
         let stride = self.map.cols();
         // For each step, and for `NOWHERE` and past it: the step in rows, in columns, and
@@ -579,10 +597,7 @@ impl Game {
         ranks: [u64; 8],
     ) -> Option<Pos> {
         if self.rules.order == Order::Turn {
-            self.beasts.sort_unstable();
-            if self.rules.rank == Rank::Reverse {
-                self.beasts.reverse();
-            }
+            self.rules.rank.arrange(&mut self.beasts);
         }
         self.last_steps.clear();
         let cols = self.map.cols() as isize;
@@ -621,9 +636,10 @@ impl Game {
                 from.col.wrapping_add_signed(nc),
             );
             self.last_steps.push(choice as u8);
+            let kills_at_target = self.rules.kill == Kill::AtTarget && self.beasts[i] == target;
             let cells = self.map.cells_mut();
             cells[at] = Cell::Space;
-            let eats = cells[to_index] == Cell::Player;
+            let eats = cells[to_index] == Cell::Player || kills_at_target;
             cells[to_index] = Cell::Beast;
             if eats {
                 self.status = Status::Eaten;

@@ -28,6 +28,8 @@ pub(super) struct Chebyshev;
 pub(super) struct Truncated;
 /// Euclidean times 30, truncated to a whole number: `isqrt(900 d²)`, exact in integers.
 pub(super) struct Scaled30;
+/// Euclidean rounded to the nearest whole number: `round(sqrt(d²))`, exact in integers.
+pub(super) struct Rounded;
 
 impl Measure for Euclidean {
     #[inline]
@@ -83,5 +85,19 @@ impl Measure for Scaled30 {
         // 900 d² in 128 bits: a squared distance on any map fits in 64.
         let squared = u128::from(Euclidean::join(row, col)) * 900;
         u64::try_from(squared.isqrt()).unwrap_or(u64::MAX)
+    }
+}
+
+impl Measure for Rounded {
+    #[inline]
+    fn part(d: i64) -> u64 {
+        Euclidean::part(d)
+    }
+    #[inline]
+    fn join(row: u64, col: u64) -> u64 {
+        // sqrt(x) >= r + 1/2 exactly when x > r² + r (x a whole number: never a tie).
+        let x = Euclidean::join(row, col);
+        let r = x.isqrt();
+        r + u64::from(x > r * r + r)
     }
 }

@@ -213,7 +213,14 @@ fn play<W: Watcher>(
 ) -> Result<Outcome, GameError> {
     let rules = game.rules();
     let mut moves_used = 0;
+    // Under `Stalemate::FromStart`: the beasts' positions before each turn of the moves,
+    // with the parity of that turn (a stalemate is a repeat of one of these too).
+    let mut before_moves: std::collections::HashSet<(u64, Vec<Pos>)> = Default::default();
+    let from_start = rules.stalemate == Stalemate::FromStart;
     for &m in moves.as_ref() {
+        if from_start && game.status() == Status::Playing {
+            before_moves.insert(((game.turn() + 1) % 2, game.beasts().to_vec()));
+        }
         if m == Move::Wait && rules.wait == Wait::Skipped {
             // Read as whitespace: no turn, though the move is used (the game goes on).
             if game.status() != Status::Playing {
@@ -241,6 +248,10 @@ fn play<W: Watcher>(
         && rules.stalemate == Stalemate::AnyTurn
     {
         ending = wait_until_any_repeat(&mut game, &mut |g: &Game, s: &Step| watcher.see(g, s))?;
+    } else if ending == Ending::Alive && rules.exhaust == Exhaust::Wait && from_start {
+        ending = wait_until_seen_before(&mut game, before_moves, &mut |g: &Game, s: &Step| {
+            watcher.see(g, s)
+        })?;
     } else if ending == Ending::Alive && rules.exhaust == Exhaust::Wait {
         let eaten_soon = W::UNSEEN && eaten_while_waiting_briefly(&mut game);
         ending = if eaten_soon {
@@ -313,6 +324,33 @@ fn wait_until_any_repeat(
         }
         if !seen.insert(game.beasts().to_vec()) {
             return Ok(Ending::Stalemate);
+        }
+        if game.turn() - start > WAIT_LIMIT {
+            return Err(GameError::Undecided {
+                turns: game.turn() - start,
+                from: start,
+                cells: game.map().cells().len() as u64,
+                beasts: game.beasts().len() as u64,
+            });
+        }
+    }
+}
+
+/// Under [`Stalemate::FromStart`]: the player waits until he is eaten or the beasts stand,
+/// before a turn, where they stood before an earlier turn of the same parity, the turns of
+/// the moves (`seen`) included. Stops at [`WAIT_LIMIT`] turns, undecided.
+fn wait_until_seen_before(
+    game: &mut Game,
+    mut seen: std::collections::HashSet<(u64, Vec<Pos>)>,
+    observe: &mut impl FnMut(&Game, &Step),
+) -> Result<Ending, GameError> {
+    let start = game.turn();
+    loop {
+        if !seen.insert(((game.turn() + 1) % 2, game.beasts().to_vec())) {
+            return Ok(Ending::Stalemate);
+        }
+        if !wait_once(game, observe) {
+            return Ok(Ending::Eaten);
         }
         if game.turn() - start > WAIT_LIMIT {
             return Err(GameError::Undecided {

@@ -14,6 +14,11 @@ pub enum Target {
     Start,
     /// The player's cell after his move.
     After,
+    /// The player's cell at the start of the latest odd turn: the start of the two-turn
+    /// round whose even turn the beasts move on.
+    RoundStart,
+    /// The player's starting cell, whatever he has done since.
+    GameStart,
 }
 
 /// What happens when the moves run out with the player and a beast alive (`--exhaust`).
@@ -44,6 +49,24 @@ pub enum Rank {
     Reading,
     /// Bottom to top, right to left: the last beast in reading order moves first.
     Reverse,
+    /// Column by column, left to right, each column top to bottom.
+    ColumnMajor,
+    /// Row by row, top to bottom, each row right to left.
+    RightToLeft,
+}
+
+impl Rank {
+    /// Puts `beasts` in this rank order (by their positions now).
+    pub fn arrange(self, beasts: &mut [crate::grid::Pos]) {
+        match self {
+            Rank::Reading => beasts.sort_unstable(),
+            Rank::Reverse => beasts.sort_unstable_by(|a, b| b.cmp(a)),
+            Rank::ColumnMajor => beasts.sort_unstable_by_key(|p| (p.col, p.row)),
+            Rank::RightToLeft => {
+                beasts.sort_unstable_by_key(|p| (p.row, std::cmp::Reverse(p.col)));
+            }
+        }
+    }
 }
 
 /// What walking into a beast does (`--bump`).
@@ -68,6 +91,11 @@ impl Ties {
     pub const ROW_MAJOR: Ties = Ties([1, 3, 4, 2, 5, 6, 8, 7]);
     /// The matrix reversed: 8 first.
     pub const REVERSED: Ties = Ties([8, 7, 6, 5, 4, 3, 2, 1]);
+    /// Clockwise from up: up, up-right, right, down-right, down, down-left, left, up-left
+    /// (3 4 5 7 8 6 2 1).
+    pub const CLOCKWISE: Ties = Ties([3, 4, 5, 7, 8, 6, 2, 1]);
+    /// The matrix read column by column, each top to bottom (1 2 6 3 8 4 5 7).
+    pub const COLUMN_MAJOR: Ties = Ties([1, 2, 6, 3, 8, 4, 5, 7]);
 
     /// The matrix order with the numbers `a` and `b` swapped.
     pub const fn swapped(a: u8, b: u8) -> Ties {
@@ -104,6 +132,8 @@ pub enum Distance {
     /// Euclidean times 30, truncated to a whole number (`int(30*sqrt(d))`): exact below a
     /// distance of 15, cells closer than 1/30 apart tie beyond.
     Scaled30,
+    /// Euclidean, rounded to the nearest whole number (`round(sqrt(d))`).
+    Rounded,
 }
 
 /// On which turns the beasts move.
@@ -165,6 +195,9 @@ pub enum Push {
     /// The map's border does not crush: a beast with the outer ring of `#` behind it acts
     /// as a wall (an inner `#` or a `~` still crushes).
     NotAgainstBorder,
+    /// A beast at the end of a train is crushed whatever is behind it (a space or a beast
+    /// too): the train moves into its cell.
+    Always,
 }
 
 /// Where the player is after he pushes a train (RULES.md 1, "One turn").
@@ -175,6 +208,9 @@ pub enum Follow {
     Steps,
     /// He stays where he was; the first wall's old cell is left a space.
     Stays,
+    /// He steps into it after a plain push, but stays where he was after a push that
+    /// crushes a beast.
+    StaysOnCrush,
 }
 
 /// What ends the waiting after the moves run out as a stalemate (RULES.md 1, "Output").
@@ -186,6 +222,9 @@ pub enum Stalemate {
     /// A repeat on any turn: as the beasts never move on an odd turn, the first odd wait
     /// ends the game.
     AnyTurn,
+    /// A repeat, on a turn of the same parity, of the positions the beasts had on any turn
+    /// since the first, the turns of the moves included (not only the waiting ones).
+    FromStart,
 }
 
 /// The longest train of movable walls the player can push (RULES.md 1: any length).
@@ -217,6 +256,9 @@ pub enum Kill {
     Step,
     /// Also by standing next to him (any of his 8 neighbours) once the beasts have moved.
     Adjacent,
+    /// Also by stepping onto their target cell (where the player was at the start of the
+    /// turn), though he has left it.
+    AtTarget,
 }
 
 /// Whether a move that moves nothing still uses up the turn.

@@ -54,6 +54,11 @@ pub enum Change {
 }
 
 impl Change {
+    /// True if `other` changes the same rule (the same field of [`Rules`]) as this one.
+    pub fn same_rule(self, other: Change) -> bool {
+        std::mem::discriminant(&self) == std::mem::discriminant(&other)
+    }
+
     /// `rules` with this change made.
     pub fn apply(self, rules: Rules) -> Rules {
         let mut r = rules;
@@ -452,6 +457,72 @@ pub const CATALOGUE: &[Variant] = &[
         words: "a repeat of the beasts' positions on any turn is a stalemate (the first odd wait ends the game)",
         rule: "a stalemate is a repeat of the beasts' positions on a turn of the same parity",
         change: Change::Stalemate(Stalemate::AnyTurn),
+    },
+    Variant {
+        name: "distance-rounded",
+        words: "the beasts round distances to the nearest whole number",
+        rule: "the beasts compare exact distances",
+        change: Change::Distance(Distance::Rounded),
+    },
+    Variant {
+        name: "order-column-major",
+        words: "the beasts are ranked column by column, left to right, each column top to bottom",
+        rule: "the beasts are ranked row by row, top to bottom, each row left to right",
+        change: Change::Rank(Rank::ColumnMajor),
+    },
+    Variant {
+        name: "order-right-to-left",
+        words: "the beasts are ranked row by row, top to bottom, but each row right to left",
+        rule: "the beasts are ranked row by row, top to bottom, each row left to right",
+        change: Change::Rank(Rank::RightToLeft),
+    },
+    Variant {
+        name: "kill-at-target",
+        words: "a beast that steps onto the player's cell of the start of the turn kills him, though he has left it",
+        rule: "a beast kills the player only by moving onto the cell he is in",
+        change: Change::Kill(Kill::AtTarget),
+    },
+    Variant {
+        name: "crush-always",
+        words: "a beast at the end of a pushed train is crushed whatever is behind it",
+        rule: "a beast is crushed only with `#` or `~` behind it; with a space or a beast behind it, nothing moves",
+        change: Change::Push(Push::Always),
+    },
+    Variant {
+        name: "ties-clockwise",
+        words: "ties go clockwise from up: up, up-right, right, down-right, down, down-left, left, up-left",
+        rule: "a tie goes to the lowest number of the matrix 1 3 4 / 2 H 5 / 6 8 7",
+        change: Change::Ties(Ties::CLOCKWISE),
+    },
+    Variant {
+        name: "ties-column-major",
+        words: "ties go to the first neighbour in the tie matrix read column by column",
+        rule: "a tie goes to the lowest number of the matrix 1 3 4 / 2 H 5 / 6 8 7",
+        change: Change::Ties(Ties::COLUMN_MAJOR),
+    },
+    Variant {
+        name: "stalemate-from-start",
+        words: "the beasts standing where they stood before any earlier turn of the same parity, the moves' turns included, is a stalemate",
+        rule: "a stalemate is a repeat of the beasts' positions while the player waits after the moves run out",
+        change: Change::Stalemate(Stalemate::FromStart),
+    },
+    Variant {
+        name: "target-round-start",
+        words: "the beasts aim at the player's cell at the start of the round (the odd turn before theirs)",
+        rule: "the beasts aim at the player's cell at the start of their own turn, before his move",
+        change: Change::Target(Target::RoundStart),
+    },
+    Variant {
+        name: "target-game-start",
+        words: "the beasts aim at the player's starting cell, wherever he has gone",
+        rule: "the beasts aim at the player's cell at the start of their own turn, before his move",
+        change: Change::Target(Target::GameStart),
+    },
+    Variant {
+        name: "crush-player-stays",
+        words: "the player stays where he was when his push crushes a beast",
+        rule: "the player steps into the first wall's old cell when his push crushes a beast",
+        change: Change::Follow(Follow::StaysOnCrush),
     },
 ];
 

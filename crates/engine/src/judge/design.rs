@@ -355,6 +355,13 @@ pub fn plan(
         let seed = seed ^ (k as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
         let experiments = match &g.cause {
             Cause::Hypothesis { head, also } => {
+                // The answer's other usual wrong outputs: those of the cases the label does
+                // not explain (its own are what it predicts).
+                let elsewhere_observed: Vec<Observed> = (0..observed.len())
+                    .filter(|i| !g.cases.contains(i))
+                    .map(|i| observed[i])
+                    .collect();
+                let common = common_outputs(&elsewhere_observed);
                 let candidates: Vec<Hypothesis> = std::iter::once(head.hypothesis)
                     .chain(also.iter().copied())
                     .collect();
@@ -418,7 +425,9 @@ fn common_outputs(observed: &[Observed]) -> Vec<Answer> {
 }
 
 /// What a hypothesis's designed cases must tell it from, beside our reading and itself
-/// without each of its parts.
+/// without each of its parts. (A rule event's pairs keep out of every usual wrong output
+/// of the answer, its group's own included: the "without" case must not be right by
+/// chance.)
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Rivals<'a> {
     /// The run's other labels, and the hypotheses the run could not tell from it.

@@ -69,7 +69,7 @@ pub fn known_readings() -> Vec<Rules> {
 
 /// Every reading the diagnosis (and `beast cases`) tries, ours excluded, fewest changes
 /// from ours first: the 16 combinations of the switches, each alone and with one
-/// catalogue entry beyond them.
+/// catalogue entry beyond them that changes another rule than its switches do.
 pub fn readings() -> Vec<Rules> {
     let mut all: Vec<(usize, usize, Rules)> = Vec::new();
     for (bits, rules) in switch_combinations().into_iter().enumerate() {
@@ -78,7 +78,15 @@ pub fn readings() -> Vec<Rules> {
             all.push((switches, 0, rules));
         }
         for (k, v) in variant::beyond_switches().enumerate() {
-            all.push((switches + 1, k + 1, v.apply(rules)));
+            // An entry that changes what a switch of the combination changes (another
+            // target than `--target after`) would undo it: that reading is had without it.
+            let undoes = SWITCHES
+                .iter()
+                .enumerate()
+                .any(|(i, s)| bits & (1 << i) != 0 && s.other.same_rule(v.change));
+            if !undoes {
+                all.push((switches + 1, k + 1, v.apply(rules)));
+            }
         }
     }
     // Among equals the switches alone come first (they are the text's known ambiguities,

@@ -3,6 +3,7 @@
 use super::*;
 use crate::grid::Pos;
 
+mod misreadings;
 mod parse_errors;
 mod props;
 mod wide_rows;

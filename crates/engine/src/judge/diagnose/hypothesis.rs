@@ -29,10 +29,12 @@ pub enum Shape {
     AlwaysDeathLine,
     /// The beast that eats the player scores 2 points, as a crushed one does.
     DeathScores,
+    /// The score under the `aHHHH!` line is always 0.
+    DeathZero,
 }
 
 /// Every shape, [`Shape::Same`] first.
-pub const SHAPES: [Shape; 9] = [
+pub const SHAPES: [Shape; 10] = [
     Shape::Same,
     Shape::OnePoint,
     Shape::ThreePoints,
@@ -42,6 +44,7 @@ pub const SHAPES: [Shape; 9] = [
     Shape::NoDeathLine,
     Shape::AlwaysDeathLine,
     Shape::DeathScores,
+    Shape::DeathZero,
 ];
 
 impl Shape {
@@ -58,6 +61,7 @@ impl Shape {
             Shape::NoDeathLine => Some(Answer { eaten: false, ..a }),
             Shape::AlwaysDeathLine => Some(Answer { eaten: true, ..a }),
             Shape::DeathScores => score(a.score + if a.eaten { 2 } else { 0 }),
+            Shape::DeathZero => score(if a.eaten { 0 } else { a.score }),
         }
     }
 
@@ -73,6 +77,7 @@ impl Shape {
             Shape::NoDeathLine => "never prints the aHHHH! line",
             Shape::AlwaysDeathLine => "always prints the aHHHH! line, even when the player lives",
             Shape::DeathScores => "scores 2 points for the beast that eats the player",
+            Shape::DeathZero => "prints a score of 0 under the aHHHH! line",
         }
     }
 }
