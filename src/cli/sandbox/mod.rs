@@ -1,11 +1,54 @@
-//! Containment of a stranger's answer, in one module. The judge's side is here: which level
-//! is in force (`--sandbox`), what the machine allows ([`Host`], probed once a check), the
-//! environment and limits an answer gets, the uid and cgroup each case gets, and the line
-//! the report starts with, which names every protection in force and every one missing.
-//! The helper's side is in [`helper`] (dispatch), [`jail`] (namespaces and the minimal
-//! root), [`keep`] (basic) and [`confine`] (privileges, limits, seccomp, Landlock), [`filter`] (the seccomp program); the
-//! one description both sides share is [`spec::Spec`]; what the answer may see is
-//! [`layout`], from what [`trusted`] allows; the cgroups are [`cgroup`].
+//! Containment of a stranger's answer, in one module.
+//!
+//! # Theory of operation
+//!
+//! As `isolate.c` opens, the processes first, then who may do what, then how they talk.
+//!
+//! **The processes** (the jail; `basic` and `none` below):
+//!
+//! 1. The judge (`beast check`), as the user who ran it. It decides once an answer what the
+//!    answer may see ([`layout`], from what [`trusted`] allows), probes the machine once a
+//!    check ([`Host`]), makes each case's cgroup ahead ([`cgroup::Stock`]) and runs the case
+//!    through a zygote ([`zygote`], [`case`]).
+//! 2. One outer helper a job slot (`beast __contain --role outer`, [`jail::outer`]), started
+//!    by a thread of the judge that waits for it. As a normal user it first makes a user
+//!    namespace mapping the user's own ids and the slot's subordinate one (through the
+//!    `map` helper, [`subordinate`], which runs the system's set-uid `newuidmap`); then the
+//!    mount, pid, network, IPC, UTS and cgroup namespaces; then it starts the zygote.
+//! 3. The zygote ([`jail::zygote`]), pid 1 of those namespaces: it builds the minimal root,
+//!    takes the slot's uid, locks the mounts in one more user namespace, and serves cases.
+//! 4. For each case, a thread of the zygote ([`jail`]'s `start_case`): into the case's
+//!    cgroups, into the case's own mount, pid, IPC and cgroup namespaces with a fresh
+//!    `/tmp` and `/dev/shm`, every capability dropped, the seccomp filter ([`filter`]) on
+//!    itself; it starts the answer, pid 1 of the case's pid namespace.
+//! 5. Under root, one warden a check ([`jail::warden`]): once the judge is gone, it empties
+//!    the check's cgroups.
+//!
+//! Under `basic` each case starts a keeper (`--role keep`, [`keep`]) that confines itself
+//! (Landlock, seccomp, limits) and starts the answer; under `none` the judge starts the
+//! answer itself, in its own process group.
+//!
+//! **Privileges.** The judge keeps its own (root, or the user). The outer helper and the
+//! zygote hold capabilities only inside the namespaces they made (a normal user's are
+//! ambient there, [`confine::keep_capabilities_across_exec`]); the zygote is undumpable,
+//! since its answers share its uid. A case's thread gives up every capability for good
+//! (bounding set emptied, securebits locked, no new privileges) before the answer starts,
+//! so the answer has none, in any namespace.
+//!
+//! **Channels.** The judge and a zygote talk over one Unix socket, the zygote's standard
+//! input ([`wire`]: a request with the case's pipes and cgroup files as descriptors; the
+//! answer's pidfd and then its end back), every field bounded and checked. A helper tells
+//! a set-up step that failed before it is ready in a status file of the judge's, which no
+//! answer can reach ([`step`]). The answer's output reaches the judge only through its own
+//! pipes. Helpers are described by a [`spec::Spec`], written as arguments by the judge and
+//! read back by hand before clap is reached.
+//!
+//! The judge's side is here: which level is in force (`--sandbox`), what the machine allows
+//! ([`Host`]), the environment and limits an answer gets, the uid ([`uids`]) and cgroup
+//! ([`cgroup`]) each case gets, and the line the report starts with, which names every
+//! protection in force and every one missing. The helpers' side is in [`helper`]
+//! (dispatch), [`jail`] (outer, zygote, warden), [`keep`] (basic) and [`confine`]
+//! (privileges, limits, seccomp, Landlock), with [`filter`] (the seccomp program).
 
 pub mod case;
 pub mod cgroup;
