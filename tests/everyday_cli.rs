@@ -637,6 +637,7 @@ fn the_help_says_what_the_commands_do_in_whole_sentences() {
 }
 
 /// The shell lines of the first ```sh block under the README's section `heading`.
+#[cfg(unix)]
 fn readme_block(heading: &str) -> Vec<String> {
     let readme = std::fs::read_to_string(repo("README.md")).expect("the README");
     let section = readme

@@ -830,7 +830,7 @@ mod tests {
                 report,
                 start,
                 || kills.set(kills.get() + 1),
-                Stop::Helper(Signal::SIGKILL),
+                Stop::Helper(Signal::SIGTERM),
             );
         }
         (watch.phase, kills.get())

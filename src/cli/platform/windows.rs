@@ -54,8 +54,6 @@ impl Pid {
 pub enum Signal {
     /// Stop and kill what you hold.
     SIGTERM,
-    /// Die.
-    SIGKILL,
 }
 
 /// Starts the command in a console process group of its own, so that Ctrl-C reaches the

@@ -64,18 +64,12 @@ struct Opened {
     entry: Option<(super::wire::Entry, Vec<File>, Vec<File>)>,
 }
 
-/// The whole of a file opened ahead, read again from its start.
-fn read_again(file: &File) -> io::Result<String> {
-    use std::os::unix::fs::FileExt;
-    let mut text = Vec::new();
-    let mut chunk = [0u8; 4096];
-    loop {
-        let n = file.read_at(&mut chunk, text.len() as u64)?;
-        if n == 0 {
-            return Ok(String::from_utf8_lossy(&text).into_owned());
-        }
-        text.extend_from_slice(&chunk[..n]);
-    }
+/// The whole of a file opened ahead, read again from its start (a cgroup file is made
+/// anew when read from its start).
+fn read_again(mut file: &File) -> io::Result<String> {
+    use std::io::{Seek, SeekFrom};
+    file.seek(SeekFrom::Start(0))?;
+    io::read_to_string(file)
 }
 
 /// The v1 `tasks` files through which one thread of the judge moves itself into a case's

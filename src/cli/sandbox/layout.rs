@@ -107,6 +107,7 @@ pub enum Unfinished {
     Lost,
     /// A path the jail would show is one the case's user could not read on the host.
     #[error("{0}")]
+    #[cfg_attr(not(target_os = "linux"), allow(dead_code))]
     Closed(String),
 }
 

@@ -74,6 +74,7 @@ impl Named {
 
     /// The places, for tests.
     #[cfg(test)]
+    #[cfg_attr(not(target_os = "linux"), allow(dead_code))]
     pub fn places(&self) -> &[PathBuf] {
         &self.places
     }
