@@ -479,7 +479,7 @@ pub const CATALOGUE: &[Variant] = &[
     Variant {
         name: "kill-at-target",
         words: "a beast that steps onto the player's cell of the start of the turn kills him, though he has left it",
-        rule: "a beast kills the player only by moving onto the cell he is in",
+        rule: "a beast that steps onto the cell the player left this turn does not kill him",
         change: Change::Kill(Kill::AtTarget),
     },
     Variant {
