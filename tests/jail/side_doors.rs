@@ -586,12 +586,12 @@ const SITES: [(&str, &str, &str); 7] = [
         "the judge itself (the sandbox helper, every role: Spec::command)",
     ),
     (
-        "src/cli/sandbox/jail.rs",
+        "src/cli/sandbox/helper/jail.rs",
         "Command::new(program)",
         "inside the jail: the zygote's case thread starts the answer, every privilege given up",
     ),
     (
-        "src/cli/sandbox/keep.rs",
+        "src/cli/sandbox/helper/keep.rs",
         "Command::new(&spec.command[0])",
         "inside basic's confinement: the keeper starts the answer",
     ),

@@ -1,11 +1,22 @@
-//! `beast __contain` (hidden): the helper `beast check` starts in place of an answer. It
-//! is a separate process because everything it does needs a fresh, single-threaded
-//! process and the house forbids `unsafe` (so no `pre_exec`). Its roles are in
-//! [`super::jail`] (outer and init) and [`super::keep`] (basic); this file dispatches and
-//! tells a failed step: a failure of the set-up goes to the judge's status file
-//! (`--status`), the judge's own channel, as bubblewrap's `--info-fd` or isolate's `XX`;
-//! an answer that cannot be started is the answer's failure, told on standard error as a
-//! shell would. [`super::step`] owns what a failed step is.
+//! `beast __contain` (hidden): what the judge's helper processes run, in this folder. A
+//! helper is a separate process because everything it does needs a fresh, single-threaded
+//! process and the house forbids `unsafe` (so no `pre_exec`). Its roles are in [`jail`]
+//! (the outer process, the zygote that starts each case, the warden), [`keep`] (basic)
+//! and `subordinate`'s `map`, with [`confine`] (privileges, limits, Landlock) and
+//! [`filter`] (the seccomp program); this file dispatches and tells a failed step: a
+//! failure of the set-up goes to the judge's status file (`--status`), the judge's own
+//! channel, as bubblewrap's `--info-fd` or isolate's `XX`; an answer that cannot be started
+//! is the answer's failure, told on standard error as a shell would. [`super::step`] owns
+//! what a failed step is.
+
+#[cfg(jail)]
+pub mod confine;
+#[cfg(jail)]
+pub mod filter;
+#[cfg(jail)]
+pub mod jail;
+#[cfg(jail)]
+pub mod keep;
 
 use std::fs::File;
 use std::io::Write;
@@ -60,11 +71,11 @@ fn tell(f: &Failure, status: Option<&File>) {
 fn contain(spec: &Spec, status: Option<&File>) -> Result<u8, Failure> {
     let kept = status.map(AsRawFd::as_raw_fd);
     match spec.role {
-        Role::Outer => super::jail::outer(spec),
-        Role::Keep => super::keep::keep(spec, kept),
-        Role::Warden => super::jail::warden(spec),
+        Role::Outer => jail::outer(spec),
+        Role::Keep => keep::keep(spec, kept),
+        Role::Warden => jail::warden(spec),
         Role::Map => super::subordinate::map(spec),
-        Role::Zygote => super::jail::zygote(spec, kept).map(|()| 0),
+        Role::Zygote => jail::zygote(spec, kept).map(|()| 0),
     }
 }
 

@@ -10,27 +10,27 @@
 //!    answer may see ([`layout`], from what [`trusted`] allows), probes the machine once a
 //!    check ([`Host`]), makes each case's cgroup ahead ([`cgroup::Stock`]) and runs the case
 //!    through a zygote ([`zygote`], [`case`]).
-//! 2. One outer helper a job slot (`beast __contain --role outer`, [`jail::outer`]), started
+//! 2. One outer helper a job slot (`beast __contain --role outer`, [`helper::jail::outer`]), started
 //!    by a thread of the judge that waits for it. As a normal user it first makes a user
 //!    namespace mapping the user's own ids and the slot's subordinate one (through the
 //!    `map` helper, [`subordinate`], which runs the system's set-uid `newuidmap`); then the
 //!    mount, pid, network, IPC, UTS and cgroup namespaces; then it starts the zygote.
-//! 3. The zygote ([`jail::zygote`]), pid 1 of those namespaces: it builds the minimal root,
+//! 3. The zygote ([`helper::jail::zygote`]), pid 1 of those namespaces: it builds the minimal root,
 //!    takes the slot's uid, locks the mounts in one more user namespace, and serves cases.
-//! 4. For each case, a thread of the zygote ([`jail`]'s `start_case`): into the case's
+//! 4. For each case, a thread of the zygote ([`helper::jail`]'s `start_case`): into the case's
 //!    cgroups, into the case's own mount, pid, IPC and cgroup namespaces with a fresh
-//!    `/tmp` and `/dev/shm`, every capability dropped, the seccomp filter ([`filter`]) on
+//!    `/tmp` and `/dev/shm`, every capability dropped, the seccomp filter ([`helper::filter`]) on
 //!    itself; it starts the answer, pid 1 of the case's pid namespace.
-//! 5. Under root, one warden a check ([`jail::warden`]): once the judge is gone, it empties
+//! 5. Under root, one warden a check ([`helper::jail::warden`]): once the judge is gone, it empties
 //!    the check's cgroups.
 //!
-//! Under `basic` each case starts a keeper (`--role keep`, [`keep`]) that confines itself
+//! Under `basic` each case starts a keeper (`--role keep`, [`helper::keep`]) that confines itself
 //! (Landlock, seccomp, limits) and starts the answer; under `none` the judge starts the
 //! answer itself, in its own process group.
 //!
 //! **Privileges.** The judge keeps its own (root, or the user). The outer helper and the
 //! zygote hold capabilities only inside the namespaces they made (a normal user's are
-//! ambient there, [`confine::keep_capabilities_across_exec`]); the zygote is undumpable,
+//! ambient there, [`helper::confine::keep_capabilities_across_exec`]); the zygote is undumpable,
 //! since its answers share its uid. A case's thread gives up every capability for good
 //! (bounding set emptied, securebits locked, no new privileges) before the answer starts,
 //! so the answer has none, in any namespace.
@@ -46,21 +46,15 @@
 //! The judge's side is here: which level is in force (`--sandbox`), what the machine allows
 //! ([`Host`]), the environment and limits an answer gets, the uid ([`uids`]) and cgroup
 //! ([`cgroup`]) each case gets, and the line the report starts with, which names every
-//! protection in force and every one missing. The helpers' side is in [`helper`]
-//! (dispatch), [`jail`] (outer, zygote, warden), [`keep`] (basic) and [`confine`]
-//! (privileges, limits, seccomp, Landlock), with [`filter`] (the seccomp program).
+//! protection in force and every one missing. What the helpers run is in the [`helper`]
+//! folder: the dispatch, [`helper::jail`] (outer, zygote, warden), [`helper::keep`]
+//! (basic) and [`helper::confine`] (privileges, limits, seccomp, Landlock), with
+//! [`helper::filter`] (the seccomp program). Both sides share [`spec`], [`wire`], [`step`],
+//! [`reach`], [`procs`] and [`subordinate`].
 
 pub mod case;
 pub mod cgroup;
-#[cfg(jail)]
-pub mod confine;
-#[cfg(jail)]
-pub mod filter;
 pub mod helper;
-#[cfg(jail)]
-pub mod jail;
-#[cfg(jail)]
-pub mod keep;
 pub mod layout;
 pub mod procs;
 #[cfg(target_os = "linux")]
@@ -292,7 +286,7 @@ const NO_JAIL: &str = "this build has none: it is Linux-only and needs the `jail
 #[cfg(not(target_os = "linux"))]
 const NO_JAIL: &str = "this build has none: it is Linux-only";
 
-/// Starts the check's warden (see [`jail::warden`]) over the cgroup bases: if the judge
+/// Starts the check's warden (see [`helper::jail::warden`]) over the cgroup bases: if the judge
 /// dies, even by SIGKILL, it kills what is left in them. Not waited for: it ends after the
 /// judge, and its parent is then init.
 #[cfg(jail)]

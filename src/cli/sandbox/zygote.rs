@@ -2,7 +2,7 @@
 //! start their children. Building a jail (namespaces, the minimal root, the locked mounts,
 //! a user namespace mapped by `newuidmap` for a normal user) costs several times what a
 //! small answer does, so it is built once a slot: the judge starts a `beast __contain
-//! outer` helper, which makes the namespaces and starts the [zygote](super::jail::zygote),
+//! outer` helper, which makes the namespaces and starts the [zygote](super::helper::jail::zygote),
 //! pid 1 of them, with the judge's end of a socket pair as its standard input. Each case
 //! is then one request on that socket ([`super::wire`]): the zygote starts the answer in a
 //! fresh mount, pid, IPC and cgroup namespace of the case's own, with a fresh `/tmp` and

@@ -1,5 +1,5 @@
 //! The jail, in the manner of bubblewrap and isolate, in two helper processes started once
-//! a job slot (the judge's side is [`super::zygote`]):
+//! a job slot (the judge's side is [`crate::cli::sandbox::zygote`]):
 //!
 //! - **outer** (in the judge's namespaces): when the judge is not root, makes a user
 //!   namespace mapping only the judge's own uid and the slot's subordinate one, and keeps
@@ -35,11 +35,13 @@ use nix::sys::wait::{WaitPidFlag, WaitStatus, waitpid};
 use nix::unistd::{Pid, getegid, geteuid, pivot_root};
 
 use super::confine;
-use super::layout::SYSTEM;
-use super::reach::{self, Reader};
-use super::spec::{Bound, INPUT_NAME, Role, Spec};
-use super::step::{CANNOT_START, Failure, SETUP_FAILED, Step, judge_alive, relay, stop_signals};
-use super::wire::{self, Entry, Reply, Request, RequestFds};
+use crate::cli::sandbox::layout::SYSTEM;
+use crate::cli::sandbox::reach::{self, Reader};
+use crate::cli::sandbox::spec::{Bound, INPUT_NAME, Role, Spec};
+use crate::cli::sandbox::step::{
+    CANNOT_START, Failure, SETUP_FAILED, Step, judge_alive, relay, stop_signals,
+};
+use crate::cli::sandbox::wire::{self, Entry, Reply, Request, RequestFds};
 
 /// The devices the answer gets in `/dev`.
 const DEVICES: [&str; 5] = ["null", "zero", "full", "random", "urandom"];
@@ -178,18 +180,18 @@ pub fn warden(spec: &Spec) -> Result<u8, Failure> {
         }
     }
     for base in &spec.cgroup {
-        super::cgroup::empty_and_remove(base);
+        crate::cli::sandbox::cgroup::empty_and_remove(base);
     }
     Ok(0)
 }
 
 /// A user namespace in which the judge's own uid and gid are mapped (to themselves), and
 /// the case's subordinate id when it has one (`--uid`: mapped by the system's set-uid
-/// mappers, see [`super::subordinate`]), with every capability kept ambient for `init`.
+/// mappers, see [`crate::cli::sandbox::subordinate`]), with every capability kept ambient for the zygote.
 fn own_user_namespace(spec: &Spec) -> Result<(), Failure> {
     let (uid, gid) = (geteuid().as_raw(), getegid().as_raw());
     let mapper = match spec.uid {
-        Some(_) => Some(super::subordinate::Mapper::start(spec)?),
+        Some(_) => Some(crate::cli::sandbox::subordinate::Mapper::start(spec)?),
         None => None,
     };
     unshare(CloneFlags::CLONE_NEWUSER).step("make a user namespace")?;
@@ -223,7 +225,7 @@ fn wait_for(pid: Pid, waited: &SigSet) -> Option<WaitStatus> {
     }
 }
 
-/// pid 1 of a jail that serves a slot's cases, one after another (see [`super::zygote`]):
+/// pid 1 of a jail that serves a slot's cases, one after another (see [`crate::cli::sandbox::zygote`]):
 /// the minimal root built once, the case's user taken and the mounts locked as for one
 /// case, then, for each request on standard input (the judge's socket), a thread that
 /// makes the case's own mount, pid, IPC and cgroup namespaces with a fresh `/tmp` and

@@ -14,8 +14,8 @@ use rustix::thread::{self as rt, CapabilitiesSecureBits, CapabilitySet, Capabili
 use nix::unistd::{Gid, Uid, setgroups, setresgid, setresuid};
 
 use super::filter;
-use super::spec::Spec;
-use super::step::{Failure, SETUP_FAILED, Step};
+use crate::cli::sandbox::spec::Spec;
+use crate::cli::sandbox::step::{Failure, SETUP_FAILED, Step};
 
 /// The number of the highest capability this kernel knows.
 fn last_capability() -> u32 {

@@ -443,7 +443,7 @@ mod tests {
 
     #[test]
     fn the_readme_lists_every_refused_call() {
-        let readme = include_str!("../../../README.md");
+        let readme = include_str!("../../../../README.md");
         let start = readme
             .find("The seccomp filter refuses")
             .expect("the README's list");

@@ -16,11 +16,13 @@ use nix::sys::wait::{WaitPidFlag, WaitStatus, waitpid};
 use nix::unistd::{Pid, getpid, getppid, setsid};
 
 use super::confine;
-use super::layout::{SYSTEM, without_masks};
-use super::procs::descendants;
-use super::reach::{self, Reader};
-use super::spec::Spec;
-use super::step::{CANNOT_START, Failure, SETUP_FAILED, Step, go, relay, stop_signals};
+use crate::cli::sandbox::layout::{SYSTEM, without_masks};
+use crate::cli::sandbox::procs::descendants;
+use crate::cli::sandbox::reach::{self, Reader};
+use crate::cli::sandbox::spec::Spec;
+use crate::cli::sandbox::step::{
+    CANNOT_START, Failure, SETUP_FAILED, Step, go, relay, stop_signals,
+};
 
 /// The files every answer may write besides its directory: the harmless devices.
 const DEVICES: [&str; 3] = ["/dev/null", "/dev/zero", "/dev/full"];
