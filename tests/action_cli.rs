@@ -618,13 +618,7 @@ fn an_error_of_beast_is_in_the_summary_and_an_error_annotation() {
 
 /// Writes a script at `path` and makes it executable.
 fn executable(path: &Path, script: &str) {
-    fs::write(path, script).expect("write the script");
-    let chmod = Command::new("chmod")
-        .arg("755")
-        .arg(path)
-        .status()
-        .expect("chmod");
-    assert!(chmod.success());
+    crate::util::write_executable(path, script.as_bytes());
 }
 
 /// `action/install.sh` with these arguments and variables.

@@ -389,9 +389,9 @@ fn score_counts_every_file_and_standard_input_and_refuses_a_missing_one() {
 /// sample, run from its directory, with `args`; stdout.
 #[cfg(unix)]
 fn check_script(text: &str, args: &[&str]) -> String {
-    use std::os::unix::fs::PermissionsExt;
-    let (dir, path) = source("a.sh", text.as_bytes());
-    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("a.sh");
+    crate::util::write_executable(&path, text.as_bytes());
     let cases = one_case();
     let out = beast()
         .current_dir(dir.path())

@@ -60,7 +60,7 @@ fn place(user: Option<&str>) -> (tempfile::TempDir, PathBuf) {
     let place = tempfile::tempdir().expect("temp dir");
     std::fs::set_permissions(place.path(), std::fs::Permissions::from_mode(0o755)).expect("chmod");
     let judge = place.path().join("beast");
-    std::fs::copy(BEAST, &judge).expect("copy the judge");
+    crate::util::copy_executable(BEAST, &judge);
     std::fs::create_dir(place.path().join("shown")).expect("mkdir");
     if let Some(user) = user {
         let status = Command::new("chown")

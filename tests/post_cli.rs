@@ -156,7 +156,6 @@ fn a_failing_answer_gets_its_report_and_no_post() {
 #[cfg(unix)]
 #[test]
 fn an_interrupt_during_the_interpreters_version_query_ends_the_post() {
-    use std::os::unix::fs::PermissionsExt;
     use std::path::Path;
     use std::process::{Command, Stdio};
     use std::time::{Duration, Instant};
@@ -166,16 +165,15 @@ fn an_interrupt_during_the_interpreters_version_query_ends_the_post() {
         let bin = tempfile::tempdir().expect("temp dir");
         let asked = bin.path().join("asked");
         let fake = bin.path().join("bash");
-        fs::write(
+        crate::util::write_executable(
             &fake,
             format!(
                 "#!/bin/sh\nif [ \"$1\" = --version ]; then echo $$ > '{}'; exec sleep 120; fi\n\
                  exec /bin/bash \"$@\"\n",
                 asked.display()
-            ),
-        )
-        .expect("write the fixture");
-        fs::set_permissions(&fake, fs::Permissions::from_mode(0o755)).expect("chmod");
+            )
+            .as_bytes(),
+        );
         let path = format!(
             "{}:{}",
             bin.path().display(),

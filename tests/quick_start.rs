@@ -53,7 +53,15 @@ fn copy_repository(from: &Path, to: &Path) {
             fs::create_dir(&dest).expect("mkdir");
             copy_repository(&entry.path(), &dest);
         } else if kind.is_file() {
-            fs::copy(entry.path(), &dest).expect("copy");
+            // What may be run is copied by a child process ("Text file busy" otherwise).
+            let mode = entry.metadata().expect("metadata").permissions();
+            let mode = std::os::unix::fs::PermissionsExt::mode(&mode);
+            match mode & 0o111 {
+                0 => {
+                    fs::copy(entry.path(), &dest).expect("copy");
+                }
+                _ => crate::util::copy_executable(entry.path(), &dest),
+            }
         }
     }
 }
@@ -81,8 +89,7 @@ fn every_line_of_the_readmes_quick_start_runs_as_written_on_a_fresh_copy() {
     copy_repository(&repo(""), clone.path());
     let tools = tempfile::tempdir().expect("temp dir");
     let cargo = tools.path().join("cargo");
-    fs::write(&cargo, CARGO).expect("write");
-    fs::set_permissions(&cargo, fs::Permissions::from_mode(0o755)).expect("chmod");
+    crate::util::write_executable(&cargo, CARGO.as_bytes());
     let path = std::env::var_os("PATH").unwrap_or_default();
     let path = std::env::join_paths(
         std::iter::once(tools.path().to_path_buf()).chain(std::env::split_paths(&path)),

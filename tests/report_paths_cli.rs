@@ -7,7 +7,6 @@
 
 use std::collections::BTreeSet;
 use std::ffi::OsString;
-use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
 use crate::util::{BEAST, beast};
@@ -38,8 +37,7 @@ fn place() -> tempfile::TempDir {
     std::fs::create_dir(t.path().join("answer")).expect("answer dir");
     std::fs::create_dir(t.path().join("work")).expect("work dir");
     let golf = t.path().join("answer/golf");
-    std::fs::write(&golf, "#!/bin/sh\necho 0\n").expect("the script");
-    std::fs::set_permissions(&golf, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    crate::util::write_executable(&golf, b"#!/bin/sh\necho 0\n");
     t
 }
 

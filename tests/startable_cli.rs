@@ -26,7 +26,7 @@ fn check(dir: &Path, program: &str) -> (Option<i32>, String, String) {
 fn script(dir: &Path, name: &str, text: &[u8], mode: u32) {
     use std::os::unix::fs::PermissionsExt;
     let path = dir.join(name);
-    std::fs::write(&path, text).expect("write the script");
+    crate::util::write_executable(&path, text);
     std::fs::set_permissions(&path, std::fs::Permissions::from_mode(mode)).expect("chmod");
 }
 

@@ -42,6 +42,51 @@ pub fn fixture(name: &str) -> PathBuf {
     repo("tests/fixtures").join(name)
 }
 
+/// Writes `bytes` to `path` as an executable (mode 0755) that may be run at once.
+///
+/// The file is written by a child `sh`, never by this process: the tests run on many
+/// threads, and a file this process held open for writing would be inherited, open, by
+/// any child another thread forks before that child's `exec`, so running the file at that
+/// moment fails with "Text file busy" (ETXTBSY). A file written and closed by a process
+/// that has ended is held open by nobody.
+pub fn write_executable(path: impl AsRef<std::path::Path>, bytes: &[u8]) {
+    let path = path.as_ref();
+    use std::io::Write as _;
+    let mut child = Command::new("sh")
+        .args(["-c", "cat > \"$1\" && chmod 755 \"$1\"", "sh"])
+        .arg(path)
+        .stdin(std::process::Stdio::piped())
+        .spawn()
+        .expect("sh runs");
+    child
+        .stdin
+        .take()
+        .expect("a stdin")
+        .write_all(bytes)
+        .expect("write the executable");
+    let status = child.wait().expect("sh ends");
+    assert!(status.success(), "writing {} failed", path.display());
+}
+
+/// Copies the file `from` to `to` as an executable (mode 0755) that may be run at once;
+/// the copy is made by a child process, for the reason `write_executable` gives.
+#[cfg(unix)]
+pub fn copy_executable(from: impl AsRef<std::path::Path>, to: impl AsRef<std::path::Path>) {
+    let (from, to) = (from.as_ref(), to.as_ref());
+    let status = Command::new("cp")
+        .arg(from)
+        .arg(to)
+        .status()
+        .expect("cp runs");
+    assert!(status.success(), "copying {} failed", from.display());
+    let status = Command::new("chmod")
+        .arg("755")
+        .arg(to)
+        .status()
+        .expect("chmod runs");
+    assert!(status.success(), "chmod {} failed", to.display());
+}
+
 /// Parses a command's stdout as one JSON value, saying what it was when it is not.
 pub fn json(stdout: &[u8]) -> Value {
     serde_json::from_slice(stdout).unwrap_or_else(|e| {

@@ -333,13 +333,13 @@ fn checkout_with_copies(case_answer: &str) -> (tempfile::TempDir, PathBuf) {
     )
     .expect("write");
     std::fs::create_dir_all(repo.join("target/debug")).expect("mkdir");
-    std::fs::copy(BEAST, repo.join("target/debug/beast")).expect("copy");
+    crate::util::copy_executable(BEAST, repo.join("target/debug/beast"));
     std::fs::create_dir_all(repo.join("examples/beast")).expect("mkdir");
     std::fs::write(repo.join("examples/beast/one.out"), case_answer).expect("write");
     std::fs::create_dir_all(repo.join(".git")).expect("mkdir");
     std::fs::write(repo.join(".git/answer"), case_answer).expect("write");
     let script = repo.join("copies.sh");
-    std::fs::copy(hostile("copies.sh"), &script).expect("copy");
+    crate::util::copy_executable(hostile("copies.sh"), &script);
     (root, script)
 }
 
@@ -510,16 +510,12 @@ fn a_script_under_tmp_calls_the_helper_next_to_it() {
         .tempdir_in("/tmp")
         .expect("a directory in /tmp");
     let helper = dir.path().join("helper.sh");
-    std::fs::write(&helper, "#!/bin/sh\necho 2\n").expect("write");
+    crate::util::write_executable(&helper, b"#!/bin/sh\necho 2\n");
     let script = dir.path().join("answer.sh");
-    std::fs::write(
+    crate::util::write_executable(
         &script,
-        "#!/bin/sh\ncat > /dev/null\nexec \"$(dirname \"$0\")/helper.sh\"\n",
-    )
-    .expect("write");
-    for f in [&helper, &script] {
-        std::fs::set_permissions(f, std::fs::Permissions::from_mode(0o755)).expect("chmod");
-    }
+        b"#!/bin/sh\ncat > /dev/null\nexec \"$(dirname \"$0\")/helper.sh\"\n",
+    );
     for level in levels("the helper test", true) {
         let cases = Cases::new();
         let out = beast()
@@ -586,9 +582,9 @@ fn as_a_normal_user_the_users_secrets_stay_out_of_reach() {
     let place = tempfile::tempdir().expect("temp dir");
     std::fs::set_permissions(place.path(), std::fs::Permissions::from_mode(0o755)).expect("chmod");
     let judge = place.path().join("beast");
-    std::fs::copy(BEAST, &judge).expect("copy");
+    crate::util::copy_executable(BEAST, &judge);
     let script = place.path().join("secrets.sh");
-    std::fs::copy(hostile("secrets.sh"), &script).expect("copy");
+    crate::util::copy_executable(hostile("secrets.sh"), &script);
     let cases = place.path().join("cases");
     std::fs::create_dir(&cases).expect("mkdir");
     std::fs::write(
@@ -780,12 +776,10 @@ fn a_symlink_on_the_way_does_not_unmask_the_cases() {
         let cases = Cases::new();
         let root = cases.root.path();
         let script = root.join("cheat.sh");
-        std::fs::write(
+        crate::util::write_executable(
             &script,
-            "#!/bin/sh\ncat > /dev/null\ncat \"$(dirname \"$0\")\"/cases/*.out\n",
-        )
-        .expect("write");
-        std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+            b"#!/bin/sh\ncat > /dev/null\ncat \"$(dirname \"$0\")\"/cases/*.out\n",
+        );
         let link = tempfile::tempdir().expect("temp dir");
         let through = link.path().join("link");
         std::os::unix::fs::symlink(root, &through).expect("link");
@@ -902,9 +896,9 @@ fn as_a_normal_user_a_cleared_parent_death_signal_ends_with_its_case() {
     let place = tempfile::tempdir().expect("temp dir");
     std::fs::set_permissions(place.path(), std::fs::Permissions::from_mode(0o755)).expect("chmod");
     let judge = place.path().join("beast");
-    std::fs::copy(BEAST, &judge).expect("copy");
+    crate::util::copy_executable(BEAST, &judge);
     for name in ["clears-deathsig.py", "kill-keeper.sh"] {
-        std::fs::copy(hostile(name), place.path().join(name)).expect("copy");
+        crate::util::copy_executable(hostile(name), place.path().join(name));
     }
     let cases = place.path().join("cases");
     std::fs::create_dir(&cases).expect("mkdir");

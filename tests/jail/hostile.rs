@@ -681,11 +681,9 @@ fn files_under_tmp_that_the_answer_is_given_stay_visible() {
         .tempdir_in("/tmp")
         .expect("a directory in /tmp");
     let copy = dir.path().join("judge-copy");
-    std::fs::copy(BEAST, &copy).expect("copy the binary");
+    crate::util::copy_executable(BEAST, &copy);
     let script = dir.path().join("answer.sh");
-    std::fs::write(&script, "#!/bin/sh\nexec \"$JUDGE\"\n").expect("write");
-    std::fs::set_permissions(&script, std::os::unix::fs::PermissionsExt::from_mode(0o755))
-        .expect("chmod");
+    crate::util::write_executable(&script, b"#!/bin/sh\nexec \"$JUDGE\"\n");
     let size = std::fs::metadata(&copy).expect("copied").len();
     let cases = Cases::new();
     // The script runs the copy; then the copy is both the command and the variable.

@@ -118,8 +118,7 @@ impl Place {
 
     fn executable(&self, rest: &str, text: &str) -> PathBuf {
         let path = self.at(rest);
-        std::fs::write(&path, text).expect("write");
-        chmod(&path, 0o755);
+        crate::util::write_executable(&path, text.as_bytes());
         path
     }
 

@@ -41,7 +41,7 @@ impl Place {
         let root = dir.path();
         std::fs::set_permissions(root, std::fs::Permissions::from_mode(0o755)).expect("chmod");
         let judge = root.join("beast");
-        std::fs::copy(BEAST, &judge).expect("copy the judge");
+        crate::util::copy_executable(BEAST, &judge);
         std::fs::create_dir_all(root.join("cases")).expect("mkdir");
         std::fs::write(root.join("cases/one.in"), PUZZLE).expect("write");
         std::fs::write(root.join("cases/one.out"), "2\n").expect("write");
@@ -60,8 +60,7 @@ impl Place {
     fn executable(&self, rest: &str, text: &str) -> PathBuf {
         let path = self.at(rest);
         std::fs::create_dir_all(path.parent().expect("a parent")).expect("mkdir");
-        std::fs::write(&path, text).expect("write");
-        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+        crate::util::write_executable(&path, text.as_bytes());
         path
     }
 

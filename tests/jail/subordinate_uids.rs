@@ -58,7 +58,7 @@ fn place(user: &str) -> (tempfile::TempDir, PathBuf, PathBuf) {
     let place = tempfile::tempdir().expect("temp dir");
     std::fs::set_permissions(place.path(), std::fs::Permissions::from_mode(0o755)).expect("chmod");
     let judge = place.path().join("beast");
-    std::fs::copy(BEAST, &judge).expect("copy the judge");
+    crate::util::copy_executable(BEAST, &judge);
     let golf = place.path().join("golf");
     std::fs::create_dir(&golf).expect("mkdir");
     let secret = golf.join("secret.txt");
