@@ -75,6 +75,7 @@ fn diagnose_thousand(b: divan::Bencher, got: impl Fn(&Puzzle) -> String) {
             .map(|((p, expected), got)| {
                 let v = verdict::compare(expected.as_bytes(), got.as_bytes(), false);
                 Observed {
+                    name: "case",
                     puzzle: p,
                     layout: Default::default(),
                     expected,
@@ -154,6 +155,7 @@ fn diagnose_1000_cases_own_mistake_with_events(b: divan::Bencher) {
             .map(|((p, expected), got)| {
                 let v = verdict::compare(expected.as_bytes(), got.as_bytes(), false);
                 Observed {
+                    name: "case",
                     puzzle: p,
                     layout: Default::default(),
                     expected,

@@ -12,8 +12,8 @@ use beast_engine::judge::audit::{self, Search};
 use beast_engine::judge::cases::{self, Case};
 use beast_engine::judge::pack;
 
-use super::budget::Steps;
 use super::check::load::load_dir;
+use beast_engine::judge::budget::Steps;
 
 /// The engine's budget for judging one example under our readings.
 const ENGINE_STEPS: Steps = Steps::CASE;

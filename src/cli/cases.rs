@@ -18,9 +18,9 @@ use beast_engine::judge::pack::{self, KattisGroup, PackKind};
 use beast_engine::judge::robustness;
 use beast_engine::judge::separate;
 
-use super::budget::Steps;
 use super::files::{Limit, Target};
 use super::r#gen::GenArgs;
+use beast_engine::judge::budget::Steps;
 
 /// The engine's budget for judging one case under one reading.
 const ENGINE_STEPS: Steps = Steps::CASE;

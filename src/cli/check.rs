@@ -35,24 +35,24 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use anyhow::Context;
+use beast_engine::judge::budget::{self, Steps};
 use beast_engine::judge::cases::Case;
-use beast_engine::judge::diagnose::{self, Cause, Diagnosis, Group, Observed};
+use beast_engine::judge::diagnose::{Group, Observed};
+use beast_engine::judge::pipeline;
 use beast_engine::judge::record::{self, SandboxRecord};
-use beast_engine::judge::report::{
-    CaseReport, DiagnosisReport, GroupReport, Shown, Source, Summary, visible,
-};
+use beast_engine::judge::report::{CaseReport, GroupReport, Shown, Source, Summary, visible};
 use beast_engine::judge::{leaderboard, merge, robustness, tuning};
 
 use self::answers::Answer;
 pub use self::args::Args;
 use self::case::Judge;
 use self::event::{Concluded, Event, Finish, Judged, Start};
+use self::experiment::Experiments;
 use self::interrupt::Running;
 use self::plan::{Conclusion, Output, Plan, ShrinkWhich, Work};
 use self::pool::Tick;
 use self::report::{Out, Reporters};
 use self::runner::Runner;
-use super::budget::{self, Steps};
 use super::files;
 use super::paint::ColorChoice;
 use super::sandbox::case::Workspace;
@@ -414,35 +414,32 @@ fn conclude(
     let (judge, jobs) = (how.judge, how.jobs);
     // The robustness set is judged apart: in no group, count or exit code (issue 30).
     let (ran, robust): (Vec<_>, Vec<_>) = ran.into_iter().partition(|(c, _)| !c.robustness);
-    let mut diagnosis = diagnose_run(&ran, judge, jobs, how.budget);
-    if let Some(judge) = judge {
-        let settings = experiment::Settings {
-            repeat: how.conclusion.repeat,
-            seed: how.seed,
-            jobs,
-        };
-        diagnosis = experiment::settle(judge, diagnosis, &ran, &observed(&ran), &settings)?;
-    }
-    let groups = diagnosis.groups.clone();
-    let mut shown = show_groups(judge, &groups, &ran, how.conclusion, jobs)?;
+    let settings = pipeline::Settings {
+        threads: jobs,
+        search: how.budget,
+        repeat: how.conclusion.repeat,
+        seed: how.seed,
+    };
+    let experiments = judge.map(|judge| Experiments {
+        judge,
+        ran: &ran,
+        jobs,
+    });
+    let settled = pipeline::conclude(&observed(&ran), experiments.as_ref(), &settings)?;
+    let groups = &settled.diagnosis().groups;
+    let mut shown = show_groups(judge, groups, &ran, how.conclusion, jobs)?;
     if let Some(groups) = judge.map(|j| &j.runner.running) {
         stop_if_interrupted(groups)?;
     }
     if let Some(dir) = &how.html_dir {
         report::html::write_compare_pages(dir, &mut shown)?;
     }
-    let mut diagnosis = DiagnosisReport::new(&diagnosis, shown);
     let judged = ran.iter().filter(|(_, r)| r.verdict.judged());
     let rates = tuning::Rates::of(judged.map(|(c, r)| (&c.origin, r.passed)));
-    diagnosis.sentence = tuning::with_lead(rates, &diagnosis.sentence);
-    diagnosis.robustness = robustness_section(&robust, &ran);
+    let diagnosis = settled.report(shown, rates, robustness_section(&robust, &ran));
     let reports: Vec<CaseReport> = ran.into_iter().map(|(_, r)| r).collect();
     let mut summary = Summary::of(&reports);
-    summary.flaky = groups
-        .iter()
-        .filter(|g| matches!(g.cause, Cause::Flaky { .. }))
-        .map(|g| g.cases.len())
-        .sum();
+    summary.flaky = settled.flaky_cases();
     summary.source = source;
     Ok(Concluded {
         reports,
@@ -617,6 +614,7 @@ fn finish(
 fn observed(ran: &[(Case, CaseReport)]) -> Vec<Observed<'_>> {
     ran.iter()
         .map(|(case, r)| Observed {
+            name: &case.name,
             puzzle: &case.puzzle,
             layout: case.layout,
             expected: &r.expected,
@@ -625,22 +623,6 @@ fn observed(ran: &[(Case, CaseReport)]) -> Vec<Observed<'_>> {
             passed: r.passed,
         })
         .collect()
-}
-
-/// The run's diagnosis on `jobs` threads, searched within `budget` or until interrupted
-/// (the same on any number of threads: [`budget::threaded`]).
-fn diagnose_run(
-    ran: &[(Case, CaseReport)],
-    judge: Option<&Judge>,
-    jobs: usize,
-    budget: Steps,
-) -> Diagnosis {
-    let groups = judge.map(|j| &j.runner.running);
-    let stop = || groups.is_some_and(|g| g.interrupted().is_some());
-    let observed = observed(ran);
-    budget::threaded(budget, jobs, &stop, |threads, keep_going| {
-        diagnose::diagnose(&observed, threads, keep_going)
-    })
 }
 
 /// The report of every group, each with the case it shows, shrunk as `--shrink` says; the

@@ -30,7 +30,6 @@ macro_rules! eprintln {
 
 mod answer;
 mod audit;
-mod budget;
 mod cases;
 mod check;
 pub mod error;

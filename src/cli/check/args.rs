@@ -88,7 +88,7 @@ pub struct Args {
     pub shrink_tries: usize,
     /// The engine's budget for judging one case, in steps (a step is 4096 turns of its
     /// game): a case past it is skipped as too large to judge, on every machine alike.
-    #[arg(long, value_name = "N", default_value_t = crate::cli::budget::Steps::CASE.0)]
+    #[arg(long, value_name = "N", default_value_t = beast_engine::judge::budget::Steps::CASE.0)]
     pub engine_steps: u64,
     /// Gone: shrinking is bounded by `--shrink-tries` (refused, with that hint).
     #[arg(long, hide = true, value_name = "SECONDS")]

@@ -16,7 +16,7 @@ use beast_engine::judge::verdict::{self, Verdict};
 
 use super::load::Job;
 use super::runner::{Execute, Exit, ProcessEnd, Runner};
-use crate::cli::budget::Steps;
+use beast_engine::judge::budget::Steps;
 
 /// Everything a worker needs to run and judge a case.
 pub struct Judge<E: Execute = Runner> {

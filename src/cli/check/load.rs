@@ -11,9 +11,9 @@ use beast_engine::judge::cases::{
 use beast_engine::judge::merge;
 use beast_engine::judge::robustness;
 
-use crate::cli::budget::Steps;
 use crate::cli::files::{Folder, Limit};
 use crate::cli::platform;
+use beast_engine::judge::budget::Steps;
 
 /// Where a run's cases come from, and which of them it runs.
 #[derive(Clone, Debug, PartialEq, Eq)]

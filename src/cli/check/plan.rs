@@ -17,9 +17,9 @@ use beast_engine::judge::post::Encoding;
 use super::answers::{self, Answer};
 use super::args::{Args, FormatArg, ShrinkArg};
 use super::load::{self, Random, Sources};
-use crate::cli::budget::Steps;
 use crate::cli::error::{self, Error};
 use crate::cli::sandbox::Level;
+use beast_engine::judge::budget::Steps;
 
 /// What `beast check` does, decided from its flags.
 pub struct Plan {

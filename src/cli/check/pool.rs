@@ -527,6 +527,7 @@ mod tests {
         let observed: Vec<diagnose::Observed> = ran
             .iter()
             .map(|(c, r)| diagnose::Observed {
+                name: &c.name,
                 puzzle: &c.puzzle,
                 layout: c.layout,
                 expected: &r.expected,

@@ -35,6 +35,114 @@ impl Rerun {
     }
 }
 
+/// Each failing group's shown case runs this many more times (without `--repeat`).
+pub const AGAIN: usize = 2;
+
+/// At most this many failures of a group whose shown case was flaky run again to find
+/// which of them are.
+pub const SUSPECTS: usize = 60;
+
+/// What to run again first to tell a flaky answer, as indices into `observed`, each to run
+/// `times` more times: with `repeat` > 0 every case `repeat` times; otherwise each failing
+/// group's shown case [`AGAIN`] times (a format group passed; a timeout would cost its whole
+/// limit again).
+pub fn first_reruns(d: &Diagnosis, observed: &[Observed], repeat: usize) -> Reruns {
+    match repeat {
+        0 => Reruns {
+            cases: failing_groups(d, observed).map(|g| g.smallest).collect(),
+            times: AGAIN,
+        },
+        n => Reruns {
+            cases: (0..observed.len()).collect(),
+            times: n,
+        },
+    }
+}
+
+/// What to run again after `first` found the flaky cases `found`: without `--repeat`, the
+/// other failures (at most [`SUSPECTS`]) of each group whose shown case was flaky, each
+/// [`AGAIN`] times; nothing once every case ran again, or nothing was flaky.
+pub fn suspects(
+    d: &Diagnosis,
+    observed: &[Observed],
+    first: &Reruns,
+    found: &[Rerun],
+    repeat: usize,
+) -> Reruns {
+    let cases = match repeat > 0 || found.is_empty() {
+        true => Vec::new(),
+        false => failing_groups(d, observed)
+            .filter(|g| found.iter().any(|r| r.case == g.smallest))
+            .flat_map(|g| g.cases.iter().copied().filter(|i| !first.cases.contains(i)))
+            .take(SUSPECTS)
+            .collect(),
+    };
+    Reruns {
+        cases,
+        times: AGAIN,
+    }
+}
+
+/// The groups of `d` whose shown case failed in a way worth running again.
+fn failing_groups<'d>(
+    d: &'d Diagnosis,
+    observed: &'d [Observed],
+) -> impl Iterator<Item = &'d Group> + Clone {
+    d.groups.iter().filter(|g| {
+        !matches!(g.cause, Cause::Format { .. })
+            && observed[g.smallest].verdict != Verdict::TimeLimit
+    })
+}
+
+/// Cases to run again, each the same number of times.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Reruns {
+    /// The cases, as indices into the observed list.
+    pub cases: Vec<usize>,
+    /// How many more times each runs.
+    pub times: usize,
+}
+
+impl Reruns {
+    /// Every run asked, in order: each case `times` times over.
+    pub fn runs(&self) -> Vec<usize> {
+        self.cases
+            .iter()
+            .flat_map(|&i| std::iter::repeat_n(i, self.times))
+            .collect()
+    }
+
+    /// The cases whose runs differ, given `again`, what each of [`Reruns::runs`] gave: its
+    /// verdict and output, or `None` where it was not judged (the judge could not set it
+    /// up, or the check was interrupted), which shows nothing of the answer.
+    pub fn differing(
+        &self,
+        observed: &[Observed],
+        again: &[Option<(Verdict, String)>],
+    ) -> Vec<Rerun> {
+        let mut found = Vec::new();
+        for (&i, runs) in self.cases.iter().zip(again.chunks(self.times.max(1))) {
+            let first = (
+                observed[i].verdict,
+                String::from_utf8_lossy(observed[i].got).into_owned(),
+            );
+            let (verdicts, outputs): (Vec<Verdict>, Vec<String>) = std::iter::once(first)
+                .chain(runs.iter().flatten().cloned())
+                .unzip();
+            let r = Rerun {
+                case: i,
+                name: observed[i].name.to_string(),
+                outputs,
+                verdicts,
+            };
+            if r.differs() {
+                found.push(r);
+            }
+        }
+        found
+    }
+}
+
 /// The diagnosis of `observed` with the `flaky` cases set apart: the rest is diagnosed as
 /// [`diagnose::diagnose`] does, and the flaky cases are the first group, shown by the
 /// first of them. A run whose failures are all flaky is not called correct.
@@ -125,6 +233,7 @@ mod tests {
             .map(|got| {
                 let verdict = compare(expected.as_bytes(), got.as_bytes(), false);
                 Observed {
+                    name: "reaper",
                     puzzle: &p,
                     layout: crate::judge::robustness::TextForms::default(),
                     expected,

@@ -5,6 +5,7 @@
 //! binary runs candidates and feeds these parts.
 
 pub mod audit;
+pub mod budget;
 pub mod cases;
 pub mod confirmation;
 pub mod design;
@@ -17,6 +18,7 @@ pub mod leaderboard;
 pub mod merge;
 pub mod pack;
 pub mod page;
+pub mod pipeline;
 pub mod post;
 pub mod record;
 pub mod report;

@@ -28,6 +28,7 @@ fn observed<'a>(cases: &'a [(Puzzle, String)], outputs: &'a [String]) -> Vec<Obs
         .map(|((p, e), g)| {
             let verdict = compare(e.as_bytes(), g.as_bytes(), false);
             Observed {
+                name: "case",
                 puzzle: p,
                 layout: crate::judge::robustness::TextForms::default(),
                 expected: e,

@@ -10,6 +10,8 @@ use crate::judge::verdict::Verdict;
 /// What the answer did on one case, as the diagnosis sees it.
 #[derive(Clone, Copy, Debug)]
 pub struct Observed<'a> {
+    /// The case's name.
+    pub name: &'a str,
     /// The puzzle.
     pub puzzle: &'a Puzzle,
     /// How the text the answer was given is laid out, taken from it when the case was made

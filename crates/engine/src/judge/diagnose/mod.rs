@@ -20,9 +20,10 @@
 //!
 //! The rooms: [`hypothesis`] (the hypothesis model), [`localise`] (clues and the suspect),
 //! [`findings`] (what goes in and comes out), [`predicates`] (what shrinking keeps) and
-//! [`wording`]; this file holds the search, in named steps. The labels are then confirmed
-//! on designed cases by [`crate::judge::design`] and [`crate::judge::confirmation`], and a
-//! nondeterministic answer is set apart by [`crate::judge::flaky`].
+//! [`wording`]; this file holds the search, in named steps. [`crate::judge::pipeline`] is the whole
+//! diagnosis in order, as typed stages: this search, then a nondeterministic answer set
+//! apart ([`crate::judge::flaky`]), then the labels confirmed on designed cases
+//! ([`crate::judge::design`], [`crate::judge::confirmation`]), then the words.
 
 pub mod findings;
 pub mod hypothesis;

@@ -15,6 +15,7 @@ const REAPER: &str = "5 5\n#####\n#O  #\n# ~ #\n#  H#\n#####\nWWW\n";
 fn case<'a>(puzzle: &'a Puzzle, expected: &'a str, got: &'a str) -> Observed<'a> {
     let verdict = compare(expected.as_bytes(), got.as_bytes(), false);
     Observed {
+        name: "case",
         puzzle,
         layout: TextForms::default(),
         expected,
@@ -348,6 +349,7 @@ fn a_crash_on_crlf_is_located_at_the_input_trait() {
         .map(|((p, e), input)| {
             let crlf = input.contains('\r');
             Observed {
+                name: "case",
                 puzzle: p,
                 layout: TextForms::of(p, input.as_bytes()),
                 expected: e,
@@ -384,6 +386,7 @@ fn a_crash_or_a_timeout_names_no_rule_event() {
             .map(|(p, e)| {
                 let fails = fires(p);
                 Observed {
+                    name: "case",
                     puzzle: p,
                     layout: TextForms::default(),
                     expected: e,
