@@ -91,10 +91,12 @@ fn diagnose_thousand(b: divan::Bencher, got: impl Fn(&Puzzle) -> String) {
 
 /// The diagnosis of `observed` and the designed cases of its labels: the judge's own work
 /// before the answer runs on them.
-fn diagnosed_and_designed(observed: &[Observed]) -> (diagnose::Diagnosis, Vec<design::Plan>) {
+fn diagnosed_and_designed(
+    observed: &[Observed],
+) -> (diagnose::Diagnosis, Vec<design::GroupExperiments>) {
     let d = diagnose::diagnose(observed, 2, || true);
-    let plans = design::plan(observed, &d, 1, || true);
-    (d, plans)
+    let designed = design::for_groups(observed, &d, 1, || true);
+    (d, designed)
 }
 
 /// One catalogue mistake (aiming after the move): explained.

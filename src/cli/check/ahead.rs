@@ -1,5 +1,5 @@
 //! Cases started before they run: a case's process once started ([`Launched`]: its id and
-//! pipes, the [`Report`]s its threads send the supervisor, what it holds), kept as a
+//! pipes, the [`Heard`]s its threads send the supervisor, what it holds), kept as a
 //! [`Prepared`] case that is killed if it never runs; and [`Ahead`], the jails started
 //! ahead of their cases, which set themselves up while the case before them runs.
 
@@ -17,7 +17,7 @@ use super::interrupt::{Running, Stop};
 use crate::cli::sandbox::case::CaseResources;
 
 /// What the threads around a case's process report to its supervisor.
-pub enum Report {
+pub enum Heard {
     /// Its standard output, read to its end or up to the cap (`true`: it had more).
     Output(Vec<u8>, bool),
     /// How it ended, once waited for.
@@ -36,7 +36,7 @@ pub struct Started {
     pub stderr: Option<File>,
     /// The process itself, where the supervisor reaps it (`--sandbox none`, started by
     /// the supervisor's own thread); `None` where a thread of its own waits for it and
-    /// reports its [`Report::Status`].
+    /// reports its [`Heard::Status`].
     pub child: Option<Child>,
     /// A descriptor that becomes readable when it ends (a pidfd), with which one thread
     /// watches its pipes and its end; `None` where the kernel has none, and a thread reads
@@ -52,9 +52,9 @@ pub struct Launched {
     /// What the sandbox made for the case.
     pub resources: CaseResources,
     /// Where its threads report (the output's reader is given it at the run).
-    pub tx: Sender<Report>,
+    pub tx: Sender<Heard>,
     /// What they report.
-    pub rx: Receiver<Report>,
+    pub rx: Receiver<Heard>,
     /// It waits for [`crate::cli::sandbox::spec::GO`] before it starts the answer (a
     /// jail started ahead).
     pub awaits_go: bool,
@@ -98,7 +98,7 @@ impl Drop for Prepared {
             while let Ok(report) =
                 l.rx.recv_timeout(deadline.saturating_duration_since(Instant::now()))
             {
-                if matches!(report, Report::Status(_)) {
+                if matches!(report, Heard::Status(_)) {
                     break;
                 }
             }

@@ -2,7 +2,7 @@
 //! with one `poll` on the two pipes and a pidfd, in place of a thread for each (three
 //! threads a case, and their hand-offs, cost more than the answer's own run on a loaded
 //! machine). What it sees goes to the supervisor's [`super::runner`] loop as the threads'
-//! [`super::ahead::Report`]s would have; where no pidfd can be opened (a kernel before 5.3) the threads
+//! [`super::ahead::Heard`]s would have; where no pidfd can be opened (a kernel before 5.3) the threads
 //! are used instead.
 
 use std::io;
@@ -21,7 +21,7 @@ pub fn exit_fd(id: u32) -> Option<OwnedFd> {
     pidfd_open(pid, PidfdFlags::empty()).ok()
 }
 
-/// What the watcher saw, as the threads' [`super::ahead::Report`]s would have said it.
+/// What the watcher saw, as the threads' [`super::ahead::Heard`]s would have said it.
 #[derive(Debug)]
 pub enum Seen {
     /// Standard output read to its end or past the cap (`true`).

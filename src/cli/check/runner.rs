@@ -13,7 +13,7 @@ use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use super::ahead::{Ahead, Launched, Prepared, Report, Started};
+use super::ahead::{Ahead, Heard, Launched, Prepared, Started};
 use super::interrupt::{Running, Stop};
 use crate::cli::platform;
 #[cfg(jail)]
@@ -400,7 +400,7 @@ impl Runner {
     /// case's namespaces, so the helper it starts is pid 1 of its own). Under `--sandbox
     /// none` there is no helper and nothing to enter: the calling thread starts the answer
     /// itself ([`Runner::start_here`]).
-    fn start(&self, mut cmd: Command, spawner: Spawner, tx: Sender<Report>) -> io::Result<Started> {
+    fn start(&self, mut cmd: Command, spawner: Spawner, tx: Sender<Heard>) -> io::Result<Started> {
         cmd.stdout(Stdio::piped()).stderr(Stdio::piped());
         if self.sandbox.mechanism == Mechanism::None && spawner.enters_nothing() {
             return self.start_here(cmd, tx);
@@ -428,7 +428,7 @@ impl Runner {
                 child: None,
                 ..taken(&mut child)
             }));
-            let _ = tx.send(Report::Status(child.wait()));
+            let _ = tx.send(Heard::Status(child.wait()));
         });
         prx.recv()
             .map_err(|_| io::Error::other("the starting thread ended"))?
@@ -437,7 +437,7 @@ impl Runner {
     /// Starts `cmd` from the calling thread, which keeps the child and reaps it when its
     /// pidfd says it ended; where there is no pidfd, a thread waits for it and reports its
     /// exit on `tx`, as [`Runner::start`]'s do.
-    fn start_here(&self, mut cmd: Command, tx: Sender<Report>) -> io::Result<Started> {
+    fn start_here(&self, mut cmd: Command, tx: Sender<Heard>) -> io::Result<Started> {
         let mut child = cmd.spawn()?;
         if let Err(e) = self.running.trees().hold(&child) {
             let _ = child.kill();
@@ -454,7 +454,7 @@ impl Runner {
             });
         }
         thread::spawn(move || {
-            let _ = tx.send(Report::Status(child.wait()));
+            let _ = tx.send(Heard::Status(child.wait()));
         });
         Ok(started)
     }
@@ -466,8 +466,8 @@ impl Runner {
         awaits_go: bool,
         input: &[u8],
         start: Instant,
-        tx: Sender<Report>,
-        rx: Receiver<Report>,
+        tx: Sender<Heard>,
+        rx: Receiver<Heard>,
     ) -> (i32, ProcessEnd) {
         let id = started.id;
         let stop = Stop::of(&self.sandbox);
@@ -487,7 +487,7 @@ impl Runner {
             let cap = self.max_output;
             thread::spawn(move || {
                 let (bytes, over) = read_capped(out, cap);
-                let _ = tx.send(Report::Output(bytes, over));
+                let _ = tx.send(Heard::Output(bytes, over));
             });
         } else {
             drop(tx);
@@ -526,7 +526,7 @@ impl Runner {
         started: Started,
         exit_fd: std::os::fd::OwnedFd,
         start: Instant,
-        rx: &Receiver<Report>,
+        rx: &Receiver<Heard>,
         ended: Option<&dyn Fn() -> io::Result<ExitStatus>>,
     ) -> ProcessEnd {
         use super::polled::{Polled, Seen};
@@ -555,7 +555,7 @@ impl Runner {
                 deadline
             };
             let report = match polled.next(until) {
-                Seen::Output(bytes, over) => Ok(Report::Output(bytes, over)),
+                Seen::Output(bytes, over) => Ok(Heard::Output(bytes, over)),
                 Seen::Ended => {
                     let status = match (child.as_mut(), ended) {
                         (Some(c), _) => c.wait(),
@@ -563,11 +563,11 @@ impl Runner {
                         (None, Some(ended)) => ended(),
                         // Its own thread reaps it and reports at once.
                         (None, None) => match rx.recv_timeout(STDERR_GRACE) {
-                            Ok(Report::Status(s)) => s,
+                            Ok(Heard::Status(s)) => s,
                             _ => Err(io::Error::other("no exit status")),
                         },
                     };
-                    Ok(Report::Status(status))
+                    Ok(Heard::Status(status))
                 }
                 Seen::Timeout => Err(RecvTimeoutError::Timeout),
             };
@@ -666,21 +666,21 @@ impl Watch {
     /// Takes one report (or a timeout); false when nothing more will come.
     fn on(
         &mut self,
-        report: Result<Report, RecvTimeoutError>,
+        report: Result<Heard, RecvTimeoutError>,
         start: Instant,
         kill: impl Fn(),
         stop: Stop,
     ) -> bool {
         let stopped = matches!(self.phase, Phase::Stopped(..));
         match report {
-            Ok(Report::Output(bytes, over)) => {
+            Ok(Heard::Output(bytes, over)) => {
                 if over && !stopped {
                     kill();
                     self.phase = Phase::Stopped(Exit::OutputLimit, start.elapsed());
                 }
                 self.output = Some(bytes);
             }
-            Ok(Report::Status(s)) => {
+            Ok(Heard::Status(s)) => {
                 if self.phase == Phase::Running {
                     self.phase = Phase::Exited(start.elapsed());
                 }
@@ -821,7 +821,7 @@ mod tests {
 
     /// Feeds `reports` to a fresh watch as if they came in that order; the phase and the
     /// number of kills sent.
-    fn watched(reports: Vec<Result<Report, RecvTimeoutError>>) -> (Phase, usize) {
+    fn watched(reports: Vec<Result<Heard, RecvTimeoutError>>) -> (Phase, usize) {
         let kills = std::cell::Cell::new(0);
         let mut watch = Watch::default();
         let start = Instant::now();
@@ -836,20 +836,20 @@ mod tests {
         (watch.phase, kills.get())
     }
 
-    fn exit() -> Result<Report, RecvTimeoutError> {
-        Ok(Report::Status(Ok(platform::unreadable_status())))
+    fn exit() -> Result<Heard, RecvTimeoutError> {
+        Ok(Heard::Status(Ok(platform::unreadable_status())))
     }
 
     #[test]
     fn a_run_that_ends_by_itself_is_timed_at_its_exit() {
-        let (phase, kills) = watched(vec![exit(), Ok(Report::Output(b"0\n".to_vec(), false))]);
+        let (phase, kills) = watched(vec![exit(), Ok(Heard::Output(b"0\n".to_vec(), false))]);
         assert!(matches!(phase, Phase::Exited(_)), "{phase:?}");
         assert_eq!(kills, 0);
     }
 
     #[test]
     fn output_over_the_cap_stops_the_run_and_its_exit_keeps_that() {
-        let (phase, kills) = watched(vec![Ok(Report::Output(vec![b'x'; 9], true)), exit()]);
+        let (phase, kills) = watched(vec![Ok(Heard::Output(vec![b'x'; 9], true)), exit()]);
         assert!(
             matches!(phase, Phase::Stopped(Exit::OutputLimit, _)),
             "{phase:?}"

@@ -29,10 +29,10 @@ use crate::judge::cases::{Case, builtin};
 use crate::judge::escape;
 use crate::judge::pack;
 use crate::judge::report::{json_pretty, visible};
-use crate::judge::separate::{
-    Answer, answer, differ, differs_from, draw, separated, shrink_separating,
-};
 pub use crate::judge::separate::{MAX_MOVES, MAX_SIDE, WIDE_COLS, known_readings};
+use crate::judge::separate::{
+    Printed, answer, differ, differs_from, draw, separated, shrink_separating,
+};
 use crate::judge::verdict;
 use crate::words::count;
 
@@ -331,7 +331,7 @@ pub fn audit(examples: &[Case], search: Search, keep_going: &mut dyn FnMut() -> 
         let Some(puzzle) = draw(&mut rng, 3..=MAX_SIDE) else {
             continue;
         };
-        let Some(ours) = Answer::within(&puzzle, Rules::OURS, &mut *keep_going) else {
+        let Some(ours) = Printed::within(&puzzle, Rules::OURS, &mut *keep_going) else {
             continue;
         };
         let separates: Vec<usize> = (0..open.len())
@@ -385,7 +385,7 @@ pub fn audit(examples: &[Case], search: Search, keep_going: &mut dyn FnMut() -> 
         let Some(puzzle) = draw(&mut rng, MAX_SIDE + 1..=WIDE_COLS) else {
             continue;
         };
-        let Some(ours) = Answer::within(&puzzle, Rules::OURS, &mut *keep_going) else {
+        let Some(ours) = Printed::within(&puzzle, Rules::OURS, &mut *keep_going) else {
             continue;
         };
         for i in 0..open.len() {

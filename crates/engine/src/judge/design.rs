@@ -34,7 +34,7 @@ use crate::beast::{Cell, Move, Puzzle, Rules};
 use crate::grid::{Dir, Pos};
 pub use crate::judge::confirmation::{Confirmation, Counted, ENOUGH, Strength, Tally, Tried};
 use crate::judge::diagnose::{
-    Answer, Cause, Clue, Diagnosis, Explanation, Group, Hypothesis, Observed, Shape, Status,
+    Cause, Clue, Diagnosis, Explanation, Group, Hypothesis, Observed, Printed, Shape, Status,
     describe,
 };
 use crate::judge::generate::{GenOptions, generate};
@@ -68,7 +68,7 @@ const _: () = assert!(PER_PUZZLE < WANTED && PER_PUZZLE >= 1);
 const UNRELATED: usize = 12;
 
 /// A designed puzzle, its prediction, and the puzzle it was made from.
-type Found = (Puzzle, Answer, usize);
+type Found = (Puzzle, Printed, usize);
 
 /// What a group's label claims.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -96,17 +96,17 @@ impl Label {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Prediction {
     /// The label's own output; every rival predicts another.
-    Output(Answer),
+    Output(Printed),
     /// Our answer (the event does not fire).
-    Right(Answer),
+    Right(Printed),
     /// Anything but our answer (the event fires).
-    Wrong(Answer),
+    Wrong(Printed),
 }
 
 impl Prediction {
     /// The prediction as the JSON says it: `aHHHH!` and `3`, or `anything but 3`.
     pub fn words(self) -> String {
-        let text = |a: Answer| match a.eaten {
+        let text = |a: Printed| match a.eaten {
             true => format!("aHHHH!\n{}\n", a.score),
             false => format!("{}\n", a.score),
         };
@@ -134,7 +134,7 @@ pub struct Designed {
 impl Designed {
     /// True if the answer's output `got` (read leniently) is what the label predicts.
     pub fn matches(&self, got: Option<&[u8]>) -> bool {
-        let got = got.and_then(Answer::read);
+        let got = got.and_then(Printed::read);
         match self.prediction {
             Prediction::Output(a) | Prediction::Right(a) => got == Some(a),
             Prediction::Wrong(ours) => got != Some(ours),
@@ -243,7 +243,7 @@ impl Experiment {
                             let [(with, w), (without, wo)] = pair else {
                                 continue;
                             };
-                            let read = |r: &Ran| r.output().and_then(Answer::read);
+                            let read = |r: &Ran| r.output().and_then(Printed::read);
                             let counted = if **w == Ran::InternalError
                                 || **wo == Ran::InternalError
                                 || (with.matches(w.output())
@@ -306,7 +306,7 @@ impl Experiment {
 /// The experiments of one group: its head's first, then those of the hypotheses the run
 /// could not tell from it.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Plan {
+pub struct GroupExperiments {
     /// The group, as its index in the diagnosis.
     pub group: usize,
     /// The experiments.
@@ -315,12 +315,12 @@ pub struct Plan {
 
 /// The experiments of every labelled group of `d`, seeded by `seed`; `keep_going` is the
 /// caller's budget (past it, parts have what was designed so far).
-pub fn plan(
+pub fn for_groups(
     observed: &[Observed],
     d: &Diagnosis,
     seed: u64,
     keep_going: impl Fn() -> bool,
-) -> Vec<Plan> {
+) -> Vec<GroupExperiments> {
     let common = common_outputs(observed);
     // An own mistake elsewhere shows where the run's own mistakes are located: a designed
     // case for a hypothesis keeps out of their rule events.
@@ -342,7 +342,7 @@ pub fn plan(
             _ => None,
         })
         .collect();
-    let mut plans = Vec::new();
+    let mut designed = Vec::new();
     for (k, g) in d.groups.iter().enumerate() {
         let mut sources: Vec<&Puzzle> = g.cases.iter().map(|&i| observed[i].puzzle).collect();
         sources.sort_by_key(|p| crate::judge::diagnose::size(p));
@@ -393,24 +393,24 @@ pub fn plan(
             _ => Vec::new(),
         };
         if !experiments.is_empty() {
-            plans.push(Plan {
+            designed.push(GroupExperiments {
                 group: k,
                 experiments,
             });
         }
     }
-    plans
+    designed
 }
 
 /// The outputs an own mistake elsewhere would give: those the run's wrong answers give
 /// most (on a quarter of them, and on three at least).
-fn common_outputs(observed: &[Observed]) -> Vec<Answer> {
-    let wrong: Vec<Answer> = observed
+fn common_outputs(observed: &[Observed]) -> Vec<Printed> {
+    let wrong: Vec<Printed> = observed
         .iter()
         .filter(|o| o.verdict == Verdict::WrongAnswer)
-        .filter_map(|o| Answer::read(o.got))
+        .filter_map(|o| Printed::read(o.got))
         .collect();
-    let mut seen: Vec<(Answer, usize)> = Vec::new();
+    let mut seen: Vec<(Printed, usize)> = Vec::new();
     for a in &wrong {
         match seen.iter_mut().find(|(x, _)| x == a) {
             Some((_, n)) => *n += 1,
@@ -433,7 +433,7 @@ pub struct Rivals<'a> {
     /// The run's other labels, and the hypotheses the run could not tell from it.
     pub hypotheses: &'a [Hypothesis],
     /// The outputs an own mistake elsewhere gives most: never a designed prediction.
-    pub common: &'a [Answer],
+    pub common: &'a [Printed],
     /// The rule events that locate the run's own mistakes, as bits over [`RuleEvent`]: a
     /// designed case goes through none of them.
     pub elsewhere: u128,
@@ -490,7 +490,7 @@ pub fn design_hypothesis(
     // A constant output is what the common outputs are made of: "an own mistake that gives
     // the common output" is the constant itself, no rival of it. It is told from our
     // reading by the cases where ours prints another output.
-    let common: &[Answer] = match h {
+    let common: &[Printed] = match h {
         Hypothesis::Constant(_) => &[],
         Hypothesis::Reading { .. } => against.common,
     };
@@ -604,7 +604,7 @@ fn shares(r: Hypothesis, h: Hypothesis, without: Hypothesis) -> bool {
 fn find_cases(
     sources: &[&Puzzle],
     unrelated: &[&Puzzle],
-    tells: &impl Fn(&Puzzle) -> Option<Answer>,
+    tells: &impl Fn(&Puzzle) -> Option<Printed>,
     rng: &mut ChaCha8Rng,
     keep_going: &impl Fn() -> bool,
 ) -> (Vec<Found>, usize) {
@@ -737,7 +737,7 @@ fn event_bits(puzzle: &Puzzle, keep_going: &impl Fn() -> bool) -> Option<u128> {
 pub fn design_event(
     event: RuleEvent,
     sources: &[&Puzzle],
-    common: &[Answer],
+    common: &[Printed],
     seed: u64,
     keep_going: &impl Fn() -> bool,
 ) -> Experiment {
@@ -924,8 +924,8 @@ fn blocked_version(
 }
 
 /// Our answer on `puzzle`.
-fn ours(puzzle: &Puzzle) -> Option<Answer> {
-    Answer::of(puzzle, Rules::OURS)
+fn ours(puzzle: &Puzzle) -> Option<Printed> {
+    Printed::of(puzzle, Rules::OURS)
 }
 
 /// What a one-step change may touch.
@@ -1001,9 +1001,9 @@ fn changes(p: &Puzzle, what: Changing, rng: &mut ChaCha8Rng) -> Vec<Puzzle> {
 /// confirmation; a hypothesis the run could not tell from the head that is confirmed where
 /// the head is not takes its place, and one not confirmed is dropped; a head not confirmed
 /// leaves the readings the diagnosis names, and the status follows.
-pub fn settle(d: &mut Diagnosis, plans: &[Plan], found: &[Vec<Confirmation>]) {
-    for (plan, confirmations) in plans.iter().zip(found) {
-        let Some(group) = d.groups.get_mut(plan.group) else {
+pub fn settle(d: &mut Diagnosis, designed: &[GroupExperiments], found: &[Vec<Confirmation>]) {
+    for (group_experiments, confirmations) in designed.iter().zip(found) {
+        let Some(group) = d.groups.get_mut(group_experiments.group) else {
             continue;
         };
         match &mut group.cause {
@@ -1016,7 +1016,7 @@ pub fn settle(d: &mut Diagnosis, plans: &[Plan], found: &[Vec<Confirmation>]) {
                         ..c.clone()
                     })
                     .collect();
-                let confirmed: Vec<(Label, &Confirmation)> = plan
+                let confirmed: Vec<(Label, &Confirmation)> = group_experiments
                     .experiments
                     .iter()
                     .map(|e| e.label)
@@ -1079,7 +1079,7 @@ pub fn settle(d: &mut Diagnosis, plans: &[Plan], found: &[Vec<Confirmation>]) {
     if confirmed && d.status == Status::Consistent {
         d.status = Status::Explained;
     }
-    if standing.iter().all(|(_, _, ok)| *ok) && !plans.is_empty() {
+    if standing.iter().all(|(_, _, ok)| *ok) && !designed.is_empty() {
         // Every label stands; the heads may have changed.
         if let (Some((head, also, _)), Status::Explained | Status::Consistent) =
             (standing.first(), d.status)

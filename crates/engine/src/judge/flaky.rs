@@ -2,7 +2,7 @@
 //! not deterministic, and no rule explains what it printed. Those cases are set apart
 //! before the diagnosis, and lead the groups.
 
-use crate::judge::diagnose::{self, Answer, Cause, Diagnosis, Group, Observed, Status};
+use crate::judge::diagnose::{self, Cause, Diagnosis, Group, Observed, Printed, Status};
 use crate::judge::verdict::Verdict;
 
 /// One case run again: its outputs and verdicts, the first being the run the report
@@ -25,11 +25,11 @@ impl Rerun {
     /// another output (leniently, as the verdicts compare: whitespace aside). A crash that
     /// prints the same before it each time is the same run each time, not a flaky one.
     pub fn differs(&self) -> bool {
-        let same = |a: &str, b: &str| match (Answer::read(a.as_bytes()), Answer::read(b.as_bytes()))
-        {
-            (Some(x), Some(y)) => x == y,
-            _ => a.split_whitespace().eq(b.split_whitespace()),
-        };
+        let same =
+            |a: &str, b: &str| match (Printed::read(a.as_bytes()), Printed::read(b.as_bytes())) {
+                (Some(x), Some(y)) => x == y,
+                _ => a.split_whitespace().eq(b.split_whitespace()),
+            };
         self.verdicts.windows(2).any(|w| w[0] != w[1])
             || self.outputs.windows(2).any(|w| !same(&w[0], &w[1]))
     }

@@ -18,7 +18,7 @@
 
 use crate::beast::Puzzle;
 use crate::judge::budget::{self, Steps};
-use crate::judge::design::{self, Plan, Ran};
+use crate::judge::design::{self, GroupExperiments, Ran};
 use crate::judge::diagnose::{self, Cause, Diagnosis, Observed};
 use crate::judge::flaky::{self, Rerun};
 use crate::judge::report::{DiagnosisReport, GroupReport};
@@ -76,7 +76,7 @@ pub struct Steadied {
 #[derive(Clone, Debug)]
 pub struct Designed {
     diagnosis: Diagnosis,
-    plans: Vec<Plan>,
+    designed: Vec<GroupExperiments>,
 }
 
 /// Stage 4: the diagnosis the experiments settled: each label confirmed, weak or dropped.
@@ -173,31 +173,31 @@ impl Steadied {
     /// [`Steps::DESIGN`] puzzles looked at (or until the check is interrupted).
     pub fn design<R: Rerunner>(self, observed: &[Observed], seed: u64, rerunner: &R) -> Designed {
         let steps = Steps::DESIGN.counter();
-        let plans = design::plan(observed, &self.diagnosis, seed, || {
+        let designed = design::for_groups(observed, &self.diagnosis, seed, || {
             steps() && !rerunner.interrupted()
         });
         Designed {
             diagnosis: self.diagnosis,
-            plans,
+            designed,
         }
     }
 }
 
 impl Designed {
-    /// The experiments designed, a plan a labelled group.
-    pub fn plans(&self) -> &[Plan] {
-        &self.plans
+    /// The experiments designed, one [`GroupExperiments`] a labelled group.
+    pub fn experiments(&self) -> &[GroupExperiments] {
+        &self.designed
     }
 
     /// Stage 4: the answer run once on every designed case, each experiment judged, and
     /// the diagnosis settled by what they found ([`design::settle`]).
     pub fn settle<R: Rerunner>(self, rerunner: &R) -> Result<Settled, R::Error> {
-        let experiments = || self.plans.iter().flat_map(|p| &p.experiments);
+        let experiments = || self.designed.iter().flat_map(|p| &p.experiments);
         let puzzles: Vec<&Puzzle> = experiments().flat_map(|e| e.puzzles()).collect();
         let ran = rerunner.designed(&puzzles)?;
         let mut at = 0;
         let found: Vec<Vec<_>> = self
-            .plans
+            .designed
             .iter()
             .map(|p| {
                 p.experiments
@@ -212,7 +212,7 @@ impl Designed {
             })
             .collect();
         let mut diagnosis = self.diagnosis;
-        design::settle(&mut diagnosis, &self.plans, &found);
+        design::settle(&mut diagnosis, &self.designed, &found);
         Ok(Settled { diagnosis })
     }
 }

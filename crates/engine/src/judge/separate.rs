@@ -1,6 +1,6 @@
 //! Readings and what separates them: the known readings of the rules (the switches, the
 //! catalogue entries and their combinations), the engine's output under a reading on a
-//! puzzle ([`Answer`]), what separates two readings on a puzzle, the small puzzles drawn to
+//! puzzle ([`Printed`]), what separates two readings on a puzzle, the small puzzles drawn to
 //! find one, and the shrink that keeps one separating.
 //!
 //! The diagnosis ([`crate::judge::diagnose`]), the designed cases ([`crate::judge::design`]),
@@ -99,19 +99,20 @@ pub fn readings() -> Vec<Rules> {
 // ---------------------------------------------------------------------------------------
 // A reading's output.
 
-/// The answer a golf answer gives, read leniently: `aHHHH!` and a score, or a score.
+/// What a golf answer prints (or would print under a reading), read leniently: `aHHHH!`
+/// and a score, or a score.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Answer {
+pub struct Printed {
     /// True if it starts with `aHHHH!`.
     pub eaten: bool,
     /// The score.
     pub score: u64,
 }
 
-impl Answer {
+impl Printed {
     /// Reads `got` with all whitespace ignored; `None` if it is not of the answer's shape
     /// (then no hypothesis can give it).
-    pub fn read(got: &[u8]) -> Option<Answer> {
+    pub fn read(got: &[u8]) -> Option<Printed> {
         let text: Vec<u8> = got
             .iter()
             .copied()
@@ -128,23 +129,23 @@ impl Answer {
             return None;
         }
         let score = std::str::from_utf8(digits).ok()?.parse().ok()?;
-        Some(Answer { eaten, score })
+        Some(Printed { eaten, score })
     }
 
     /// The engine's answer on `puzzle` under `rules`; `None` if it cannot be judged.
-    pub fn of(puzzle: &Puzzle, rules: Rules) -> Option<Answer> {
-        Answer::within(puzzle, rules, || true)
+    pub fn of(puzzle: &Puzzle, rules: Rules) -> Option<Printed> {
+        Printed::within(puzzle, rules, || true)
     }
 
-    /// [`Answer::of`] within the caller's budget; `None` past it.
+    /// [`Printed::of`] within the caller's budget; `None` past it.
     pub fn within(
         puzzle: &Puzzle,
         rules: Rules,
         keep_going: impl FnMut() -> bool,
-    ) -> Option<Answer> {
+    ) -> Option<Printed> {
         play_out_until(puzzle, rules, keep_going)
             .ok()
-            .map(|o| Answer {
+            .map(|o| Printed {
                 eaten: o.ending == Ending::Eaten,
                 score: o.score,
             })
@@ -167,7 +168,7 @@ pub fn answer(
     rules: Rules,
     keep_going: &mut dyn FnMut() -> bool,
 ) -> Option<String> {
-    Answer::within(puzzle, rules, keep_going).map(Answer::text)
+    Printed::within(puzzle, rules, keep_going).map(Printed::text)
 }
 
 // ---------------------------------------------------------------------------------------
@@ -185,8 +186,8 @@ pub fn apart<T: PartialEq>(a: Option<T>, b: Option<T>) -> bool {
 /// True if the engine's answers on `puzzle` under `a` and `b` differ, both being decided
 /// within the caller's budget (`a` is judged first, then `b`, whatever `a` gave).
 pub fn differ(puzzle: &Puzzle, a: Rules, b: Rules, keep_going: &mut dyn FnMut() -> bool) -> bool {
-    let x = Answer::within(puzzle, a, &mut *keep_going);
-    let y = Answer::within(puzzle, b, &mut *keep_going);
+    let x = Printed::within(puzzle, a, &mut *keep_going);
+    let y = Printed::within(puzzle, b, &mut *keep_going);
     apart(x, y)
 }
 
@@ -194,11 +195,11 @@ pub fn differ(puzzle: &Puzzle, a: Rules, b: Rules, keep_going: &mut dyn FnMut() 
 /// answer is not `ours` (our answer on it, already decided).
 pub fn differs_from(
     puzzle: &Puzzle,
-    ours: Answer,
+    ours: Printed,
     rules: Rules,
     keep_going: &mut dyn FnMut() -> bool,
 ) -> bool {
-    Answer::within(puzzle, rules, keep_going).is_some_and(|theirs| theirs != ours)
+    Printed::within(puzzle, rules, keep_going).is_some_and(|theirs| theirs != ours)
 }
 
 /// The positions in `readings` of the readings whose answer on `puzzle` differs from ours.
@@ -208,7 +209,7 @@ pub fn separated(
     readings: &[Rules],
     keep_going: &mut dyn FnMut() -> bool,
 ) -> Vec<usize> {
-    let Some(ours) = Answer::within(puzzle, Rules::OURS, &mut *keep_going) else {
+    let Some(ours) = Printed::within(puzzle, Rules::OURS, &mut *keep_going) else {
         return Vec::new();
     };
     readings
@@ -310,10 +311,12 @@ mod tests {
 
     #[test]
     fn an_undecided_answer_separates_nothing() {
-        let a = Some(Answer {
+        let a = Some(Printed {
             eaten: true,
             score: 0,
         });
-        assert!(!apart(a, None) && !apart(None, a) && !apart::<Answer>(None, None) && !apart(a, a));
+        assert!(
+            !apart(a, None) && !apart(None, a) && !apart::<Printed>(None, None) && !apart(a, a)
+        );
     }
 }

@@ -55,12 +55,12 @@ fn under(rules: Rules) -> impl Fn(&Puzzle) -> String {
 fn run(
     cases: &[(Puzzle, String)],
     answer: impl Fn(&Puzzle) -> String,
-) -> (Diagnosis, Vec<Plan>, Vec<Vec<Confirmation>>) {
+) -> (Diagnosis, Vec<GroupExperiments>, Vec<Vec<Confirmation>>) {
     let outputs: Vec<String> = cases.iter().map(|(p, _)| answer(p)).collect();
     let seen = observed(cases, &outputs);
     let d = diagnose(&seen, 2, || true);
-    let plans = plan(&seen, &d, 7, || true);
-    let found = plans
+    let designed = for_groups(&seen, &d, 7, || true);
+    let found = designed
         .iter()
         .map(|p| {
             p.experiments
@@ -69,7 +69,7 @@ fn run(
                 .collect()
         })
         .collect();
-    (d, plans, found)
+    (d, designed, found)
 }
 
 /// What an answer that prints `answer(puzzle)` gives on every designed case of `e`.
@@ -82,12 +82,12 @@ fn printed(e: &Experiment, answer: impl Fn(&Puzzle) -> String) -> Vec<Ran> {
 #[test]
 fn a_reading_the_answer_follows_is_confirmed_on_designed_cases() {
     let cases = puzzles();
-    let (mut d, plans, found) = run(&cases, under(after()));
-    assert_eq!(plans.len(), 1, "{:?}", d.groups);
+    let (mut d, designed, found) = run(&cases, under(after()));
+    assert_eq!(designed.len(), 1, "{:?}", d.groups);
     let c = &found[0][0];
     assert!(c.confirmed(), "{c:?}");
     assert_eq!(c.words(), "confirmed on 4 of 4 designed cases");
-    settle(&mut d, &plans, &found);
+    settle(&mut d, &designed, &found);
     assert_eq!(d.readings[0].hypothesis, Hypothesis::reading(after()));
 }
 
@@ -146,11 +146,11 @@ fn a_part_the_answer_does_not_have_is_not_confirmed_and_the_label_goes() {
 #[test]
 fn a_label_that_does_not_stand_leaves_the_readings_named() {
     let cases = puzzles();
-    let (mut d, plans, mut found) = run(&cases, under(after()));
+    let (mut d, designed, mut found) = run(&cases, under(after()));
     for part in &mut found[0][0].parts {
         part.matched = 1;
     }
-    settle(&mut d, &plans, &found);
+    settle(&mut d, &designed, &found);
     assert!(d.readings.is_empty(), "{:?}", d.readings);
     assert_eq!(d.status, Status::Unexplained);
     let words = describe_group(&d.groups[0]);
@@ -165,7 +165,7 @@ fn a_label_that_does_not_stand_leaves_the_readings_named() {
 fn designed_cases_never_predict_an_output_the_answers_failures_give_most() {
     let cases = puzzles();
     let sources: Vec<&Puzzle> = cases.iter().map(|(p, _)| p).take(40).collect();
-    let zero = Answer {
+    let zero = Printed {
         eaten: true,
         score: 0,
     };
@@ -280,7 +280,7 @@ fn a_designed_case_that_ends_in_ie_is_no_evidence() {
 #[test]
 fn a_without_case_never_expects_an_output_the_answer_prints_anyway() {
     let (e, train) = train_pairs();
-    let common: Vec<Answer> = e.parts[0]
+    let common: Vec<Printed> = e.parts[0]
         .cases
         .chunks(2)
         .filter_map(|p| match p[1].prediction {
@@ -546,7 +546,7 @@ fn a_head_its_designed_cases_confirm_is_explained_however_few_wrong_answers_need
     // left by the count of wrong answers no simpler hypothesis reproduces; its designed
     // cases confirmed it, and the diagnosis line says so, as the group line does.
     let cases = puzzles();
-    let (mut d, plans, found) = run(&cases, under(after()));
+    let (mut d, designed, found) = run(&cases, under(after()));
     d.status = Status::Consistent;
     d.readings[0].evidence = 0;
     for g in &mut d.groups {
@@ -554,7 +554,7 @@ fn a_head_its_designed_cases_confirm_is_explained_however_few_wrong_answers_need
             head.evidence = 0;
         }
     }
-    settle(&mut d, &plans, &found);
+    settle(&mut d, &designed, &found);
     assert_eq!(d.status, Status::Explained);
     let said = crate::judge::report::DiagnosisReport::new(&d, Vec::new()).sentence;
     assert!(
@@ -562,10 +562,10 @@ fn a_head_its_designed_cases_confirm_is_explained_however_few_wrong_answers_need
         "{said}"
     );
     // Not confirmed: the spectrum's weak evidence stands.
-    let (mut d, plans, mut found) = run(&cases, under(after()));
+    let (mut d, designed, mut found) = run(&cases, under(after()));
     d.status = Status::Consistent;
     found[0][0].parts[0].puzzles = 1;
-    settle(&mut d, &plans, &found);
+    settle(&mut d, &designed, &found);
     assert_eq!(d.status, Status::Consistent);
 }
 

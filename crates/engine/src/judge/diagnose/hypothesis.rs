@@ -1,11 +1,11 @@
-//! The hypothesis model: what an answer prints ([`Answer`], read leniently), how an output
+//! The hypothesis model: what an answer prints ([`Printed`], read leniently), how an output
 //! may be reshaped ([`Shape`]), and a [`Hypothesis`]: a reading of the rules with a shape, or
 //! a constant output. The answer and the readings the search tries ([`readings`]) are
 //! [`crate::judge::separate`]'s.
 
 use crate::beast::variant;
 use crate::beast::{Puzzle, Rules};
-pub use crate::judge::separate::{Answer, readings};
+pub use crate::judge::separate::{Printed, readings};
 
 /// How an answer's output may be reshaped from a reading's answer: the output-level
 /// hypotheses.
@@ -49,8 +49,8 @@ pub const SHAPES: [Shape; 10] = [
 
 impl Shape {
     /// The output a reading's answer `a` becomes; `None` if the shape cannot give one.
-    pub fn apply(self, a: Answer) -> Option<Answer> {
-        let score = |score| Some(Answer { score, ..a });
+    pub fn apply(self, a: Printed) -> Option<Printed> {
+        let score = |score| Some(Printed { score, ..a });
         match self {
             Shape::Same => Some(a),
             Shape::OnePoint => score(a.score / 2),
@@ -58,8 +58,8 @@ impl Shape {
             Shape::Doubled => score(a.score * 2),
             Shape::PlusTwo => score(a.score + 2),
             Shape::MinusTwo => a.score.checked_sub(2).and_then(score),
-            Shape::NoDeathLine => Some(Answer { eaten: false, ..a }),
-            Shape::AlwaysDeathLine => Some(Answer { eaten: true, ..a }),
+            Shape::NoDeathLine => Some(Printed { eaten: false, ..a }),
+            Shape::AlwaysDeathLine => Some(Printed { eaten: true, ..a }),
             Shape::DeathScores => score(a.score + if a.eaten { 2 } else { 0 }),
             Shape::DeathZero => score(if a.eaten { 0 } else { a.score }),
         }
@@ -93,7 +93,7 @@ pub enum Hypothesis {
         shape: Shape,
     },
     /// The same output whatever the puzzle.
-    Constant(Answer),
+    Constant(Printed),
 }
 
 impl Hypothesis {
@@ -106,7 +106,7 @@ impl Hypothesis {
     }
 
     /// What it predicts from the reading's answer `a` (ignored by a constant).
-    pub(super) fn predict(self, a: Option<Answer>) -> Option<Answer> {
+    pub(super) fn predict(self, a: Option<Printed>) -> Option<Printed> {
         match self {
             Hypothesis::Reading { shape, .. } => a.and_then(|a| shape.apply(a)),
             Hypothesis::Constant(c) => Some(c),
@@ -114,10 +114,10 @@ impl Hypothesis {
     }
 
     /// What it predicts on `puzzle`.
-    pub fn answer(self, puzzle: &Puzzle) -> Option<Answer> {
+    pub fn answer(self, puzzle: &Puzzle) -> Option<Printed> {
         match self {
             Hypothesis::Reading { rules, shape } => {
-                Answer::of(puzzle, rules).and_then(|a| shape.apply(a))
+                Printed::of(puzzle, rules).and_then(|a| shape.apply(a))
             }
             Hypothesis::Constant(c) => Some(c),
         }

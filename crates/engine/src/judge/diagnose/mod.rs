@@ -32,7 +32,7 @@ pub mod predicates;
 pub mod wording;
 
 pub use findings::{Cause, Diagnosis, Explanation, Group, Observed, STRONG, Status, size};
-pub use hypothesis::{Answer, Hypothesis, SHAPES, Shape, changes, readings};
+pub use hypothesis::{Hypothesis, Printed, SHAPES, Shape, changes, readings};
 pub use localise::{Clue, InputTrait, Suspect, TRAITS};
 pub use predicates::{
     Difference, consistent_with, difference, hypothesis_differs, predicted, readings_differ,
@@ -89,10 +89,10 @@ pub fn diagnose(
     let mut groups: Vec<Group> = engine_agrees_group(observed, &sorted.failing)
         .into_iter()
         .collect();
-    let explainable: Vec<(usize, Answer)> = sorted
+    let explainable: Vec<(usize, Printed)> = sorted
         .wrong
         .iter()
-        .filter_map(|&i| Answer::read(observed[i].got).map(|a| (i, a)))
+        .filter_map(|&i| Printed::read(observed[i].got).map(|a| (i, a)))
         .collect();
     let (candidates, stopped) = if explainable.is_empty() {
         (Vec::new(), false)
@@ -187,10 +187,10 @@ fn engine_agrees_group(observed: &[Observed], failing: &[usize]) -> Option<Group
 }
 
 /// The passing cases with the answer each printed (read leniently), smallest first.
-fn passing_answers(observed: &[Observed], passing: &[usize]) -> Vec<(usize, Option<Answer>)> {
-    let mut answers: Vec<(usize, Option<Answer>)> = passing
+fn passing_answers(observed: &[Observed], passing: &[usize]) -> Vec<(usize, Option<Printed>)> {
+    let mut answers: Vec<(usize, Option<Printed>)> = passing
         .iter()
-        .map(|&i| (i, Answer::read(observed[i].got)))
+        .map(|&i| (i, Printed::read(observed[i].got)))
         .collect();
     answers.sort_by_key(|&(i, _)| size(observed[i].puzzle));
     answers
@@ -200,7 +200,7 @@ fn passing_answers(observed: &[Observed], passing: &[usize]) -> Vec<(usize, Opti
 /// among equals, each heading a group of the failures it takes.
 fn earn(
     candidates: &[Candidate],
-    explainable: &[(usize, Answer)],
+    explainable: &[(usize, Printed)],
     wrong: usize,
     observed: &[Observed],
 ) -> Earned {
@@ -327,7 +327,7 @@ fn locate_failures(
         .wrong
         .iter()
         .copied()
-        .filter(|&i| Answer::read(observed[i].got).is_none())
+        .filter(|&i| Printed::read(observed[i].got).is_none())
         .collect();
     let crashes: Vec<usize> = sorted
         .failing
@@ -458,8 +458,8 @@ fn format_group(observed: &[Observed]) -> Option<Group> {
 /// search early.
 fn search(
     observed: &[Observed],
-    explainable: &[(usize, Answer)],
-    passing: &[(usize, Option<Answer>)],
+    explainable: &[(usize, Printed)],
+    passing: &[(usize, Option<Printed>)],
     threads: usize,
     keep_going: &(impl Fn() -> bool + Sync),
 ) -> (Vec<Candidate>, bool) {
@@ -516,8 +516,8 @@ fn search(
 fn try_reading(
     rules: Rules,
     observed: &[Observed],
-    explainable: &[(usize, Answer)],
-    passing: &[(usize, Option<Answer>)],
+    explainable: &[(usize, Printed)],
+    passing: &[(usize, Option<Printed>)],
     keep_going: &impl Fn() -> bool,
 ) -> Vec<Candidate> {
     // A label breaks no passing case: the passing cases first, smallest first, so
@@ -530,7 +530,7 @@ fn try_reading(
         if shapes.is_empty() {
             break;
         }
-        let a = Answer::within(observed[i].puzzle, rules, keep_going);
+        let a = Printed::within(observed[i].puzzle, rules, keep_going);
         shapes.retain(|&shape| {
             got.is_some() && Hypothesis::Reading { rules, shape }.predict(a) == got
         });
@@ -538,9 +538,9 @@ fn try_reading(
     if shapes.is_empty() {
         return Vec::new();
     }
-    let answers: Vec<Option<Answer>> = explainable
+    let answers: Vec<Option<Printed>> = explainable
         .iter()
-        .map(|&(i, _)| Answer::within(observed[i].puzzle, rules, keep_going))
+        .map(|&(i, _)| Printed::within(observed[i].puzzle, rules, keep_going))
         .collect();
     let mut alive: Vec<Candidate> = Vec::new();
     for shape in shapes {
@@ -566,10 +566,10 @@ fn try_reading(
 /// The constant outputs among the explainable wrong answers, each with the passing cases
 /// it breaks counted.
 fn constants(
-    explainable: &[(usize, Answer)],
-    passing: &[(usize, Option<Answer>)],
+    explainable: &[(usize, Printed)],
+    passing: &[(usize, Option<Printed>)],
 ) -> Vec<Candidate> {
-    let mut constants: Vec<Answer> = explainable.iter().map(|&(_, a)| a).collect();
+    let mut constants: Vec<Printed> = explainable.iter().map(|&(_, a)| a).collect();
     constants.sort_by_key(|a| (a.eaten, a.score));
     constants.dedup();
     constants

@@ -53,22 +53,22 @@ fn rules_of(name: &str) -> Rules {
 #[test]
 fn answers_are_read_leniently_and_only_in_their_shape() {
     assert_eq!(
-        Answer::read(b"aHHHH!\n0\n"),
-        Some(Answer {
+        Printed::read(b"aHHHH!\n0\n"),
+        Some(Printed {
             eaten: true,
             score: 0
         })
     );
     assert_eq!(
-        Answer::read(b" 12 "),
-        Some(Answer {
+        Printed::read(b" 12 "),
+        Some(Printed {
             eaten: false,
             score: 12
         })
     );
-    assert_eq!(Answer::read(b"012\n"), None);
-    assert_eq!(Answer::read(b"aHHHH!\n"), None);
-    assert_eq!(Answer::read(b"oops"), None);
+    assert_eq!(Printed::read(b"012\n"), None);
+    assert_eq!(Printed::read(b"aHHHH!\n"), None);
+    assert_eq!(Printed::read(b"oops"), None);
 }
 
 #[test]
@@ -179,7 +179,7 @@ fn a_constant_output_is_called_constant() {
 fn one_point_a_crush_is_an_output_hypothesis() {
     let d = diagnose_answer(&puzzles(), |p, _| {
         let o = play_out(p, Rules::OURS).expect("judged");
-        let a = Answer {
+        let a = Printed {
             eaten: o.ending == Ending::Eaten,
             score: o.score / 2,
         };
@@ -195,7 +195,7 @@ fn one_point_a_crush_is_an_output_hypothesis() {
 fn three_points_a_crush_is_an_output_hypothesis() {
     let d = diagnose_answer(&puzzles(), |p, _| {
         let o = play_out(p, Rules::OURS).expect("judged");
-        let a = Answer {
+        let a = Printed {
             eaten: o.ending == Ending::Eaten,
             score: o.score / 2 * 3,
         };
@@ -215,7 +215,7 @@ fn two_points_for_the_beast_that_eats_the_player_is_an_output_hypothesis() {
     let d = diagnose_answer(&puzzles(), |p, _| {
         let o = play_out(p, Rules::OURS).expect("judged");
         let eaten = o.ending == Ending::Eaten;
-        let a = Answer {
+        let a = Printed {
             eaten,
             score: o.score + if eaten { 2 } else { 0 },
         };
@@ -235,7 +235,7 @@ fn a_reading_plus_one_point_a_crush_is_named_as_both() {
     let stop = rules_of("exhaust-stop");
     let d = diagnose_answer(&puzzles(), |p, _| {
         let o = play_out(p, stop).expect("judged");
-        let a = Answer {
+        let a = Printed {
             eaten: o.ending == Ending::Eaten,
             score: o.score / 2,
         };
@@ -324,7 +324,7 @@ fn a_huge_output_is_named_in_short() {
 fn the_kind_of_difference_is_death_and_score_direction() {
     assert_eq!(
         difference("aHHHH!\n0\n", b"2\n"),
-        Difference::Answer {
+        Difference::Printed {
             death: true,
             score: std::cmp::Ordering::Greater
         }
