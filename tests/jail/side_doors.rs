@@ -591,7 +591,7 @@ const SITES: [(&str, &str, &str); 7] = [
     ),
     (
         "src/cli/sandbox/helper/keep.rs",
-        "Command::new(&spec.command[0])",
+        "Command::new(&keeper.command[0])",
         "inside basic's confinement: the keeper starts the answer",
     ),
     (

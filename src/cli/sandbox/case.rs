@@ -16,7 +16,9 @@ use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
 use super::cgroup::{CaseGroup, ThreadEntry};
-use super::spec::{INPUT_NAME, Role, Spec};
+use super::spec::{Confinement, INPUT_NAME, Keeper, Limits, Spec};
+#[cfg(jail)]
+use super::spec::{JAILED_HOME, Jail, Outer};
 use super::step::{SetUp, setup_failure};
 #[cfg(jail)]
 use super::zygote::{Held, Zygote};
@@ -195,8 +197,8 @@ impl Sandbox {
         let mut command = vec![program.clone()];
         command.extend(feed(rest, candidate.input, input, || Ok(input_path))?);
         self.case_resources(candidate.workspace, &mut res)?;
-        let spec = self.case_spec(candidate, workdir, command, &res, ahead);
-        let mut cmd = spec.command(&self.exe);
+        let keeper = self.keeper(candidate, workdir, command, &res, ahead);
+        let mut cmd = Spec::Keep(keeper).command(&self.exe);
         cmd.env_clear()
             .envs(self.env.iter().map(|(k, v)| (k, v)))
             .env("HOME", &home)
@@ -293,36 +295,53 @@ impl Sandbox {
 
     /// The keeper's description of this case (`--sandbox basic`; the jail's cases are
     /// asked of its zygotes, see [`super::zygote`]).
-    fn case_spec(
+    fn keeper(
         &self,
         candidate: &Candidate,
         workdir: PathBuf,
         command: Vec<OsString>,
         res: &CaseResources,
         ahead: bool,
-    ) -> Spec {
-        Spec {
-            address_space: self.address_space(),
-            nproc: self.nproc(),
-            cpu: super::cpu_seconds(candidate.timeout),
-            fsize: candidate.max_output as u64 + 1,
-            uid: res.lease.as_ref().map(|l| l.uid),
+    ) -> Keeper {
+        Keeper {
+            judge_pid: self.judge_pid(),
             // Born in the case's cgroups (`ThreadEntry`), or joining them itself.
             cgroup: match (&res.group, &res.entry) {
                 (Some(g), None) => g.dirs(),
                 _ => Vec::new(),
             },
-            ro: self.layout.bound.clone(),
-            mask: self.layout.masks.clone(),
+            answer: self.confinement(candidate, res.lease.as_ref().map(|l| l.uid), workdir),
             await_go: ahead,
             status: res.status.as_ref().map(|f| f.path().to_path_buf()),
-            workdir,
             command,
-            ..Spec::new(
-                Role::Keep,
-                i32::try_from(self.judge_pid).unwrap_or(i32::MAX),
-            )
         }
+    }
+
+    /// What `candidate`'s answer runs as (`uid`), sees and is held to, in `workdir`: the
+    /// same under basic and in the jail.
+    fn confinement(
+        &self,
+        candidate: &Candidate,
+        uid: Option<u32>,
+        workdir: PathBuf,
+    ) -> Confinement {
+        Confinement {
+            limits: Limits {
+                cpu: super::cpu_seconds(candidate.timeout),
+                fsize: candidate.max_output as u64 + 1,
+                address_space: self.address_space(),
+                nproc: self.nproc(),
+            },
+            uid,
+            ro: self.layout.bound.clone(),
+            mask: self.layout.masks.clone(),
+            workdir,
+        }
+    }
+
+    /// The judge's process id, as a helper compares it.
+    fn judge_pid(&self) -> i32 {
+        i32::try_from(self.judge_pid).unwrap_or(i32::MAX)
     }
 }
 
@@ -358,29 +377,25 @@ impl Sandbox {
                 return Err(e);
             }
         };
-        let spec = Spec {
-            address_space: sandbox.address_space(),
-            nproc: sandbox.nproc(),
-            cpu: super::cpu_seconds(candidate.timeout),
-            fsize: candidate.max_output as u64 + 1,
-            uid: lease.as_ref().map(|l| l.uid),
-            ro: sandbox.layout.bound.clone(),
-            mask: sandbox.layout.masks.clone(),
-            tmp_size: sandbox.memory_bytes().unwrap_or(TMP_SIZE).min(TMP_SIZE),
-            root_dir: Some(candidate.workspace.root_dir()),
-            status: Some(status.path().to_path_buf()),
-            workdir: PathBuf::from(super::spec::JAILED_HOME),
-            ..Spec::new(
-                Role::Outer,
-                i32::try_from(sandbox.judge_pid).unwrap_or(i32::MAX),
-            )
+        let uid = lease.as_ref().map(|l| l.uid);
+        let outer = Outer {
+            judge_pid: sandbox.judge_pid(),
+            // The zygote enters each case's cgroup itself.
+            cgroup: Vec::new(),
+            jail: Jail {
+                answer: sandbox.confinement(candidate, uid, PathBuf::from(JAILED_HOME)),
+                tmp_size: sandbox.memory_bytes().unwrap_or(TMP_SIZE).min(TMP_SIZE),
+                root_dir: candidate.workspace.root_dir(),
+                status: Some(status.path().to_path_buf()),
+            },
+            command: Vec::new(),
         };
         let held = Held {
             lease,
             pool: sandbox.host.uids.clone(),
             status,
         };
-        Zygote::launch(&sandbox.exe, &spec, held)
+        Zygote::launch(&sandbox.exe, &outer, held)
     }
 
     /// One case of `candidate` on `input`, as a zygote is asked for it. An error of the

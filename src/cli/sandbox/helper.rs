@@ -23,8 +23,6 @@ use std::io::Write;
 #[cfg(jail)]
 use std::os::fd::AsRawFd;
 
-#[cfg(jail)]
-use super::spec::Role;
 use super::spec::Spec;
 use super::step::{Failure, SETUP_FAILED};
 
@@ -33,7 +31,7 @@ use super::step::{Failure, SETUP_FAILED};
 pub fn run(spec: Spec) -> crate::cli::error::Ended {
     // Opened before any step, while the judge's file is in reach (a jail's root hides
     // it); the descriptor closes on `exec`, so the answer never holds it.
-    let status = match &spec.status {
+    let status = match spec.status() {
         Some(path) => match File::options().append(true).open(path) {
             Ok(file) => Some(file),
             Err(e) => {
@@ -70,12 +68,12 @@ fn tell(f: &Failure, status: Option<&File>) {
 #[cfg(jail)]
 fn contain(spec: &Spec, status: Option<&File>) -> Result<u8, Failure> {
     let kept = status.map(AsRawFd::as_raw_fd);
-    match spec.role {
-        Role::Outer => jail::outer(spec),
-        Role::Keep => keep::keep(spec, kept),
-        Role::Warden => jail::warden(spec),
-        Role::Map => super::subordinate::map(spec),
-        Role::Zygote => jail::zygote(spec, kept).map(|()| 0),
+    match spec {
+        Spec::Outer(outer) => jail::outer(outer),
+        Spec::Keep(keeper) => keep::keep(keeper, kept),
+        Spec::Warden(warden) => jail::warden(warden),
+        Spec::Map(mapping) => super::subordinate::map(mapping),
+        Spec::Zygote(jail) => jail::zygote(jail, kept).map(|()| 0),
     }
 }
 
@@ -84,7 +82,7 @@ fn contain(spec: &Spec, status: Option<&File>) -> Result<u8, Failure> {
 fn contain(spec: &Spec, _status: Option<&File>) -> Result<u8, Failure> {
     Err(Failure {
         step: "contain the answer",
-        reason: format!("{:?}: this build has no jail", spec.role),
+        reason: format!("{:?}: this build has no jail", spec.role()),
         code: SETUP_FAILED,
     })
 }

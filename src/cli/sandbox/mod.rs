@@ -321,25 +321,37 @@ fn probe_jail(workspace: &Path, subordinate: Option<u32>) -> Result<(), String> 
         .ok_or("no /bin/true to try a jail on")?;
     let judge_pid = i32::try_from(std::process::id()).unwrap_or(i32::MAX);
     let status = zygote::status_file(workspace).map_err(|e| e.to_string())?;
-    let spec = spec::Spec {
-        cpu: 5,
-        fsize: 1 << 20,
-        uid: match platform::is_root() {
-            true => Some(FIRST_UID + UIDS - 1),
-            false => subordinate,
+    let outer = spec::Outer {
+        judge_pid,
+        cgroup: Vec::new(),
+        jail: spec::Jail {
+            answer: spec::Confinement {
+                limits: spec::Limits {
+                    cpu: 5,
+                    fsize: 1 << 20,
+                    address_space: None,
+                    nproc: None,
+                },
+                uid: match platform::is_root() {
+                    true => Some(FIRST_UID + UIDS - 1),
+                    false => subordinate,
+                },
+                ro: Vec::new(),
+                mask: Vec::new(),
+                workdir: PathBuf::from(spec::JAILED_HOME),
+            },
+            tmp_size: 1 << 20,
+            root_dir: root,
+            status: Some(status.path().to_path_buf()),
         },
-        tmp_size: 1 << 20,
-        root_dir: Some(root),
-        status: Some(status.path().to_path_buf()),
-        workdir: PathBuf::from(spec::JAILED_HOME),
-        ..spec::Spec::new(spec::Role::Outer, judge_pid)
+        command: Vec::new(),
     };
     let held = Held {
         lease: None,
         pool: None,
         status,
     };
-    let zygote = Zygote::launch(&exe, &spec, held).map_err(|e| e.to_string())?;
+    let zygote = Zygote::launch(&exe, &outer, held).map_err(|e| e.to_string())?;
     let pipe = || std::io::pipe().map_err(|e| e.to_string());
     let ((_out, out), (err_r, err)) = (pipe()?, pipe()?);
     let request = Request {

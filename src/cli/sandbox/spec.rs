@@ -4,6 +4,12 @@
 //! starts a helper, and building a parser costs it more than the rest of its start).
 //! Nothing else passes between them but the environment, the three standard streams and
 //! the status file (`--status`), where a helper tells the judge of its own failure.
+//!
+//! A [`Spec`] is one variant a [`Role`], each holding exactly what that role uses: the
+//! answer's [`Limits`] and what it sees ([`Confinement`], shared by the keeper and the
+//! jail), the [`Jail`] a zygote builds, the [`Outer`] process around it, the [`Keeper`],
+//! the [`Warden`] and the [`Mapping`]. A role writes only its own flags, and a flag of
+//! another role is refused when read back.
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
@@ -39,7 +45,7 @@ pub enum Role {
     Warden,
     /// Started by a normal user's outer process before it makes its user namespace: once
     /// told on standard input, maps the case's subordinate id (`--uid`) into the namespace
-    /// of `--judge-pid` (here the outer process) with `newuidmap` and `newgidmap`.
+    /// of `--outer-pid` (the outer process) with `newuidmap` and `newgidmap`.
     Map,
     /// pid 1 of a jail that serves one slot's cases one after another: builds the minimal
     /// root once, then starts each case's answer asked for on its standard input (the
@@ -57,6 +63,7 @@ impl Role {
         Role::Zygote,
     ];
 
+    /// Its name on the command line (`--role NAME`).
     fn name(self) -> &'static str {
         match self {
             Role::Outer => "outer",
@@ -69,13 +76,6 @@ impl Role {
 
     fn named(name: &str) -> Option<Role> {
         Role::ALL.into_iter().find(|r| r.name() == name)
-    }
-
-    /// True for the roles that run the answer's command given after `--` (the warden and
-    /// the mapper run none; a zygote is told each case's command on the judge's socket, and
-    /// an outer process runs one only when given it).
-    fn runs_a_command(self) -> bool {
-        matches!(self, Role::Keep)
     }
 }
 
@@ -95,96 +95,156 @@ pub struct Bound {
     pub named: bool,
 }
 
-/// Arguments of `beast __contain`, written by `beast check` only.
+/// The resource limits of the answer: set by the keeper on itself before it starts the
+/// answer, or by a zygote on each answer the moment it starts.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Spec {
-    /// What the helper is.
-    pub role: Role,
-    /// The judge's process id: the helper gives up when it is gone.
-    pub judge_pid: i32,
-    /// `RLIMIT_AS` in bytes: only where no memory cgroup could be made.
-    pub address_space: Option<u64>,
-    /// `RLIMIT_NPROC`: only where no pids cgroup could be made.
-    pub nproc: Option<u64>,
+pub struct Limits {
     /// `RLIMIT_CPU` in seconds.
     pub cpu: u64,
     /// `RLIMIT_FSIZE` in bytes.
     pub fsize: u64,
-    /// The user and group id the answer runs as (the judge is root): one of a range, never
-    /// shared by two answers running at once. Without it the answer keeps the judge's.
+    /// `RLIMIT_AS` in bytes: only where no memory cgroup could be made.
+    pub address_space: Option<u64>,
+    /// `RLIMIT_NPROC`: only where no pids cgroup could be made.
+    pub nproc: Option<u64>,
+}
+
+/// What the answer runs as, sees and is held to, the same under basic and in the jail.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Confinement {
+    /// Its resource limits.
+    pub limits: Limits,
+    /// The user and group id the answer runs as: one of a range (the judge's under root,
+    /// or its user's subordinate ids), never shared by two answers running at once.
+    /// Without it the answer keeps the judge's.
     pub uid: Option<u32>,
-    /// A cgroup directory of the case to join before anything else (repeatable: one per
-    /// v1 controller, or the one v2 cgroup).
-    pub cgroup: Vec<PathBuf>,
     /// A path bound read-only into the minimal root, at the same place (jail), or one the
     /// answer may read (basic, with Landlock), with the real path it is made from.
     pub ro: Vec<Bound>,
     /// A path inside a bound one that the answer must not see: a file becomes empty, a
     /// directory an empty, closed one.
     pub mask: Vec<PathBuf>,
-    /// The size of the private `/tmp` in bytes (jail).
+    /// The answer's working directory.
+    pub workdir: PathBuf,
+}
+
+/// The jail a zygote builds once and runs each case of its slot in ([`Role::Zygote`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Jail {
+    /// What each answer runs as, sees and is held to.
+    pub answer: Confinement,
+    /// The size of the private `/tmp` (and `/dev/shm`) in bytes.
     pub tmp_size: u64,
     /// An empty directory the jail's root is built on (it is mounted over, in the jail's
     /// own mount namespace only).
-    pub root_dir: Option<PathBuf>,
+    pub root_dir: PathBuf,
+    /// The judge's status file (see [`Keeper::status`]), shared with the outer process
+    /// and its mapper.
+    pub status: Option<PathBuf>,
+}
+
+/// The outer process of one slot's jail ([`Role::Outer`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Outer {
+    /// The judge's process id: the outer process gives up when it is gone.
+    pub judge_pid: i32,
+    /// The cgroup directories to join before anything else (the zygote is born in them).
+    pub cgroup: Vec<PathBuf>,
+    /// The jail its zygote builds.
+    pub jail: Jail,
+    /// One case's command to judge itself (a jail by hand, and the tests'); empty when it
+    /// passes its standard input, the judge's socket, on to the zygote.
+    pub command: Vec<OsString>,
+}
+
+/// The keeper of one case under `--sandbox basic` ([`Role::Keep`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Keeper {
+    /// The judge's process id: the keeper gives up when it is not its parent.
+    pub judge_pid: i32,
+    /// The case's cgroup directories to join before anything else (repeatable: one per
+    /// v1 controller, or the one v2 cgroup); none where it was born in them.
+    pub cgroup: Vec<PathBuf>,
+    /// What the answer runs as, sees and is held to.
+    pub answer: Confinement,
     /// Set up everything, then wait for one byte on standard input ([`GO`]) before starting
-    /// the answer: a keeper started ahead of its case (basic).
+    /// the answer: a keeper started ahead of its case.
     pub await_go: bool,
     /// The judge's file (outside every jail) where the helper writes `STEP: REASON` when a
     /// step of the set-up fails before the answer starts: the judge's own failure (IE),
     /// told apart from any exit status the answer could give. Empty when the answer
     /// started.
     pub status: Option<PathBuf>,
-    /// The answer's working directory.
-    pub workdir: PathBuf,
-    /// The answer's command.
+    /// The answer's command, never empty.
     pub command: Vec<OsString>,
 }
 
-impl Spec {
-    /// A spec for `role` on behalf of the judge `judge_pid`, with nothing else set: no
-    /// limit, no uid, no cgroup, nothing bound or masked, no root, `/` as the working
-    /// directory and no command. Each role sets only the fields it uses.
-    pub fn new(role: Role, judge_pid: i32) -> Spec {
-        Spec {
-            role,
-            judge_pid,
-            address_space: None,
-            nproc: None,
-            cpu: 0,
-            fsize: 0,
-            uid: None,
-            cgroup: Vec::new(),
-            ro: Vec::new(),
-            mask: Vec::new(),
-            tmp_size: 0,
-            root_dir: None,
-            await_go: false,
-            status: None,
-            workdir: PathBuf::from("/"),
-            command: Vec::new(),
-        }
-    }
+/// The warden of one check under root ([`Role::Warden`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Warden {
+    /// The judge's process id: the warden acts once it is gone.
+    pub judge_pid: i32,
+    /// The bases of the check's cgroups, emptied and removed then.
+    pub cgroups: Vec<PathBuf>,
+}
 
+/// The mapper of a normal user's outer process ([`Role::Map`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Mapping {
+    /// The outer process, into whose user namespace the ids are mapped.
+    pub outer_pid: i32,
+    /// The case's subordinate id, mapped to itself (as user and group).
+    pub uid: u32,
+    /// The outer process's status file: a failed mapping is a failed set-up, told where
+    /// the case's is.
+    pub status: Option<PathBuf>,
+}
+
+/// Arguments of `beast __contain`, written by `beast check` (and by an outer process, for
+/// its zygote and its mapper) only: one variant a role, holding what that role uses.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Spec {
+    /// The jail's outer process.
+    Outer(Outer),
+    /// Basic's keeper.
+    Keep(Keeper),
+    /// The check's warden.
+    Warden(Warden),
+    /// A normal user's id mapper.
+    Map(Mapping),
+    /// The jail's zygote.
+    Zygote(Jail),
+}
+
+impl Spec {
     /// The warden of this judge's check over its cgroup `bases`.
     #[cfg_attr(not(jail), allow(dead_code))]
     pub fn warden(bases: Vec<PathBuf>) -> Spec {
-        let judge_pid = i32::try_from(std::process::id()).unwrap_or(i32::MAX);
-        Spec {
-            cgroup: bases,
-            ..Spec::new(Role::Warden, judge_pid)
+        Spec::Warden(Warden {
+            judge_pid: i32::try_from(std::process::id()).unwrap_or(i32::MAX),
+            cgroups: bases,
+        })
+    }
+
+    /// What the helper is.
+    pub fn role(&self) -> Role {
+        match self {
+            Spec::Outer(_) => Role::Outer,
+            Spec::Keep(_) => Role::Keep,
+            Spec::Warden(_) => Role::Warden,
+            Spec::Map(_) => Role::Map,
+            Spec::Zygote(_) => Role::Zygote,
         }
     }
 
-    /// The mapper of this spec's case uid into the user namespace of `outer` (the outer
-    /// process that starts it).
-    #[cfg_attr(not(jail), allow(dead_code))]
-    pub fn mapper(&self, outer: i32) -> Spec {
-        Spec {
-            uid: self.uid,
-            // A failed mapping is a failed set-up: the mapper tells it where the case does.
-            status: self.status.clone(),
-            ..Spec::new(Role::Map, outer)
+    /// The judge's status file of this helper (`--status`), where it tells a set-up step
+    /// that failed; the warden has none.
+    pub fn status(&self) -> Option<&Path> {
+        match self {
+            Spec::Outer(Outer { jail, .. }) | Spec::Zygote(jail) => jail.status.as_deref(),
+            Spec::Keep(keeper) => keeper.status.as_deref(),
+            Spec::Map(mapping) => mapping.status.as_deref(),
+            Spec::Warden(_) => None,
         }
     }
 
@@ -196,148 +256,336 @@ impl Spec {
         cmd
     }
 
-    /// The same spec for another role (the outer process starts `init` with its own).
-    #[cfg_attr(not(jail), allow(dead_code))]
-    pub fn with_role(&self, role: Role) -> Spec {
-        Spec {
-            role,
-            ..self.clone()
-        }
-    }
-
-    /// The helper's arguments, after `__contain`, that parse back into this spec.
+    /// The helper's arguments, after `__contain`, that parse back into this spec: the
+    /// role's own flags, in one order for every role, then `--` and the command, if any.
     pub fn to_args(&self) -> Vec<OsString> {
-        let mut a: Vec<OsString> = Vec::new();
-        let mut flag = |name: &str, value: OsString| {
-            a.push(format!("--{name}").into());
-            a.push(value);
-        };
-        flag("role", self.role.name().into());
-        flag("judge-pid", self.judge_pid.to_string().into());
-        if let Some(v) = self.address_space {
-            flag("address-space", v.to_string().into());
+        let mut args = Args::default();
+        args.flag("role", self.role().name());
+        match self {
+            Spec::Outer(outer) => {
+                args.flag("judge-pid", outer.judge_pid.to_string());
+                args.jail(&outer.jail, &outer.cgroup);
+                args.command(&outer.command);
+            }
+            Spec::Zygote(jail) => {
+                args.jail(jail, &[]);
+                args.command(&[]);
+            }
+            Spec::Keep(keeper) => {
+                let answer = &keeper.answer;
+                args.flag("judge-pid", keeper.judge_pid.to_string());
+                args.limits(&answer.limits);
+                args.uid(answer.uid);
+                args.paths("cgroup", &keeper.cgroup);
+                args.paths("mask", &answer.mask);
+                args.path("status", keeper.status.as_deref());
+                args.flag("workdir", &answer.workdir);
+                if keeper.await_go {
+                    args.0.push("--await-go".into());
+                }
+                args.bound(&answer.ro);
+                args.command(&keeper.command);
+            }
+            Spec::Warden(warden) => {
+                args.flag("judge-pid", warden.judge_pid.to_string());
+                args.paths("cgroup", &warden.cgroups);
+                args.command(&[]);
+            }
+            Spec::Map(mapping) => {
+                args.flag("outer-pid", mapping.outer_pid.to_string());
+                args.uid(Some(mapping.uid));
+                args.path("status", mapping.status.as_deref());
+                args.command(&[]);
+            }
         }
-        if let Some(v) = self.nproc {
-            flag("nproc", v.to_string().into());
-        }
-        flag("cpu", self.cpu.to_string().into());
-        flag("fsize", self.fsize.to_string().into());
-        if let Some(v) = self.uid {
-            flag("uid", v.to_string().into());
-        }
-        for p in &self.cgroup {
-            flag("cgroup", p.clone().into_os_string());
-        }
-        for p in &self.mask {
-            flag("mask", p.clone().into_os_string());
-        }
-        flag("tmp-size", self.tmp_size.to_string().into());
-        if let Some(p) = &self.root_dir {
-            flag("root-dir", p.clone().into_os_string());
-        }
-        if let Some(p) = &self.status {
-            flag("status", p.clone().into_os_string());
-        }
-        flag("workdir", self.workdir.clone().into_os_string());
-        if self.await_go {
-            a.push("--await-go".into());
-        }
-        for b in &self.ro {
-            a.push(if b.named { "--named" } else { "--ro" }.into());
-            a.push(b.at.clone().into_os_string());
-            a.push(b.from.clone().into_os_string());
-        }
-        a.push("--".into());
-        a.extend(self.command.iter().cloned());
-        a
+        args.0
     }
 
     /// The spec [`Spec::to_args`] wrote (the arguments after `__contain`), or what is
-    /// wrong with them.
+    /// wrong with them: a flag the role does not take is refused, as is a command for a
+    /// role that runs none.
     pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Spec, String> {
-        let mut args = args.into_iter();
-        let mut role = None;
-        let mut judge_pid = None;
-        let (mut address_space, mut nproc, mut uid) = (None, None, None);
-        let (mut cpu, mut fsize, mut tmp_size) = (None, None, None);
-        let (mut cgroup, mut ro, mut mask) = (Vec::new(), Vec::new(), Vec::new());
-        let (mut root_dir, mut workdir) = (None, None);
-        let mut status = None;
-        let mut await_go = false;
+        let mut given = Flags::read(args.into_iter())?;
+        let role = given.role.take().ok_or_else(|| missing("role"))?;
+        let spec = match role {
+            Role::Outer => Spec::Outer(Outer {
+                judge_pid: given.judge_pid()?,
+                cgroup: std::mem::take(&mut given.cgroup),
+                jail: given.jail()?,
+                command: std::mem::take(&mut given.command),
+            }),
+            Role::Zygote => Spec::Zygote(given.jail()?),
+            Role::Keep => {
+                let judge_pid = given.judge_pid()?;
+                let answer = given.confinement()?;
+                if given.command.is_empty() {
+                    return Err("no command after --".to_string());
+                }
+                Spec::Keep(Keeper {
+                    judge_pid,
+                    cgroup: std::mem::take(&mut given.cgroup),
+                    answer,
+                    await_go: std::mem::take(&mut given.await_go),
+                    status: given.status.take(),
+                    command: std::mem::take(&mut given.command),
+                })
+            }
+            Role::Warden => Spec::Warden(Warden {
+                judge_pid: given.judge_pid()?,
+                cgroups: std::mem::take(&mut given.cgroup),
+            }),
+            Role::Map => Spec::Map(Mapping {
+                outer_pid: pid("outer-pid", given.outer_pid.take())?,
+                uid: small("uid", given.uid.take().ok_or_else(|| missing("uid"))?)?,
+                status: given.status.take(),
+            }),
+        };
+        match given.left_over() {
+            None => Ok(spec),
+            Some("--") => Err(format!("the {} role runs no command", role.name())),
+            Some(flag) => Err(format!(
+                "--{flag}: not an argument of the {} role",
+                role.name()
+            )),
+        }
+    }
+}
+
+/// The arguments being written, flag by flag.
+#[derive(Default)]
+struct Args(Vec<OsString>);
+
+impl Args {
+    fn flag(&mut self, name: &str, value: impl Into<OsString>) {
+        self.0.push(format!("--{name}").into());
+        self.0.push(value.into());
+    }
+
+    fn path(&mut self, name: &str, value: Option<&Path>) {
+        if let Some(p) = value {
+            self.flag(name, p);
+        }
+    }
+
+    fn paths(&mut self, name: &str, values: &[PathBuf]) {
+        for p in values {
+            self.flag(name, p);
+        }
+    }
+
+    fn uid(&mut self, uid: Option<u32>) {
+        if let Some(v) = uid {
+            self.flag("uid", v.to_string());
+        }
+    }
+
+    fn limits(&mut self, limits: &Limits) {
+        if let Some(v) = limits.address_space {
+            self.flag("address-space", v.to_string());
+        }
+        if let Some(v) = limits.nproc {
+            self.flag("nproc", v.to_string());
+        }
+        self.flag("cpu", limits.cpu.to_string());
+        self.flag("fsize", limits.fsize.to_string());
+    }
+
+    fn bound(&mut self, ro: &[Bound]) {
+        for b in ro {
+            self.0.push(if b.named { "--named" } else { "--ro" }.into());
+            self.0.push(b.at.clone().into_os_string());
+            self.0.push(b.from.clone().into_os_string());
+        }
+    }
+
+    /// A jail's flags (an outer process's `cgroup` among them, in their old place).
+    fn jail(&mut self, jail: &Jail, cgroup: &[PathBuf]) {
+        let answer = &jail.answer;
+        self.limits(&answer.limits);
+        self.uid(answer.uid);
+        self.paths("cgroup", cgroup);
+        self.paths("mask", &answer.mask);
+        self.flag("tmp-size", jail.tmp_size.to_string());
+        self.flag("root-dir", &jail.root_dir);
+        self.path("status", jail.status.as_deref());
+        self.flag("workdir", &answer.workdir);
+        self.bound(&answer.ro);
+    }
+
+    fn command(&mut self, command: &[OsString]) {
+        self.0.push("--".into());
+        self.0.extend(command.iter().cloned());
+    }
+}
+
+/// The flags as read, before the role takes those it uses; whatever is left over is a
+/// flag of another role.
+#[derive(Default)]
+struct Flags {
+    role: Option<Role>,
+    judge_pid: Option<u64>,
+    outer_pid: Option<u64>,
+    address_space: Option<u64>,
+    nproc: Option<u64>,
+    cpu: Option<u64>,
+    fsize: Option<u64>,
+    uid: Option<u64>,
+    tmp_size: Option<u64>,
+    cgroup: Vec<PathBuf>,
+    ro: Vec<Bound>,
+    mask: Vec<PathBuf>,
+    root_dir: Option<PathBuf>,
+    status: Option<PathBuf>,
+    workdir: Option<PathBuf>,
+    await_go: bool,
+    command: Vec<OsString>,
+}
+
+impl Flags {
+    /// Every flag of `args`, up to `--`; the command after it.
+    fn read(mut args: impl Iterator<Item = OsString>) -> Result<Flags, String> {
+        let mut given = Flags::default();
         while let Some(arg) = args.next() {
             let name = arg.to_str().unwrap_or("").to_string();
             if name == "--" {
                 break;
             }
             if name == "--await-go" {
-                await_go = true;
+                given.await_go = true;
                 continue;
             }
             let value = args
                 .next()
                 .ok_or_else(|| format!("{} needs a value", arg.to_string_lossy()))?;
-            let number = |v: &OsString| -> Result<u64, String> {
+            let number = |v: &OsString| -> Result<Option<u64>, String> {
                 v.to_str()
                     .and_then(|t| t.parse().ok())
+                    .map(Some)
                     .ok_or_else(|| format!("{name}: not a number: {}", v.to_string_lossy()))
             };
             match name.as_str() {
                 "--role" => {
                     let r = Role::named(value.to_str().unwrap_or(""));
-                    role = Some(r.ok_or_else(|| format!("no role {value:?}"))?);
+                    given.role = Some(r.ok_or_else(|| format!("no role {value:?}"))?);
                 }
-                "--judge-pid" => judge_pid = Some(number(&value)?),
-                "--address-space" => address_space = Some(number(&value)?),
-                "--nproc" => nproc = Some(number(&value)?),
-                "--cpu" => cpu = Some(number(&value)?),
-                "--fsize" => fsize = Some(number(&value)?),
-                "--uid" => uid = Some(number(&value)?),
-                "--tmp-size" => tmp_size = Some(number(&value)?),
-                "--cgroup" => cgroup.push(PathBuf::from(value)),
+                "--judge-pid" => given.judge_pid = number(&value)?,
+                "--outer-pid" => given.outer_pid = number(&value)?,
+                "--address-space" => given.address_space = number(&value)?,
+                "--nproc" => given.nproc = number(&value)?,
+                "--cpu" => given.cpu = number(&value)?,
+                "--fsize" => given.fsize = number(&value)?,
+                "--uid" => given.uid = number(&value)?,
+                "--tmp-size" => given.tmp_size = number(&value)?,
+                "--cgroup" => given.cgroup.push(PathBuf::from(value)),
                 "--ro" | "--named" => {
                     let from = args.next().ok_or_else(|| {
                         format!("{name} needs a path and the path it is made from")
                     })?;
-                    ro.push(Bound {
+                    given.ro.push(Bound {
                         at: PathBuf::from(value),
                         from: PathBuf::from(from),
                         named: name == "--named",
                     });
                 }
-                "--mask" => mask.push(PathBuf::from(value)),
-                "--root-dir" => root_dir = Some(PathBuf::from(value)),
-                "--status" => status = Some(PathBuf::from(value)),
-                "--workdir" => workdir = Some(PathBuf::from(value)),
+                "--mask" => given.mask.push(PathBuf::from(value)),
+                "--root-dir" => given.root_dir = Some(PathBuf::from(value)),
+                "--status" => given.status = Some(PathBuf::from(value)),
+                "--workdir" => given.workdir = Some(PathBuf::from(value)),
                 _ => return Err(format!("unknown argument {}", arg.to_string_lossy())),
             }
         }
-        let command: Vec<OsString> = args.collect();
-        let missing = |what: &str| format!("no --{what}");
-        let small = |what: &str, v: u64| -> Result<u32, String> {
-            u32::try_from(v).map_err(|_| format!("--{what}: {v} is too large"))
-        };
-        let role = role.ok_or_else(|| missing("role"))?;
-        if command.is_empty() && role.runs_a_command() {
-            return Err("no command after --".to_string());
-        }
-        Ok(Spec {
-            role,
-            judge_pid: i32::try_from(judge_pid.ok_or_else(|| missing("judge-pid"))?)
-                .map_err(|_| "--judge-pid: too large".to_string())?,
-            address_space,
-            nproc,
-            cpu: cpu.ok_or_else(|| missing("cpu"))?,
-            fsize: fsize.ok_or_else(|| missing("fsize"))?,
-            uid: uid.map(|v| small("uid", v)).transpose()?,
-            cgroup,
-            ro,
-            mask,
-            tmp_size: tmp_size.ok_or_else(|| missing("tmp-size"))?,
-            root_dir,
-            await_go,
-            status,
-            workdir: workdir.ok_or_else(|| missing("workdir"))?,
-            command,
+        given.command = args.collect();
+        Ok(given)
+    }
+
+    /// `--judge-pid`, taken.
+    fn judge_pid(&mut self) -> Result<i32, String> {
+        pid("judge-pid", self.judge_pid.take())
+    }
+
+    /// The answer's limits, taken.
+    fn limits(&mut self) -> Result<Limits, String> {
+        Ok(Limits {
+            cpu: self.cpu.take().ok_or_else(|| missing("cpu"))?,
+            fsize: self.fsize.take().ok_or_else(|| missing("fsize"))?,
+            address_space: self.address_space.take(),
+            nproc: self.nproc.take(),
+        })
+    }
+
+    /// What the answer runs as, sees and is held to, taken.
+    fn confinement(&mut self) -> Result<Confinement, String> {
+        Ok(Confinement {
+            limits: self.limits()?,
+            uid: self.uid.take().map(|v| small("uid", v)).transpose()?,
+            ro: std::mem::take(&mut self.ro),
+            mask: std::mem::take(&mut self.mask),
+            workdir: self.workdir.take().ok_or_else(|| missing("workdir"))?,
+        })
+    }
+
+    /// A zygote's jail, taken.
+    fn jail(&mut self) -> Result<Jail, String> {
+        Ok(Jail {
+            answer: self.confinement()?,
+            tmp_size: self.tmp_size.take().ok_or_else(|| missing("tmp-size"))?,
+            root_dir: self.root_dir.take().ok_or_else(|| missing("root-dir"))?,
+            status: self.status.take(),
+        })
+    }
+
+    /// The first flag no role's field took (`--` for a command), if any.
+    fn left_over(&self) -> Option<&'static str> {
+        [
+            ("judge-pid", self.judge_pid.is_some()),
+            ("outer-pid", self.outer_pid.is_some()),
+            ("address-space", self.address_space.is_some()),
+            ("nproc", self.nproc.is_some()),
+            ("cpu", self.cpu.is_some()),
+            ("fsize", self.fsize.is_some()),
+            ("uid", self.uid.is_some()),
+            ("tmp-size", self.tmp_size.is_some()),
+            ("cgroup", !self.cgroup.is_empty()),
+            ("ro", self.ro.iter().any(|b| !b.named)),
+            ("named", self.ro.iter().any(|b| b.named)),
+            ("mask", !self.mask.is_empty()),
+            ("root-dir", self.root_dir.is_some()),
+            ("status", self.status.is_some()),
+            ("workdir", self.workdir.is_some()),
+            ("await-go", self.await_go),
+            ("--", !self.command.is_empty()),
+        ]
+        .into_iter()
+        .find_map(|(flag, left)| left.then_some(flag))
+    }
+}
+
+/// The refusal of a spec without the flag `--what`.
+fn missing(what: &str) -> String {
+    format!("no --{what}")
+}
+
+/// A process id given as `--what`.
+fn pid(what: &str, v: Option<u64>) -> Result<i32, String> {
+    let v = v.ok_or_else(|| missing(what))?;
+    i32::try_from(v).map_err(|_| format!("--{what}: too large"))
+}
+
+/// A user id given as `--what`.
+fn small(what: &str, v: u64) -> Result<u32, String> {
+    u32::try_from(v).map_err(|_| format!("--{what}: {v} is too large"))
+}
+
+impl Outer {
+    /// The mapper of this outer process's case uid into the user namespace of
+    /// `outer_pid` (the outer process itself, which starts it); none without a case uid.
+    #[cfg_attr(not(jail), allow(dead_code))]
+    pub fn mapping(&self, outer_pid: i32) -> Option<Mapping> {
+        Some(Mapping {
+            outer_pid,
+            uid: self.jail.answer.uid?,
+            // A failed mapping is a failed set-up: the mapper tells it where the case does.
+            status: self.jail.status.clone(),
         })
     }
 }
@@ -346,20 +594,15 @@ impl Spec {
 mod tests {
     use super::*;
 
-    #[test]
-    fn a_spec_written_as_arguments_parses_back_into_itself() {
-        let spec = Spec {
-            role: Role::Keep,
-            judge_pid: 42,
-            address_space: Some(1 << 30),
-            nproc: None,
-            cpu: 4,
-            fsize: 1025,
+    fn answer() -> Confinement {
+        Confinement {
+            limits: Limits {
+                cpu: 4,
+                fsize: 1025,
+                address_space: Some(1 << 30),
+                nproc: Some(512),
+            },
             uid: Some(1_879_048_193),
-            cgroup: vec![
-                "/sys/fs/cgroup/memory/a".into(),
-                "/sys/fs/cgroup/pids/a".into(),
-            ],
             ro: vec![
                 Bound {
                     at: "/opt/py".into(),
@@ -373,54 +616,162 @@ mod tests {
                 },
             ],
             mask: vec!["/opt/py/beast".into()],
-            tmp_size: 64 << 20,
-            root_dir: Some("/tmp/beast-check-1/root".into()),
-            await_go: true,
-            status: Some("/tmp/beast-check-1/status-x".into()),
             workdir: JAILED_HOME.into(),
-            command: vec![
-                "python3".into(),
-                "--".into(),
-                "-c".into(),
-                "print(1)".into(),
-            ],
-        };
-        assert_eq!(Spec::parse(spec.to_args()), Ok(spec.clone()));
-        let bare = Spec {
-            address_space: None,
+        }
+    }
+
+    fn jail() -> Jail {
+        Jail {
+            answer: answer(),
+            tmp_size: 64 << 20,
+            root_dir: "/tmp/beast-check-1/root".into(),
+            status: Some("/tmp/beast-check-1/status-x".into()),
+        }
+    }
+
+    fn command() -> Vec<OsString> {
+        ["python3", "--", "-c", "print(1)"]
+            .map(OsString::from)
+            .to_vec()
+    }
+
+    /// Every role's spec with every field it has set, then with only what it needs.
+    fn every_role() -> Vec<Spec> {
+        let cgroups: Vec<PathBuf> = vec![
+            "/sys/fs/cgroup/memory/a".into(),
+            "/sys/fs/cgroup/pids/a".into(),
+        ];
+        let bare = Confinement {
+            limits: Limits {
+                cpu: 0,
+                fsize: 0,
+                address_space: None,
+                nproc: None,
+            },
             uid: None,
-            cgroup: Vec::new(),
-            root_dir: None,
-            await_go: false,
-            status: None,
-            ..spec.with_role(Role::Warden)
+            ro: Vec::new(),
+            mask: Vec::new(),
+            workdir: "/".into(),
         };
-        assert_eq!(Spec::parse(bare.to_args()), Ok(bare));
+        let bare_jail = Jail {
+            answer: bare.clone(),
+            tmp_size: 0,
+            root_dir: "/r".into(),
+            status: None,
+        };
+        vec![
+            Spec::Outer(Outer {
+                judge_pid: 42,
+                cgroup: cgroups.clone(),
+                jail: jail(),
+                command: command(),
+            }),
+            Spec::Outer(Outer {
+                judge_pid: 42,
+                cgroup: Vec::new(),
+                jail: bare_jail.clone(),
+                command: Vec::new(),
+            }),
+            Spec::Zygote(jail()),
+            Spec::Zygote(bare_jail),
+            Spec::Keep(Keeper {
+                judge_pid: 42,
+                cgroup: cgroups.clone(),
+                answer: answer(),
+                await_go: true,
+                status: Some("/tmp/beast-check-1/status-y".into()),
+                command: command(),
+            }),
+            Spec::Keep(Keeper {
+                judge_pid: 42,
+                cgroup: Vec::new(),
+                answer: bare,
+                await_go: false,
+                status: None,
+                command: vec!["./golf".into()],
+            }),
+            Spec::Warden(Warden {
+                judge_pid: 42,
+                cgroups,
+            }),
+            Spec::Warden(Warden {
+                judge_pid: 42,
+                cgroups: Vec::new(),
+            }),
+            Spec::Map(Mapping {
+                outer_pid: 43,
+                uid: 100_007,
+                status: Some("/tmp/beast-check-1/status-x".into()),
+            }),
+            Spec::Map(Mapping {
+                outer_pid: 43,
+                uid: 100_007,
+                status: None,
+            }),
+        ]
+    }
+
+    #[test]
+    fn every_roles_spec_written_as_arguments_parses_back_into_itself() {
+        let specs = every_role();
         for role in Role::ALL {
+            assert!(specs.iter().any(|s| s.role() == role), "{role:?} is tried");
             assert_eq!(Role::named(role.name()), Some(role));
+        }
+        for spec in specs {
+            assert_eq!(Spec::parse(spec.to_args()), Ok(spec.clone()));
+            let started = spec.command(Path::new("/usr/bin/beast"));
+            let args: Vec<OsString> = started.get_args().map(OsString::from).collect();
+            assert_eq!(args[0], SUBCOMMAND);
+            assert_eq!(Spec::parse(args[1..].to_vec()), Ok(spec));
         }
     }
 
     #[test]
-    fn the_warden_and_the_mapper_need_no_command_and_carry_only_what_they_use() {
-        let warden = Spec::warden(vec!["/sys/fs/cgroup/memory/beast-1".into()]);
-        assert!(warden.command.is_empty());
-        assert_eq!(Spec::parse(warden.to_args()), Ok(warden.clone()));
-        let outer = Spec {
-            uid: Some(100_007),
-            status: Some("/tmp/beast-check-1/status-x".into()),
+    fn an_outer_process_is_written_as_before_the_roles_were_told_apart() {
+        let outer = Spec::Outer(Outer {
+            judge_pid: 42,
+            cgroup: vec!["/sys/fs/cgroup/beast/1".into()],
+            jail: jail(),
             command: vec!["./golf".into()],
-            ..Spec::new(Role::Outer, 42)
+        });
+        let words: Vec<String> = outer
+            .to_args()
+            .iter()
+            .map(|a| a.to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(
+            words.join(" "),
+            "--role outer --judge-pid 42 --address-space 1073741824 --nproc 512 --cpu 4 \
+             --fsize 1025 --uid 1879048193 --cgroup /sys/fs/cgroup/beast/1 --mask \
+             /opt/py/beast --tmp-size 67108864 --root-dir /tmp/beast-check-1/root --status \
+             /tmp/beast-check-1/status-x --workdir /tmp/answer --ro /opt/py /opt/py --named \
+             /tmp/x y /srv/x y -- ./golf"
+        );
+    }
+
+    #[test]
+    fn the_mapper_carries_the_outer_processs_uid_and_status_and_nothing_else() {
+        let outer = Outer {
+            judge_pid: 42,
+            cgroup: Vec::new(),
+            jail: jail(),
+            command: Vec::new(),
         };
-        let mapper = outer.mapper(43);
-        assert_eq!((mapper.role, mapper.judge_pid), (Role::Map, 43));
-        assert_eq!((mapper.uid, &mapper.status), (outer.uid, &outer.status));
-        assert!(mapper.command.is_empty() && mapper.ro.is_empty());
-        assert_eq!(Spec::parse(mapper.to_args()), Ok(mapper));
-        let started = outer.command(Path::new("/usr/bin/beast"));
-        let args: Vec<OsString> = started.get_args().map(OsString::from).collect();
-        assert_eq!(args[0], SUBCOMMAND);
-        assert_eq!(Spec::parse(args[1..].to_vec()), Ok(outer));
+        assert_eq!(
+            outer.mapping(43),
+            Some(Mapping {
+                outer_pid: 43,
+                uid: 1_879_048_193,
+                status: Some("/tmp/beast-check-1/status-x".into()),
+            })
+        );
+        let mut own = outer;
+        own.jail.answer.uid = None;
+        assert_eq!(own.mapping(43), None, "no case uid, no mapper");
+        let warden = Spec::warden(vec!["/sys/fs/cgroup/memory/beast-1".into()]);
+        assert_eq!(warden.status(), None);
+        assert_eq!(Spec::parse(warden.to_args()), Ok(warden));
     }
 
     #[test]
@@ -435,8 +786,6 @@ mod tests {
             "2",
             "--fsize",
             "3",
-            "--tmp-size",
-            "4",
             "--workdir",
             "/w",
         ];
@@ -457,12 +806,43 @@ mod tests {
         );
         assert_eq!(with(&["--uid"]), Err("--uid needs a value".to_string()));
         assert_eq!(
+            with(&["--tmp-size", "4", "--", "true"]),
+            Err("--tmp-size: not an argument of the keep role".to_string())
+        );
+        assert_eq!(
+            with(&["--root-dir", "/r", "--", "true"]),
+            Err("--root-dir: not an argument of the keep role".to_string())
+        );
+        assert_eq!(
             Spec::parse(os(&["--role", "judge", "--", "true"])),
             Err("no role \"judge\"".to_string())
         );
         assert_eq!(
             Spec::parse(os(&["--role", "keep", "--", "true"])),
             Err("no --judge-pid".to_string())
+        );
+        assert_eq!(
+            Spec::parse(os(&["--role", "warden", "--judge-pid", "1", "--", "true"])),
+            Err("the warden role runs no command".to_string())
+        );
+        assert_eq!(
+            Spec::parse(os(&["--role", "warden", "--judge-pid", "1", "--cpu", "2"])),
+            Err("--cpu: not an argument of the warden role".to_string())
+        );
+        assert_eq!(
+            Spec::parse(os(&["--role", "map", "--outer-pid", "1", "--"])),
+            Err("no --uid".to_string())
+        );
+        assert_eq!(
+            Spec::parse(os(&["--judge-pid", "1", "--"])),
+            Err("no --role".to_string())
+        );
+        let zygote = Spec::Zygote(jail()).to_args();
+        let mut with_pid = os(&["--judge-pid", "7"]);
+        with_pid.extend(zygote);
+        assert_eq!(
+            Spec::parse(with_pid),
+            Err("--judge-pid: not an argument of the zygote role".to_string())
         );
     }
 }

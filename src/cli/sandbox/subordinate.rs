@@ -13,7 +13,7 @@ use std::process::{Child, Command, Stdio};
 
 use nix::unistd::{Pid, getegid, geteuid};
 
-use super::spec::{GO, Spec};
+use super::spec::{GO, Mapping, Spec};
 use super::step::{Failure, SETUP_FAILED, Step, go};
 
 /// A user's subordinate ids: the same numbers for users and groups.
@@ -83,12 +83,11 @@ pub fn ids() -> Result<Subordinate, String> {
 pub struct Mapper(Child);
 
 impl Mapper {
-    /// Starts the mapper for `spec`'s case uid, which will map it (and the judge's own ids)
-    /// into this process's user namespace once it is made.
-    pub fn start(spec: &Spec) -> Result<Mapper, Failure> {
+    /// Starts the mapper `mapping` (of this process's case uid, into this process's user
+    /// namespace), which will map it (and the judge's own ids) once the namespace is made.
+    pub fn start(mapping: Mapping) -> Result<Mapper, Failure> {
         let exe = std::env::current_exe().step("find the judge's binary")?;
-        let child = spec
-            .mapper(nix::unistd::getpid().as_raw())
+        let child = Spec::Map(mapping)
             .command(&exe)
             .stdin(Stdio::piped())
             .stdout(Stdio::null())
@@ -113,19 +112,14 @@ impl Mapper {
 }
 
 /// The mapper's role: once told, maps the judge's own uid and gid to themselves and the
-/// case's id (`--uid`) to itself in the user namespace of `--judge-pid` (here the outer
+/// case's id (`--uid`) to itself in the user namespace of `--outer-pid` (the outer
 /// process), through `newuidmap` and `newgidmap`.
-pub fn map(spec: &Spec) -> Result<u8, Failure> {
-    let no_id = || Failure {
-        step: "map the subordinate ids",
-        reason: "no case uid".to_string(),
-        code: SETUP_FAILED,
-    };
-    let case = spec.uid.ok_or_else(no_id)?;
+pub fn map(mapping: &Mapping) -> Result<u8, Failure> {
+    let case = mapping.uid;
     if !go() {
         return Ok(SETUP_FAILED);
     }
-    let pid = Pid::from_raw(spec.judge_pid).to_string();
+    let pid = Pid::from_raw(mapping.outer_pid).to_string();
     for (name, own) in [
         ("newuidmap", geteuid().as_raw()),
         ("newgidmap", getegid().as_raw()),

@@ -25,7 +25,7 @@ use std::sync::{Arc, Mutex, mpsc};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
-use super::spec::Spec;
+use super::spec::{Outer, Spec};
 use super::step::{SetUp, setup_failure};
 use super::uids::{Lease, UidPool};
 use super::wire::{self, Reply, Request, RequestFds};
@@ -82,11 +82,11 @@ pub enum Begun {
 }
 
 impl Zygote {
-    /// Starts the outer helper of `spec` (an outer process, whose status file `held`
-    /// holds) and waits until its zygote is ready.
-    pub fn launch(exe: &Path, spec: &Spec, held: Held) -> io::Result<Zygote> {
+    /// Starts the outer helper `outer` (whose status file `held` holds) and waits until
+    /// its zygote is ready.
+    pub fn launch(exe: &Path, outer: &Outer, held: Held) -> io::Result<Zygote> {
         let (ours, theirs) = UnixStream::pair().map_err(SetUp::step("make the zygote's socket"))?;
-        let mut cmd = spec.command(exe);
+        let mut cmd = Spec::Outer(outer.clone()).command(exe);
         cmd.env_clear()
             .stdin(Stdio::from(OwnedFd::from(theirs)))
             .stdout(Stdio::null())

@@ -14,7 +14,7 @@ use rustix::thread::{self as rt, CapabilitiesSecureBits, CapabilitySet, Capabili
 use nix::unistd::{Gid, Uid, setgroups, setresgid, setresuid};
 
 use super::filter;
-use crate::cli::sandbox::spec::Spec;
+use crate::cli::sandbox::spec::Limits;
 use crate::cli::sandbox::step::{Failure, SETUP_FAILED, Step};
 
 /// The number of the highest capability this kernel knows.
@@ -83,20 +83,20 @@ pub fn no_new_privileges() -> Result<(), Failure> {
     rt::set_no_new_privs(true).step("set no_new_privs")
 }
 
-/// The resource limits of `spec`, each `(resource, soft, hard)`: CPU time (the soft limit
+/// The resource limits `limits`, each `(resource, soft, hard)`: CPU time (the soft limit
 /// a second under the hard one, so SIGXCPU comes first), file size, open files, no core
 /// files, and the address space and process count where no cgroup holds them.
-fn each_limit(spec: &Spec) -> Vec<(Resource, u64, u64)> {
+fn each_limit(limits: &Limits) -> Vec<(Resource, u64, u64)> {
     let mut all = vec![
-        (Resource::Cpu, spec.cpu, spec.cpu + 1),
-        (Resource::Fsize, spec.fsize, spec.fsize),
+        (Resource::Cpu, limits.cpu, limits.cpu + 1),
+        (Resource::Fsize, limits.fsize, limits.fsize),
         (Resource::Nofile, OPEN_FILES, OPEN_FILES),
         (Resource::Core, 0, 0),
     ];
-    if let Some(bytes) = spec.address_space {
+    if let Some(bytes) = limits.address_space {
         all.push((Resource::As, bytes, bytes));
     }
-    if let Some(n) = spec.nproc {
+    if let Some(n) = limits.nproc {
         all.push((Resource::Nproc, n, n));
     }
     all
@@ -118,9 +118,9 @@ fn limit_step(resource: Resource) -> &'static str {
     }
 }
 
-/// Sets `pid`'s limits (this process's where `None`) to `spec`'s.
-fn set_limits(spec: &Spec, pid: Option<rustix::process::Pid>) -> Result<(), Failure> {
-    for (resource, soft, hard) in each_limit(spec) {
+/// Sets `pid`'s limits (this process's where `None`) to `limits`.
+fn set_limits(limits: &Limits, pid: Option<rustix::process::Pid>) -> Result<(), Failure> {
+    for (resource, soft, hard) in each_limit(limits) {
         let limit = Rlimit {
             current: Some(soft),
             maximum: Some(hard),
@@ -130,16 +130,16 @@ fn set_limits(spec: &Spec, pid: Option<rustix::process::Pid>) -> Result<(), Fail
     Ok(())
 }
 
-/// The resource limits of `spec` on this process: CPU time, file size, open files, no
+/// The resource limits `limits` on this process: CPU time, file size, open files, no
 /// core files, and the address space and process count where no cgroup holds them.
-pub fn limits(spec: &Spec) -> Result<(), Failure> {
-    set_limits(spec, None)
+pub fn limits(limits: &Limits) -> Result<(), Failure> {
+    set_limits(limits, None)
 }
 
-/// The resource limits of `spec` on a zygote's answer `pid`, set the moment it is
+/// The resource limits `limits` on a zygote's answer `pid`, set the moment it is
 /// started: the zygote itself keeps working (it writes puzzle files, starts threads and
 /// runs many cases), so the limits cannot be its own.
-pub fn case_limits(spec: &Spec, pid: u32) -> Result<(), Failure> {
+pub fn case_limits(limits: &Limits, pid: u32) -> Result<(), Failure> {
     let pid = i32::try_from(pid)
         .ok()
         .and_then(rustix::process::Pid::from_raw)
@@ -148,7 +148,7 @@ pub fn case_limits(spec: &Spec, pid: u32) -> Result<(), Failure> {
             reason: format!("no such pid {pid}"),
             code: SETUP_FAILED,
         })?;
-    set_limits(spec, Some(pid))
+    set_limits(limits, Some(pid))
 }
 
 /// A zygote's own limits: no core file, and the answer's bound on open files (which it
@@ -260,19 +260,19 @@ pub fn landlock(read: &[PathBuf], write: &[PathBuf]) -> Result<bool, Failure> {
     Ok(status.ruleset == RulesetStatus::FullyEnforced)
 }
 
-/// Joins the case's cgroups (`spec.cgroup`: none where the process was born in them).
-pub fn join_cgroups(spec: &Spec) -> Result<(), Failure> {
+/// Joins the case's cgroup directories `dirs` (none where the process was born in them).
+pub fn join_cgroups(dirs: &[PathBuf]) -> Result<(), Failure> {
     let me = std::process::id().to_string();
-    for dir in &spec.cgroup {
+    for dir in dirs {
         std::fs::write(dir.join("cgroup.procs"), &me).step("join the case's cgroup")?;
     }
     Ok(())
 }
 
-/// Takes the case's own user and group id, with no supplementary group (the judge is
-/// root: `spec.uid`), or keeps the judge's.
-pub fn take_case_user(spec: &Spec) -> Result<(), Failure> {
-    let Some(id) = spec.uid else {
+/// Takes the case's own user and group id `uid`, with no supplementary group, or keeps
+/// the judge's (`None`).
+pub fn take_case_user(uid: Option<u32>) -> Result<(), Failure> {
+    let Some(id) = uid else {
         return Ok(());
     };
     setgroups(&[]).step("drop supplementary groups")?;

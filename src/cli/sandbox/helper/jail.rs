@@ -37,7 +37,7 @@ use nix::unistd::{Pid, getegid, geteuid, pivot_root};
 use super::confine;
 use crate::cli::sandbox::layout::SYSTEM;
 use crate::cli::sandbox::reach::{self, Reader};
-use crate::cli::sandbox::spec::{Bound, INPUT_NAME, Role, Spec};
+use crate::cli::sandbox::spec::{Bound, INPUT_NAME, Jail, Outer, Spec, Warden};
 use crate::cli::sandbox::step::{
     CANNOT_START, Failure, SETUP_FAILED, Step, judge_alive, relay, stop_signals,
 };
@@ -62,7 +62,7 @@ const NAMESPACES: CloneFlags = CloneFlags::CLONE_NEWNS
 /// the zygote does; with a command (a jail started by hand, or by a test) it is the judge of
 /// one case itself, the command run with its own standard streams, and passes on how the
 /// answer ended.
-pub fn outer(spec: &Spec) -> Result<u8, Failure> {
+pub fn outer(spec: &Outer) -> Result<u8, Failure> {
     // Told to stop, by the judge or by its death, this process kills the jail's pid 1 (an
     // answer can clear its own parent-death signal, not this one's).
     let waited = stop_signals();
@@ -71,17 +71,13 @@ pub fn outer(spec: &Spec) -> Result<u8, Failure> {
     if !judge_alive(spec.judge_pid) {
         return Ok(SETUP_FAILED);
     }
-    confine::join_cgroups(spec)?;
+    confine::join_cgroups(&spec.cgroup)?;
     if !geteuid().is_root() {
         own_user_namespace(spec)?;
     }
     let exe = std::env::current_exe().step("find the judge's binary")?;
     // The outer process has joined the cgroups for both.
-    let zygote = Spec {
-        cgroup: Vec::new(),
-        ..spec.with_role(Role::Zygote)
-    };
-    let mut cmd = zygote.command(&exe);
+    let mut cmd = Spec::Zygote(spec.jail.clone()).command(&exe);
     // The judge of one case talks to the zygote from a thread started before the pid
     // namespace is made (no thread can be started after it).
     let one_case = match spec.command.is_empty() {
@@ -169,7 +165,7 @@ fn judge_one_case(
 /// left in the check's cgroups and removes them. It is started once a check, in its own
 /// process group (a Ctrl-C at the terminal is for the judge), and told by its
 /// parent-death signal.
-pub fn warden(spec: &Spec) -> Result<u8, Failure> {
+pub fn warden(spec: &Warden) -> Result<u8, Failure> {
     let waited = stop_signals();
     waited.thread_block().step("block signals")?;
     prctl::set_pdeathsig(Signal::SIGTERM).step("set the parent-death signal")?;
@@ -179,7 +175,7 @@ pub fn warden(spec: &Spec) -> Result<u8, Failure> {
             _ => break,
         }
     }
-    for base in &spec.cgroup {
+    for base in &spec.cgroups {
         crate::cli::sandbox::cgroup::empty_and_remove(base);
     }
     Ok(0)
@@ -188,10 +184,10 @@ pub fn warden(spec: &Spec) -> Result<u8, Failure> {
 /// A user namespace in which the judge's own uid and gid are mapped (to themselves), and
 /// the case's subordinate id when it has one (`--uid`: mapped by the system's set-uid
 /// mappers, see [`crate::cli::sandbox::subordinate`]), with every capability kept ambient for the zygote.
-fn own_user_namespace(spec: &Spec) -> Result<(), Failure> {
+fn own_user_namespace(spec: &Outer) -> Result<(), Failure> {
     let (uid, gid) = (geteuid().as_raw(), getegid().as_raw());
-    let mapper = match spec.uid {
-        Some(_) => Some(crate::cli::sandbox::subordinate::Mapper::start(spec)?),
+    let mapper = match spec.mapping(nix::unistd::getpid().as_raw()) {
+        Some(mapping) => Some(crate::cli::sandbox::subordinate::Mapper::start(mapping)?),
         None => None,
     };
     unshare(CloneFlags::CLONE_NEWUSER).step("make a user namespace")?;
@@ -232,19 +228,15 @@ fn wait_for(pid: Pid, waited: &SigSet) -> Option<WaitStatus> {
 /// `/dev/shm`, gives up every privilege, installs the seccomp filter and starts the answer,
 /// which is pid 1 of its namespace: when it ends, the kernel kills every process it left.
 /// Returns when the judge closes the socket, or on failure before the first case.
-pub fn zygote(spec: &Spec, status: Option<i32>) -> Result<(), Failure> {
+pub fn zygote(spec: &Jail, status: Option<i32>) -> Result<(), Failure> {
     use std::os::fd::AsFd;
     prctl::set_pdeathsig(Signal::SIGKILL).step("set the parent-death signal")?;
-    let root = spec.root_dir.as_deref().ok_or_else(|| Failure {
-        step: "build the root",
-        reason: "no --root-dir".to_string(),
-        code: SETUP_FAILED,
-    })?;
+    let root = spec.root_dir.as_path();
     build_root(spec, root)?;
     nix::unistd::sethostname(HOSTNAME).step("name the host")?;
     enter_root(root)?;
     read_only_but_scratch()?;
-    confine::take_case_user(spec)?;
+    confine::take_case_user(spec.answer.uid)?;
     prctl::set_dumpable(true).step("own /proc/self")?;
     lock_mounts()?;
     // Each answer runs as this process's user: it must not trace it or read its memory.
@@ -299,7 +291,7 @@ struct Streams {
 /// One case of the zygote: the answer started, its pidfd and then its end told to the
 /// judge. An error is the socket's: the judge is gone.
 fn serve(
-    spec: &Spec,
+    spec: &Jail,
     filter: &seccompiler::BpfProgram,
     socket: &std::os::unix::net::UnixStream,
     request: &Request,
@@ -344,7 +336,8 @@ fn serve(
         Ok(child) => child,
         Err(not) => return wire::send_reply(socket, &not.reply()),
     };
-    let reply = match confine::case_limits(spec, child.id()).and_then(|()| pidfd_of(&child)) {
+    let limits = &spec.answer.limits;
+    let reply = match confine::case_limits(limits, child.id()).and_then(|()| pidfd_of(&child)) {
         Ok(pidfd) => Reply::Started {
             pid: child.id(),
             pidfd,
@@ -389,7 +382,7 @@ fn write_zero(file: &OwnedFd) -> std::io::Result<()> {
 /// answer's directory and puzzle file) and `/dev/shm`, every privilege given up, the
 /// filter, then the answer.
 fn start_case(
-    spec: &Spec,
+    spec: &Jail,
     filter: &seccompiler::BpfProgram,
     request: &Request,
     streams: Streams,
@@ -415,7 +408,7 @@ fn start_case(
         };
         Command::new(program)
             .args(&request.command[1..])
-            .current_dir(&spec.workdir)
+            .current_dir(&spec.answer.workdir)
             .env_clear()
             .envs(request.env.iter().map(|(k, v)| (k, v)))
             .stdin(stdin)
@@ -439,16 +432,17 @@ const CASE_NAMESPACES: CloneFlags = CloneFlags::CLONE_NEWNS
 
 /// A fresh `/tmp` with the answer's private directory (and its puzzle file) and a fresh
 /// `/dev/shm`, in the case's own mount namespace: nothing of the case before is left.
-fn scratch(spec: &Spec, input: Option<&[u8]>) -> Result<(), Failure> {
+fn scratch(spec: &Jail, input: Option<&[u8]>) -> Result<(), Failure> {
     let quiet = MsFlags::MS_NOSUID | MsFlags::MS_NODEV;
     let size = format!("size={},mode=1777", spec.tmp_size);
     tmpfs(Path::new("/tmp"), quiet, &size)?;
     tmpfs(Path::new("/dev/shm"), quiet, &size)?;
-    std::fs::create_dir_all(&spec.workdir).step("make the private directory")?;
-    std::fs::set_permissions(&spec.workdir, std::fs::Permissions::from_mode(0o700))
+    let workdir = &spec.answer.workdir;
+    std::fs::create_dir_all(workdir).step("make the private directory")?;
+    std::fs::set_permissions(workdir, std::fs::Permissions::from_mode(0o700))
         .step("make the private directory")?;
     if let Some(bytes) = input {
-        std::fs::write(spec.workdir.join(INPUT_NAME), bytes).step("write the puzzle file")?;
+        std::fs::write(workdir.join(INPUT_NAME), bytes).step("write the puzzle file")?;
     }
     // The paths shown under the scratch places, bound again (read-only, with their masks).
     for (n, bound) in stashed(spec) {
@@ -464,7 +458,7 @@ fn under(root: &Path, path: &Path) -> PathBuf {
 }
 
 /// The minimal root on a fresh tmpfs at `root`.
-fn build_root(spec: &Spec, root: &Path) -> Result<(), Failure> {
+fn build_root(spec: &Jail, root: &Path) -> Result<(), Failure> {
     let none: Option<&str> = None;
     mount(none, "/", none, MsFlags::MS_REC | MsFlags::MS_PRIVATE, none)
         .step("make mounts private")?;
@@ -501,21 +495,21 @@ fn build_root(spec: &Spec, root: &Path) -> Result<(), Failure> {
     if !stashed.is_empty() {
         let stash = under(root, Path::new(STASH));
         std::fs::create_dir(&stash).step("make the stash")?;
-        if let Some(id) = spec.uid {
+        if let Some(id) = spec.answer.uid {
             std::os::unix::fs::chown(&stash, Some(id), Some(id)).step("make the stash")?;
         }
         std::fs::set_permissions(&stash, std::fs::Permissions::from_mode(0o000))
             .step("make the stash")?;
     }
-    for (i, bound) in spec.ro.iter().enumerate() {
-        let source = open_bound(bound, spec.uid)?;
+    for (i, bound) in spec.answer.ro.iter().enumerate() {
+        let source = open_bound(bound, spec.answer.uid)?;
         let at = match stashed.iter().find(|(n, _)| *n == i) {
             Some((n, _)) => stash_place(*n),
             None => bound.at.clone(),
         };
         bind_descriptor(&source, &under(root, &at))?;
     }
-    for path in &spec.mask {
+    for path in &spec.answer.mask {
         let at = stashed
             .iter()
             .find_map(|(n, b)| {
@@ -546,17 +540,15 @@ fn on_scratch(path: &Path) -> bool {
         .any(|s| path.starts_with(s))
 }
 
-/// The bound paths a zygote stashes (`spec.ro`'s index and the path): those on scratch.
-fn stashed(spec: &Spec) -> Vec<(usize, &Bound)> {
-    match spec.role {
-        Role::Zygote => spec
-            .ro
-            .iter()
-            .enumerate()
-            .filter(|(_, b)| on_scratch(&b.at))
-            .collect(),
-        _ => Vec::new(),
-    }
+/// The bound paths a zygote stashes (the index in `answer.ro` and the path): those on
+/// scratch.
+fn stashed(spec: &Jail) -> Vec<(usize, &Bound)> {
+    spec.answer
+        .ro
+        .iter()
+        .enumerate()
+        .filter(|(_, b)| on_scratch(&b.at))
+        .collect()
 }
 
 /// A tmpfs at `dir`.

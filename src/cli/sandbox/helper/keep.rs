@@ -19,7 +19,7 @@ use super::confine;
 use crate::cli::sandbox::layout::{SYSTEM, without_masks};
 use crate::cli::sandbox::procs::descendants;
 use crate::cli::sandbox::reach::{self, Reader};
-use crate::cli::sandbox::spec::Spec;
+use crate::cli::sandbox::spec::Keeper;
 use crate::cli::sandbox::step::{
     CANNOT_START, Failure, SETUP_FAILED, Step, go, relay, stop_signals,
 };
@@ -30,35 +30,36 @@ const DEVICES: [&str; 3] = ["/dev/null", "/dev/zero", "/dev/full"];
 /// A subreaper that starts the answer, waits for it and kills every descendant.
 /// `status` is the descriptor of the helper's status file, kept open until the answer
 /// starts.
-pub fn keep(spec: &Spec, status: Option<i32>) -> Result<u8, Failure> {
-    confine::join_cgroups(spec)?;
+pub fn keep(keeper: &Keeper, status: Option<i32>) -> Result<u8, Failure> {
+    let answer = &keeper.answer;
+    confine::join_cgroups(&keeper.cgroup)?;
     prctl::set_child_subreaper(true).step("become a subreaper")?;
     // A helper started as a process group leader cannot call setsid; it has none then.
     let _ = setsid();
-    for bound in &spec.ro {
+    for bound in &answer.ro {
         // Checked again as the case's user, through no symbolic link: a path changed
         // since the judge decided it is refused (Landlock below opens it once more).
-        let reader = spec.uid.map_or(Reader::Judge, Reader::Case);
+        let reader = answer.uid.map_or(Reader::Judge, Reader::Case);
         reach::open_as(&bound.from, reader, bound.named).map_err(|closed| Failure {
             step: "bind a path",
             reason: format!("{}: {closed}", bound.at.display()),
             code: SETUP_FAILED,
         })?;
     }
-    confine::take_case_user(spec)?;
+    confine::take_case_user(answer.uid)?;
     // The answer runs as the keeper's user: it must not trace the keeper or write its memory.
     prctl::set_dumpable(false).step("make the keeper undumpable")?;
     confine::no_new_privileges()?;
-    confine::limits(spec)?;
+    confine::limits(&answer.limits)?;
     let read: Vec<PathBuf> = SYSTEM
         .iter()
         .map(PathBuf::from)
-        .chain(spec.ro.iter().map(|b| b.at.clone()))
+        .chain(answer.ro.iter().map(|b| b.at.clone()))
         .chain(["/proc", "/dev/urandom", "/dev/random"].map(PathBuf::from))
         .filter(|p| p.exists())
         .collect();
-    let read = without_masks(&read, &spec.mask);
-    let write: Vec<PathBuf> = std::iter::once(spec.workdir.clone())
+    let read = without_masks(&read, &answer.mask);
+    let write: Vec<PathBuf> = std::iter::once(answer.workdir.clone())
         .chain(DEVICES.map(PathBuf::from))
         .filter(|p| p.exists())
         .collect();
@@ -67,19 +68,19 @@ pub fn keep(spec: &Spec, status: Option<i32>) -> Result<u8, Failure> {
     // Changing the user clears the parent-death signal: set it now.
     prctl::set_pdeathsig(Signal::SIGTERM).step("set the parent-death signal")?;
     confine::reset_signal_handling()?;
-    if getppid().as_raw() != spec.judge_pid {
+    if getppid().as_raw() != keeper.judge_pid {
         return Ok(SETUP_FAILED);
     }
     let waited = stop_signals();
     waited.thread_block().step("block signals")?;
     confine::seccomp(true)?;
-    if spec.await_go && !go() {
+    if keeper.await_go && !go() {
         // The judge let go of this keeper without using it.
         return Ok(SETUP_FAILED);
     }
-    let child = while_at_the_process_limit(|| answer(spec).spawn()).map_err(|e| Failure {
+    let child = while_at_the_process_limit(|| the_answer(keeper).spawn()).map_err(|e| Failure {
         step: "start the answer",
-        reason: format!("{}: {e}", spec.command[0].to_string_lossy()),
+        reason: format!("{}: {e}", keeper.command[0].to_string_lossy()),
         code: CANNOT_START,
     })?;
     let pid = Pid::from_raw(i32::try_from(child.id()).unwrap_or(i32::MAX));
@@ -107,9 +108,10 @@ fn while_at_the_process_limit<T>(mut start: impl FnMut() -> io::Result<T>) -> io
 }
 
 /// The answer's command, in its directory (the environment was set by the judge).
-fn answer(spec: &Spec) -> Command {
-    let mut cmd = Command::new(&spec.command[0]);
-    cmd.args(&spec.command[1..]).current_dir(&spec.workdir);
+fn the_answer(keeper: &Keeper) -> Command {
+    let mut cmd = Command::new(&keeper.command[0]);
+    cmd.args(&keeper.command[1..])
+        .current_dir(&keeper.answer.workdir);
     cmd
 }
 
