@@ -28,7 +28,6 @@ mod runner;
 mod shrinking;
 mod startable;
 
-use std::ffi::OsString;
 use std::io::{self, IsTerminal};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -56,6 +55,7 @@ use self::runner::Runner;
 use super::files;
 use super::paint::ColorChoice;
 use super::sandbox::case::Workspace;
+use super::sandbox::untrusted::AnswerCommand;
 use super::sandbox::{self, Host, Sandbox};
 
 /// Runs `beast check`; the progress bar is coloured as `color` allows.
@@ -723,8 +723,8 @@ fn source(answer: &Answer, count_all: bool) -> anyhow::Result<Option<Source>> {
 
 /// The script a command runs: the first word that names an existing file that is not a
 /// compiled program (`python3 a.py`, `./a.pl`).
-fn script(command: &[OsString]) -> Option<PathBuf> {
-    command.iter().map(PathBuf::from).find(|p| {
+fn script(command: &AnswerCommand) -> Option<PathBuf> {
+    command.words().iter().map(PathBuf::from).find(|p| {
         let named = p.components().count() > 1 || p.extension().is_some();
         named && p.is_file() && !is_binary(p)
     })
@@ -734,7 +734,7 @@ fn script(command: &[OsString]) -> Option<PathBuf> {
 /// Mach-O (either byte order, or a universal binary).
 fn is_binary(path: &Path) -> bool {
     let mach_o = [0xfeed_face_u32, 0xfeed_facf, 0xcafe_babe];
-    sandbox::trusted::read_head(path, 4)
+    sandbox::untrusted::read_head(path, 4)
         .ok()
         .and_then(|h| <[u8; 4]>::try_from(h).ok())
         .is_some_and(|head| {

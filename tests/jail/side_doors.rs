@@ -591,11 +591,11 @@ const SITES: [(&str, &str, &str); 7] = [
     ),
     (
         "src/cli/sandbox/helper/keep.rs",
-        "Command::new(&keeper.command[0])",
+        "Command::new(program)",
         "inside basic's confinement: the keeper starts the answer",
     ),
     (
-        "src/cli/sandbox/trusted.rs",
+        "src/cli/sandbox/untrusted.rs",
         "Command::new(&self.path)",
         "a HostProgram: found through the judge's PATH outside every named place",
     ),

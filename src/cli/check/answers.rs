@@ -9,7 +9,8 @@
 //! source = "answers/beasts.py"     # for the byte count [default: the script named]
 //! ```
 //!
-//! Paths are relative to the directory `beast check` runs in.
+//! Paths are relative to the directory `beast check` runs in. A command is read into an
+//! [`AnswerCommand`], never empty.
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
@@ -21,6 +22,7 @@ use toml::Spanned;
 
 use super::runner::InputMode;
 use crate::cli::files;
+use crate::cli::sandbox::untrusted::AnswerCommand;
 
 /// One answer to judge.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -28,7 +30,7 @@ pub struct Answer {
     /// Its name in the leaderboard and its report file's name.
     pub name: String,
     /// The command and its arguments.
-    pub command: Vec<OsString>,
+    pub command: AnswerCommand,
     /// How it gets the puzzle.
     pub input: InputMode,
     /// Its source file for the golf score: `None` for the script the command names,
@@ -149,12 +151,12 @@ pub fn parse(text: &str) -> Result<Vec<Answer>, String> {
             Command::Words(words) => words.iter().map(OsString::from).collect(),
             Command::Line(line) => line.split_whitespace().map(OsString::from).collect(),
         };
-        if command.is_empty() {
+        let Some(command) = AnswerCommand::from_words(command) else {
             return Err(format!(
                 "{}: the command of {name} is empty",
                 at(entry.command.span())
             ));
-        }
+        };
         let input = match &entry.input {
             None => InputMode::Stdin,
             Some(mode) => super::args::input_mode(mode.get_ref()).ok_or_else(|| {
@@ -187,10 +189,10 @@ mod tests {
         )
         .expect("reads");
         assert_eq!(a.len(), 2);
-        assert_eq!(a[0].command, ["python3", "a.py"]);
+        assert_eq!(a[0].command.words(), ["python3", "a.py"]);
         assert_eq!(a[0].input, InputMode::Arg);
         assert_eq!(a[0].source, Some(PathBuf::from("a.py")));
-        assert_eq!(a[1].command, ["beast", "--exhaust", "stop"]);
+        assert_eq!(a[1].command.words(), ["beast", "--exhaust", "stop"]);
         assert_eq!(a[1].input, InputMode::Stdin);
     }
 

@@ -13,6 +13,7 @@ use beast_engine::judge::robustness;
 
 use crate::cli::files::{Folder, Limit};
 use crate::cli::platform;
+use crate::cli::sandbox::untrusted::AnswerCommand;
 use beast_engine::judge::budget::Steps;
 
 /// Where a run's cases come from, and which of them it runs.
@@ -370,15 +371,21 @@ const INTERPRETERS: &[&str] = &[
 /// not as a file.
 const INLINE: &[&str] = &["-c", "-e", "-E", "-m", "--eval", "--command", "-r"];
 
-/// Checks, before any case runs, that the command's program exists (a path that is a
-/// file, or a name found on `PATH`) and that the script an interpreter is given exists (its
-/// first argument that is not an option and looks like a path: with a `/` or a `.`); says
-/// which is missing otherwise.
-pub fn command_ready(command: &[std::ffi::OsString]) -> Result<(), String> {
-    let Some(program) = command.first() else {
-        return Err("no command to judge: put it after `--`".to_string());
-    };
-    let path = Path::new(program);
+/// The answer's command of `words`, checked before any case runs: its program exists (a
+/// path that is a file, or a name found on `PATH`) and the script an interpreter is given
+/// exists (its first argument that is not an option and looks like a path: with a `/` or
+/// a `.`); says which is missing otherwise, or that there is no command.
+pub fn command_ready(words: &[OsString]) -> Result<AnswerCommand, String> {
+    let command = AnswerCommand::from_words(words.to_vec())
+        .ok_or_else(|| "no command to judge: put it after `--`".to_string())?;
+    program_and_script_exist(&command)?;
+    Ok(command)
+}
+
+/// `Ok` when `command`'s program exists, and the script an interpreter is given (see
+/// [`command_ready`]); which is missing otherwise.
+fn program_and_script_exist(command: &AnswerCommand) -> Result<(), String> {
+    let path = Path::new(command.program());
     if path.components().count() > 1 {
         super::startable::program(path)?;
     }
@@ -398,7 +405,7 @@ pub fn command_ready(command: &[std::ffi::OsString]) -> Result<(), String> {
     if !name.is_some_and(|n| is_interpreter(&n)) {
         return Ok(());
     }
-    for arg in &command[1..] {
+    for arg in command.args() {
         let text = arg.to_string_lossy();
         // `-e CODE`, and clusters such as perl's `-ne` or `-lpe`.
         let cluster = text.len() > 1
@@ -461,7 +468,7 @@ mod tests {
 
     fn ready(words: &[&str]) -> Result<(), String> {
         let command: Vec<std::ffi::OsString> = words.iter().map(|w| w.into()).collect();
-        command_ready(&command)
+        command_ready(&command).map(|_| ())
     }
 
     #[test]

@@ -26,7 +26,7 @@ use super::plan::{Containment, PageAnswers, Plan, Work};
 use super::runner::{Exit, InputMode, Runner};
 use crate::cli::error::{self, Ended};
 use crate::cli::sandbox::case::Workspace;
-use crate::cli::sandbox::trusted::{HostProgram, Named};
+use crate::cli::sandbox::untrusted::{AnswerCommand, HostProgram, Named};
 use crate::cli::sandbox::{Host, Request, Sandbox};
 
 /// The most bytes of one saved page read.
@@ -233,8 +233,8 @@ impl Versions {
 /// fails: python2 --version does not succeed`).
 fn probe(program: &str, args: &[String]) -> Result<String, String> {
     let path = std::env::var_os("PATH");
-    let home = std::env::var_os("HOME").map(PathBuf::from);
-    let named = Named::of(&[], home.as_deref());
+    // No answer's command: no place is the answer's.
+    let named = Named::default();
     let found = HostProgram::find(OsStr::new(program), path.as_deref(), &named)
         .ok_or_else(|| format!("{program} not found"))?;
     let shown = format!("{program} {}", args.join(" "));
@@ -464,16 +464,19 @@ fn prepare(
                     }
                     _ => Ok(path.clone()),
                 };
-                program.map(|program| {
+                program.and_then(|program| {
                     let main = languages::java_main(&text);
                     let words =
                         languages::command(l, &program.display().to_string(), &p.read.flags, &main);
-                    Answer {
+                    let command =
+                        AnswerCommand::from_words(words.into_iter().map(OsString::from).collect())
+                            .ok_or_else(|| format!("{} has no command to run", l.name))?;
+                    Ok(Answer {
                         name: entry.name.clone(),
-                        command: words.into_iter().map(OsString::from).collect(),
+                        command,
                         input: InputMode::Stdin,
                         source: Some(PathBuf::from("none")),
-                    }
+                    })
                 })
             }
             _ => Err(p.cannot.clone().unwrap_or_default()),
@@ -531,13 +534,14 @@ impl Builder {
         source: &Path,
         out: &Path,
     ) -> Result<PathBuf, String> {
-        let command: Vec<OsString> = vec![
+        let command = AnswerCommand::from_words(vec![
             "sh".into(),
             "-c".into(),
             format!("{{ {script}; }} >&2 && cat {artifact}").into(),
             "sh".into(),
             source.into(),
-        ];
+        ])
+        .ok_or("build: no command")?;
         let request = Request {
             memory_mib: self.memory_mib,
             pass_env: &self.pass_env,

@@ -19,6 +19,7 @@ use super::args::{Args, FormatArg, ShrinkArg};
 use super::load::{self, Random, Sources};
 use crate::cli::error::{self, Error};
 use crate::cli::sandbox::Level;
+use crate::cli::sandbox::untrusted::AnswerCommand;
 use beast_engine::judge::budget::Steps;
 
 /// What `beast check` does, decided from its flags.
@@ -200,8 +201,8 @@ impl From<FormatArg> for Format {
 /// `--post`: the Code Golf answer post.
 #[derive(Clone)]
 pub struct Post {
-    /// The command of the answer posted.
-    pub command: Vec<OsString>,
+    /// The command of the answer posted (none with `--answers` or `--page`).
+    pub command: Option<AnswerCommand>,
     /// `--language`.
     pub language: Option<String>,
     /// `--encoding`.
@@ -241,7 +242,7 @@ impl Plan {
             report_dir: args.report_dir.clone(),
             shard: args.shard,
             post: args.post.then(|| Post {
-                command: args.command.clone(),
+                command: AnswerCommand::from_words(args.command.clone()),
                 language: args.language.clone(),
                 encoding: args.encoding.into(),
                 count_all: args.count_all,
@@ -271,16 +272,16 @@ fn run(args: Args, shard_records: bool) -> Result<RunPlan, Error> {
         Some(path) => answers::read(path)?,
         // `--page`: its answers are made by `page.rs` once the pages are read.
         None if many => Vec::new(),
-        None => vec![Answer {
-            name: display(&args.command),
-            command: args.command.clone(),
-            input: args.input.into(),
-            source: args.source.clone(),
-        }],
+        None => {
+            let command = load::command_ready(&args.command).map_err(error::usage)?;
+            vec![Answer {
+                name: command.shown(),
+                command,
+                input: args.input.into(),
+                source: args.source.clone(),
+            }]
+        }
     };
-    if !many {
-        load::command_ready(&args.command).map_err(error::usage)?;
-    }
     let random = args.random.map(|count| Random {
         count,
         seed: args.seed.unwrap_or_else(crate::cli::seed::fresh_seed),
@@ -322,15 +323,6 @@ fn run(args: Args, shard_records: bool) -> Result<RunPlan, Error> {
         count_all: args.count_all,
         page: None,
     })
-}
-
-/// The command as one line.
-fn display(command: &[OsString]) -> String {
-    command
-        .iter()
-        .map(|a| a.to_string_lossy())
-        .collect::<Vec<_>>()
-        .join(" ")
 }
 
 #[cfg(test)]

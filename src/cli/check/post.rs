@@ -3,7 +3,7 @@
 //! judge's own interpreter, asked its version, or the source's extension: nothing of the
 //! answer's runs on the host) and counts what passed.
 
-use std::ffi::{OsStr, OsString};
+use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -14,8 +14,7 @@ use beast_engine::judge::{cases, pack};
 
 use super::load;
 use crate::cli::files;
-use crate::cli::sandbox::layout;
-use crate::cli::sandbox::trusted::{self, HostProgram, Named};
+use crate::cli::sandbox::untrusted::{self, AnswerCommand, HostProgram, Named};
 
 /// The refusal of `--post` without a source file, before any case runs.
 pub const NO_SOURCE: &str = "--post needs the answer's code: name it with --source FILE (no \
@@ -30,7 +29,7 @@ const VERSION_TIME: Duration = Duration::from_secs(5);
 /// header names, and one final newline), or whole with `count_all`. The interpreter's
 /// version query gives up once `interrupted` says so.
 pub fn text(
-    command: &[OsString],
+    command: Option<&AnswerCommand>,
     source: Option<&Source>,
     reports: &[CaseReport],
     seed: Option<u64>,
@@ -98,19 +97,18 @@ fn passed(reports: &[CaseReport], seed: Option<u64>) -> Passed {
 /// the language of the source file's extension (no version). The version query gives up
 /// once `interrupted` says so.
 fn interpreter_language(
-    command: &[OsString],
+    command: Option<&AnswerCommand>,
     script: &Path,
     interrupted: &dyn Fn() -> bool,
 ) -> anyhow::Result<String> {
-    let command: Vec<OsString> = command
-        .iter()
-        .enumerate()
-        .map(|(i, a)| layout::absolute(a, i == 0))
-        .collect();
+    let command = command.map(AnswerCommand::made_absolute);
     let home = std::env::var_os("HOME").map(PathBuf::from);
-    let named = Named::of(&command, home.as_deref());
+    let named = command
+        .as_ref()
+        .map(|c| Named::of(c, home.as_deref()))
+        .unwrap_or_default();
     let path = std::env::var_os("PATH");
-    let word = match command.first().map(Path::new) {
+    let word = match command.as_ref().map(|c| Path::new(c.program())) {
         Some(p) if same_file(p, script) => shebang(script),
         Some(p) => Some(p.to_string_lossy().into_owned()),
         None => None,
@@ -165,7 +163,7 @@ fn same_file(a: &Path, b: &Path) -> bool {
 /// -S python3 -u` give `python3`), as the engine reads the line, read without blocking from
 /// the first bytes of the file.
 fn shebang(script: &Path) -> Option<String> {
-    let head = trusted::read_head(script, 256).ok()?;
+    let head = untrusted::read_head(script, 256).ok()?;
     post::shebang(&head).map(|line| line.program)
 }
 

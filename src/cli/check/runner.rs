@@ -1,10 +1,10 @@
-//! Running a candidate once: start it (directly, or through the `beast __contain` helper
-//! of the sandbox in force, as [`Sandbox::prepare`] makes it), feed it the puzzle, read its
+//! Running a candidate once: start its [`AnswerCommand`] (directly, or through the
+//! `beast __contain` helper of the sandbox in force, as [`Sandbox::prepare`] makes it),
+//! feed it the puzzle, read its
 //! output up to a cap, stop it on a timeout, on too much output, and once it is done, with
 //! everything it started, and classify how it ended. The registry of running processes
 //! is [`super::interrupt`]; the jails started ahead are [`super::ahead`].
 
-use std::ffi::OsString;
 use std::fs::File;
 use std::io::{self, Read, Write};
 use std::process::{Command, ExitStatus, Stdio};
@@ -24,6 +24,7 @@ use crate::cli::sandbox::spec::GO;
 #[cfg(jail)]
 use crate::cli::sandbox::step::CANNOT_START;
 use crate::cli::sandbox::step::SetUp;
+use crate::cli::sandbox::untrusted::AnswerCommand;
 use crate::cli::sandbox::{Mechanism, Sandbox};
 
 /// How a process ended, as the judge saw it.
@@ -124,7 +125,7 @@ impl Execute for Runner {
 #[derive(Clone, Debug)]
 pub struct Runner {
     /// The command and its arguments, as the user wrote them.
-    pub command: Vec<OsString>,
+    pub command: AnswerCommand,
     /// How the puzzle is fed.
     pub input: InputMode,
     /// The time limit.
@@ -151,11 +152,7 @@ const MAX_ARG_BYTES: usize = 32 * 4096;
 impl Runner {
     /// The command as the user wrote it, for messages.
     pub fn display(&self) -> String {
-        self.command
-            .iter()
-            .map(|a| a.to_string_lossy())
-            .collect::<Vec<_>>()
-            .join(" ")
+        self.command.shown()
     }
 
     /// Runs the candidate on `input`. An `Err` means the command could not be started.
@@ -354,7 +351,6 @@ impl Runner {
     /// What the sandbox needs of the candidate.
     fn candidate(&self) -> Candidate<'_> {
         Candidate {
-            command: &self.command,
             input: self.input,
             timeout: self.timeout,
             max_output: self.max_output,

@@ -6,6 +6,10 @@
 //! namespaces and cgroups; [`Sandbox::finish_case`] reads what is left to read (memory,
 //! the status file) and gives back what is reused. A new protection is added here and in
 //! the helper's files: the case runner only starts, supervises and classifies.
+//!
+//! The answer's command is the layout's [`AnswerCommand`] with the puzzle placed in its
+//! arguments (`--input arg|file`): it leaves here only as words passed on (a keeper's
+//! arguments, a zygote's request), or, under `--sandbox none`, as the process itself.
 
 use std::ffi::{OsStr, OsString};
 #[cfg(jail)]
@@ -20,6 +24,7 @@ use super::spec::{Confinement, INPUT_NAME, Keeper, Limits, Spec};
 #[cfg(jail)]
 use super::spec::{JAILED_HOME, Jail, Outer};
 use super::step::{SetUp, setup_failure};
+use super::untrusted::AnswerCommand;
 #[cfg(jail)]
 use super::zygote::{Held, Zygote};
 use super::{Lease, Mechanism, Sandbox};
@@ -78,11 +83,10 @@ impl Workspace {
     }
 }
 
-/// What the sandbox needs of the candidate to contain one of its cases.
+/// What the sandbox needs of the candidate to contain one of its cases (its command is the
+/// sandbox's own, [`super::layout::Layout::command`]).
 #[derive(Clone, Copy, Debug)]
 pub struct Candidate<'a> {
-    /// The command and its arguments, as the user wrote them.
-    pub command: &'a [OsString],
     /// How the puzzle is fed.
     pub input: InputMode,
     /// The time limit.
@@ -176,16 +180,13 @@ impl Sandbox {
         input: &[u8],
         ahead: bool,
     ) -> io::Result<(Command, CaseResources)> {
-        let (program, rest) = candidate
-            .command
-            .split_first()
-            .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "no command given"))?;
+        // The layout's command: relative paths made absolute, a shim resolved (as the user
+        // wrote it under `--sandbox none`).
+        let command = &self.layout.command;
         if self.mechanism == Mechanism::None {
-            return plain_command(program, rest, candidate.input, input);
+            return plain_command(command, candidate.input, input);
         }
-        // The layout's command: relative paths made absolute, a shim resolved.
-        let (program, rest) = self.layout.command.split_first().unwrap_or((program, rest));
-        self.check_program(program)?;
+        self.check_program(command)?;
         let mut res = CaseResources {
             lease: self.lease(),
             ..CaseResources::default()
@@ -194,8 +195,7 @@ impl Sandbox {
             .private_dir(candidate, input, &mut res)
             .map_err(SetUp::step("make the private directory"))?;
         let input_path = workdir.join(INPUT_NAME).into_os_string();
-        let mut command = vec![program.clone()];
-        command.extend(feed(rest, candidate.input, input, || Ok(input_path))?);
+        let command = feed(command, candidate.input, input, || Ok(input_path))?;
         self.case_resources(candidate.workspace, &mut res)?;
         let keeper = self.keeper(candidate, workdir, command, &res, ahead);
         let mut cmd = Spec::Keep(keeper).command(&self.exe);
@@ -207,18 +207,18 @@ impl Sandbox {
         Ok((cmd, res))
     }
 
-    /// `program` names a file the answer's `PATH` finds (`NotFound` otherwise: the
-    /// answer's failure to start, not the judge's).
-    pub(super) fn check_program(&self, program: &OsStr) -> io::Result<()> {
+    /// The program of `command` names a file the answer's `PATH` finds (`NotFound`
+    /// otherwise: the answer's failure to start, not the judge's).
+    fn check_program(&self, command: &AnswerCommand) -> io::Result<()> {
         let path = self
             .env
             .iter()
             .find(|(k, _)| k == "PATH")
             .map(|(_, v)| v.as_os_str());
-        if super::layout::resolve_program(program, path).is_none_or(|p| !p.is_file()) {
+        if command.program_file(path).is_none_or(|p| !p.is_file()) {
             return Err(io::Error::new(
                 io::ErrorKind::NotFound,
-                format!("no program {}", program.to_string_lossy()),
+                format!("no program {}", command.program().to_string_lossy()),
             ));
         }
         Ok(())
@@ -299,7 +299,7 @@ impl Sandbox {
         &self,
         candidate: &Candidate,
         workdir: PathBuf,
-        command: Vec<OsString>,
+        command: AnswerCommand,
         res: &CaseResources,
         ahead: bool,
     ) -> Keeper {
@@ -388,7 +388,7 @@ impl Sandbox {
                 root_dir: candidate.workspace.root_dir(),
                 status: Some(status.path().to_path_buf()),
             },
-            command: Vec::new(),
+            command: None,
         };
         let held = Held {
             lease,
@@ -453,55 +453,49 @@ impl Sandbox {
 
     /// The answer's command as the jail runs it: the layout's (relative paths made
     /// absolute, a shim resolved), with the puzzle placed for `--input arg|file`.
-    fn jailed_command(&self, candidate: &Candidate, input: &[u8]) -> io::Result<Vec<OsString>> {
-        let (program, rest) = self
-            .layout
-            .command
-            .split_first()
-            .or_else(|| candidate.command.split_first())
-            .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "no command given"))?;
-        self.check_program(program)?;
+    fn jailed_command(&self, candidate: &Candidate, input: &[u8]) -> io::Result<AnswerCommand> {
+        let command = &self.layout.command;
+        self.check_program(command)?;
         let input_path = PathBuf::from(super::spec::JAILED_HOME).join(INPUT_NAME);
-        let mut command = vec![program.clone()];
-        command.extend(feed(rest, candidate.input, input, || {
+        feed(command, candidate.input, input, || {
             Ok(input_path.into_os_string())
-        })?);
-        Ok(command)
+        })
     }
 }
 
 /// The candidate itself, in its own process group (`--sandbox none`), with the puzzle in
 /// a temporary file for `--input file`.
 fn plain_command(
-    program: &OsString,
-    rest: &[OsString],
+    command: &AnswerCommand,
     mode: InputMode,
     input: &[u8],
 ) -> io::Result<(Command, CaseResources)> {
     let mut res = CaseResources::default();
-    let mut cmd = Command::new(program);
-    platform::own_group(&mut cmd);
-    let args = feed(rest, mode, input, || {
+    let fed = feed(command, mode, input, || {
         let file = plain_input_file(input)?;
         let path = file.path().as_os_str().to_os_string();
         res.file = Some(file);
         Ok(path)
     })?;
-    cmd.args(args).stdin(mode.stdin());
+    let program = fed.program();
+    let mut cmd = Command::new(program);
+    platform::own_group(&mut cmd);
+    cmd.args(fed.args()).stdin(mode.stdin());
     Ok((cmd, res))
 }
 
-/// The candidate's arguments with the puzzle placed (`--input arg|file`).
-pub(super) fn feed(
-    rest: &[OsString],
+/// The candidate's command with the puzzle placed in its arguments (`--input arg|file`).
+fn feed(
+    command: &AnswerCommand,
     mode: InputMode,
     input: &[u8],
     file_path: impl FnOnce() -> io::Result<OsString>,
-) -> io::Result<Vec<OsString>> {
+) -> io::Result<AnswerCommand> {
+    let rest = command.args();
     Ok(match mode {
-        InputMode::Stdin => rest.to_vec(),
-        InputMode::Arg => substitute(rest, &platform::os_string(input.to_vec())),
-        InputMode::File => substitute(rest, &file_path()?),
+        InputMode::Stdin => command.clone(),
+        InputMode::Arg => command.with_args(substitute(rest, &platform::os_string(input.to_vec()))),
+        InputMode::File => command.with_args(substitute(rest, &file_path()?)),
     })
 }
 

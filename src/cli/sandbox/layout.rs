@@ -3,8 +3,10 @@
 //! system directories; the judge's own `PATH` and the installations found through it
 //! (version-manager shims resolved by the manager, when it lies outside every place the
 //! command names); the paths the command line names, with the answer's own directory;
-//! `--bind` paths (`--env` passes a value, never a path). The answer's files are data: a `#!` line is
-//! read only where the kernel reads it (the command's program is the script), and what it
+//! `--bind` paths (`--env` passes a value, never a path). The answer's words are an
+//! [`AnswerCommand`] whose paths are looked at only through
+//! [`AnswerCommand::paths`], and its files are data: a `#!` line is read (with
+//! [`read_head`](super::untrusted::read_head)) only where the kernel reads it (the command's program is the script), and what it
 //! names is shown only when it is a regular executable file the case's user could run on
 //! the host, in a system directory or the one the judge's `PATH` finds; otherwise the
 //! layout's notes say why. Nothing under a home the command line did not name is shown.
@@ -25,7 +27,7 @@ use std::sync::mpsc::{self, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
 use super::spec::Bound;
-use super::trusted::{self, HostProgram, Named, too_wide};
+use super::untrusted::{self, AnswerCommand, HostProgram, Named, NamedPath, too_wide};
 use crate::cli::platform;
 
 /// The system directories every answer sees, read-only (where they exist).
@@ -49,10 +51,10 @@ const MANIFEST_BYTES: u64 = 64 << 10;
 const SHEBANG_DEPTH: usize = 4;
 
 /// What the answer's root is made of.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Layout {
     /// The command, its program resolved through a version manager's shim when it is one.
-    pub command: Vec<OsString>,
+    pub command: AnswerCommand,
     /// Paths bound read-only at the same place, beyond [`SYSTEM`]; parents before children.
     pub ro: Vec<PathBuf>,
     /// How each of `ro` is made: from its real path, checked as the case's user.
@@ -64,10 +66,10 @@ pub struct Layout {
 }
 
 /// What the layout is made from.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct Request {
     /// The answer's command (relative paths already made absolute).
-    pub command: Vec<OsString>,
+    pub command: AnswerCommand,
     /// `PATH` as the judge has it (and the answer gets it).
     pub path: Option<OsString>,
     /// `--bind` paths.
@@ -112,6 +114,18 @@ pub enum Unfinished {
 }
 
 impl Layout {
+    /// What an answer run under `--sandbox none` is given: its command as it is, nothing
+    /// bound, nothing masked (it sees what the user sees).
+    pub fn unconfined(command: AnswerCommand) -> Layout {
+        Layout {
+            command,
+            ro: Vec::new(),
+            bound: Vec::new(),
+            masks: Vec::new(),
+            notes: Vec::new(),
+        }
+    }
+
     /// The layout for one answer, made here and now (the tests'; the judge uses
     /// [`Layout::within`]).
     #[cfg(test)]
@@ -168,13 +182,8 @@ impl Layout {
 
     /// The layout, its paths not yet checked.
     fn gathered(req: &Request, interrupted: &dyn Fn() -> bool) -> Layout {
-        let mut command: Vec<OsString> = req
-            .command
-            .iter()
-            .enumerate()
-            .map(|(i, a)| absolute(a, i == 0))
-            .collect();
-        let named = Named::of(&command, req.home.as_deref());
+        let given = req.command.made_absolute();
+        let named = Named::of(&given, req.home.as_deref());
         let mut view = View {
             req,
             named: &named,
@@ -184,24 +193,25 @@ impl Layout {
             whole_way: Vec::new(),
             notes: Vec::new(),
         };
-        if let Some(program) = command.first().cloned() {
-            if program.as_encoded_bytes().contains(&b'/') {
-                let program = Path::new(&program);
-                view.named_path(program, true);
-                view.kernel_interpreter(program, 0);
-            } else if let Some(found) = trusted::on_path(&program, view.path()).first() {
-                // What the jail's own `PATH` lookup finds first; a shim of it is resolved
-                // only when it is the judge's (outside every place the command names).
-                let real = view.behind_shim(found);
-                if &real != found {
-                    command[0] = real.clone().into_os_string();
-                }
-                view.installation(&real, false);
-                view.kernel_interpreter(&real, 0);
+        let mut command = given.clone();
+        if given.program_is_looked_up()
+            && let Some(found) = untrusted::on_path(given.program(), view.path()).first()
+        {
+            // What the jail's own `PATH` lookup finds first; a shim of it is resolved
+            // only when it is the judge's (outside every place the command names).
+            let real = view.behind_shim(found);
+            if &real != found {
+                command = given.with_program(real.clone());
             }
+            view.installation(&real, false);
+            view.kernel_interpreter(&real, 0);
         }
-        for arg in command.iter().skip(1) {
-            view.named_path(Path::new(arg), false);
+        for NamedPath { path, program } in given.paths() {
+            view.named_path(path, program);
+            if program {
+                // The kernel reads its `#!` line: the program is the script.
+                view.kernel_interpreter(path, 0);
+            }
         }
         let View {
             mut ro,
@@ -225,10 +235,7 @@ impl Layout {
             .filter(|p| p.is_absolute());
         // A copy of the judge the user runs on purpose (the program, or a variable passed
         // with --env) is not masked.
-        let trusted: Vec<PathBuf> = command
-            .first()
-            .map(PathBuf::from)
-            .into_iter()
+        let trusted: Vec<PathBuf> = std::iter::once(PathBuf::from(command.program()))
             .chain(named_by_env)
             .collect();
         let masks = masks(&ro, req, &trusted);
@@ -259,9 +266,9 @@ fn bound(ro: &[PathBuf], named: &[PathBuf]) -> Vec<Bound> {
 /// (see [`super::reach`]); else which directory stops it, and how to open it.
 #[cfg(target_os = "linux")]
 fn readable(bound: &Bound, case_uid: Option<u32>) -> Result<(), Unfinished> {
-    use super::reach::{Reader, open_as};
+    use super::reach::{Reader, open_bound};
     let reader = case_uid.map_or(Reader::Judge, Reader::Case);
-    let Err(closed) = open_as(&bound.from, reader, bound.named) else {
+    let Err(closed) = open_bound(bound, reader) else {
         return Ok(());
     };
     let leads = match bound.at == bound.from {
@@ -375,7 +382,7 @@ impl View<'_> {
         if depth >= SHEBANG_DEPTH {
             return;
         }
-        let Ok(head) = trusted::read_head(script, SHEBANG_BYTES) else {
+        let Ok(head) = untrusted::read_head(script, SHEBANG_BYTES) else {
             return;
         };
         let Some((interpreter, argument)) = shebang(&head) else {
@@ -426,7 +433,7 @@ impl View<'_> {
             return self.shown_file(named, false);
         }
         let mut first_why = None;
-        for found in trusted::on_path(named.as_os_str(), self.path()) {
+        for found in untrusted::on_path(named.as_os_str(), self.path()) {
             if self.named.holds(&found) {
                 // The answer's own, shown with the place the command names.
                 return Ok(None);
@@ -545,30 +552,6 @@ fn env_program(argument: &str) -> Option<String> {
         .split_whitespace()
         .find(|w| !w.starts_with('-') && !w.contains('='))
         .map(str::to_string)
-}
-
-/// A relative path that exists from here, made absolute (the answer runs in its own
-/// directory); anything else as it is. A program without a `/` is looked up in `PATH`.
-pub fn absolute(arg: &OsStr, program: bool) -> OsString {
-    let path = Path::new(arg);
-    let bytes = arg.as_encoded_bytes();
-    let looked_up = program && !bytes.contains(&b'/');
-    if looked_up || path.is_absolute() || bytes.starts_with(b"-") || !path.exists() {
-        return arg.to_os_string();
-    }
-    std::path::absolute(path).map_or_else(|_| arg.to_os_string(), PathBuf::into_os_string)
-}
-
-/// The file a program name runs: a name with a `/` as it is, otherwise the first
-/// executable file of that name in `path`.
-pub fn resolve_program(program: &OsStr, path: Option<&OsStr>) -> Option<PathBuf> {
-    let p = Path::new(program);
-    if program.as_encoded_bytes().contains(&b'/') {
-        return Some(p.to_path_buf());
-    }
-    std::env::split_paths(path?)
-        .map(|d| d.join(p))
-        .find(|c| trusted::runnable(c))
 }
 
 /// The installation a program belongs to: the parent of its `bin` (or `sbin`, `libexec`)
@@ -702,7 +685,7 @@ pub fn without_masks(read: &[PathBuf], masks: &[PathBuf]) -> Vec<PathBuf> {
 /// Checkouts of this project at, above or just below `dir`.
 fn checkouts(dir: &Path) -> Vec<PathBuf> {
     let is_checkout = |d: &Path| {
-        trusted::read_head(&d.join("Cargo.toml"), MANIFEST_BYTES)
+        untrusted::read_head(&d.join("Cargo.toml"), MANIFEST_BYTES)
             .is_ok_and(|t| String::from_utf8_lossy(&t).contains("name = \"beast-judge\""))
     };
     let mut found: Vec<PathBuf> = dir
@@ -768,7 +751,7 @@ fn looks_like_a_judge(path: &Path) -> bool {
         .and_then(Path::file_name)
         .is_some_and(|d| d == "deps");
     let named = name == "beast" || (in_deps && name.starts_with("beast-") && !name.contains('.'));
-    named && trusted::read_head(path, 4).is_ok_and(|magic| magic == b"\x7fELF")
+    named && untrusted::read_head(path, 4).is_ok_and(|magic| magic == b"\x7fELF")
 }
 
 /// True when both files hold the same `len` bytes (or are one file).
@@ -823,10 +806,15 @@ mod tests {
 
     fn request(command: &[OsString], exe: &Path, cases: &[PathBuf]) -> Request {
         Request {
-            command: command.to_vec(),
+            command: AnswerCommand::from_words(command.to_vec()).expect("a command"),
+            path: None,
+            binds: Vec::new(),
+            env_values: Vec::new(),
             cases: cases.to_vec(),
             exe: exe.to_path_buf(),
-            ..Request::default()
+            home: None,
+            judge_named: false,
+            case_uid: None,
         }
     }
 
@@ -1189,12 +1177,10 @@ mod tests {
                 ])
                 .expect("a PATH");
                 let req = Request {
-                    command: command.clone(),
                     path: Some(path),
-                    exe: w.at("no-judge"),
                     home: Some(w.at("home")),
                     case_uid: own_uid.then_some(crate::cli::sandbox::FIRST_UID),
-                    ..Request::default()
+                    ..request(&command, &w.at("no-judge"), &[])
                 };
                 let started = Instant::now();
                 let layout = Layout::new(&req);

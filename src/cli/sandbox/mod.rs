@@ -7,9 +7,10 @@
 //! **The processes** (the jail; `basic` and `none` below):
 //!
 //! 1. The judge (`beast check`), as the user who ran it. It decides once an answer what the
-//!    answer may see ([`layout`], from what [`trusted`] allows), probes the machine once a
-//!    check ([`Host`]), makes each case's cgroup ahead ([`cgroup::Stock`]) and runs the case
-//!    through a zygote ([`zygote`], [`case`]).
+//!    answer may see ([`layout`], from trusted inputs only: the answer's command, an
+//!    [`AnswerCommand`], and its files are [`untrusted`] data), probes the machine once a
+//!    check ([`Host`]), makes each case's cgroup ahead ([`cgroup::Stock`]) and runs the
+//!    case through a zygote ([`zygote`], [`case`]).
 //! 2. One outer helper a job slot (`beast __contain --role outer`, [`helper::jail::outer`]), started
 //!    by a thread of the judge that waits for it. As a normal user it first makes a user
 //!    namespace mapping the user's own ids and the slot's subordinate one (through the
@@ -63,8 +64,8 @@ pub mod spec;
 pub mod step;
 #[cfg(jail)]
 pub mod subordinate;
-pub mod trusted;
 pub mod uids;
+pub mod untrusted;
 #[cfg(jail)]
 pub mod wire;
 #[cfg(jail)]
@@ -81,6 +82,7 @@ use self::cgroup::{CaseGroup, Cgroups, Stock};
 use self::layout::Layout;
 use self::uids::UIDS;
 pub use self::uids::{FIRST_UID, Lease, UidPool};
+use self::untrusted::AnswerCommand;
 use crate::cli::platform;
 
 /// `--sandbox`: how strongly the answer is contained.
@@ -344,7 +346,7 @@ fn probe_jail(workspace: &Path, subordinate: Option<u32>) -> Result<(), String> 
             root_dir: root,
             status: Some(status.path().to_path_buf()),
         },
-        command: Vec::new(),
+        command: None,
     };
     let held = Held {
         lease: None,
@@ -355,7 +357,8 @@ fn probe_jail(workspace: &Path, subordinate: Option<u32>) -> Result<(), String> 
     let pipe = || std::io::pipe().map_err(|e| e.to_string());
     let ((_out, out), (err_r, err)) = (pipe()?, pipe()?);
     let request = Request {
-        command: vec![program.into()],
+        command: AnswerCommand::from_words(vec![program.into()])
+            .ok_or("no program to try a jail on")?,
         env: Vec::new(),
         input_file: None,
         stdin: false,
@@ -426,8 +429,9 @@ pub struct Request<'a> {
     pub cases: &'a [PathBuf],
     /// `--bind` paths.
     pub binds: &'a [PathBuf],
-    /// The answer's command (relative paths made absolute).
-    pub command: &'a [OsString],
+    /// The answer's command, as the user wrote it (the layout makes its relative paths
+    /// absolute).
+    pub command: &'a AnswerCommand,
 }
 
 impl Sandbox {
@@ -448,15 +452,13 @@ impl Sandbox {
             .find(|(k, _)| k == "PATH")
             .map(|(_, v)| v.as_os_str());
         let home = std::env::var_os("HOME").map(PathBuf::from);
-        let judge_named = names_the_judge(&exe, req.command, &env, path);
+        let command = req.command.clone();
+        let judge_named = names_the_judge(&exe, &command, &env, path);
         let layout = match host.mechanism {
-            Mechanism::None => Layout {
-                command: req.command.to_vec(),
-                ..Layout::default()
-            },
+            Mechanism::None => Layout::unconfined(command),
             _ => Layout::within(
                 layout::Request {
-                    command: req.command.to_vec(),
+                    command,
                     path: path.map(OsStr::to_os_string),
                     binds: req.binds.to_vec(),
                     env_values: env
@@ -732,13 +734,11 @@ pub fn allowed_env(
 /// it then, so it is not masked.
 fn names_the_judge(
     exe: &Path,
-    command: &[OsString],
+    command: &AnswerCommand,
     env: &[(OsString, OsString)],
     path: Option<&OsStr>,
 ) -> bool {
-    let program = command
-        .first()
-        .and_then(|p| layout::resolve_program(p, path));
+    let program = command.program_file(path);
     program.is_some_and(|p| same_file(exe, &p))
         || env.iter().any(|(_, v)| same_file(exe, Path::new(v)))
 }

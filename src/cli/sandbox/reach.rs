@@ -20,6 +20,8 @@ use std::path::{Component, Path, PathBuf};
 use nix::fcntl::{OFlag, open, openat};
 use nix::sys::stat::{FileStat, Mode, SFlag, fstat};
 
+use super::spec::Bound;
+
 /// Who must be able to read the path.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Reader {
@@ -90,10 +92,18 @@ impl fmt::Display for Closed {
     }
 }
 
+/// Opens the path `bound` shows, from its real path, for `reader`: every directory on the
+/// way checked when the command line names it (`bound.named`: a path of the answer's, or
+/// `--bind`), the target always. The `O_PATH` descriptor to mount, or why the reader could
+/// not have read it. The one way a shown path is opened, by the judge and by the helpers.
+pub fn open_bound(bound: &Bound, reader: Reader) -> Result<OwnedFd, Closed> {
+    open_as(&bound.from, reader, bound.named)
+}
+
 /// Opens `path` (absolute, and as the judge resolved it: no symbolic link on it) for
 /// `reader`, checking every directory on the way when `whole_way`, and the target always:
 /// the `O_PATH` descriptor to mount, or why the reader could not have read it.
-pub fn open_as(path: &Path, reader: Reader, whole_way: bool) -> Result<OwnedFd, Closed> {
+fn open_as(path: &Path, reader: Reader, whole_way: bool) -> Result<OwnedFd, Closed> {
     let flags = OFlag::O_PATH | OFlag::O_NOFOLLOW | OFlag::O_CLOEXEC;
     let closed = |at: &Path, why: String| Closed {
         at: at.to_path_buf(),

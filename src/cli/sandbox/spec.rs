@@ -9,11 +9,14 @@
 //! answer's [`Limits`] and what it sees ([`Confinement`], shared by the keeper and the
 //! jail), the [`Jail`] a zygote builds, the [`Outer`] process around it, the [`Keeper`],
 //! the [`Warden`] and the [`Mapping`]. A role writes only its own flags, and a flag of
-//! another role is refused when read back.
+//! another role is refused when read back. The answer's words, after `--`, are read back
+//! as an [`AnswerCommand`], never as paths or flags.
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::Command;
+
+use super::untrusted::AnswerCommand;
 
 /// The hidden subcommand that makes `beast` the helper: `beast __contain SPEC...`.
 pub const SUBCOMMAND: &str = "__contain";
@@ -152,9 +155,9 @@ pub struct Outer {
     pub cgroup: Vec<PathBuf>,
     /// The jail its zygote builds.
     pub jail: Jail,
-    /// One case's command to judge itself (a jail by hand, and the tests'); empty when it
+    /// One case's command to judge itself (a jail by hand, and the tests'); none when it
     /// passes its standard input, the judge's socket, on to the zygote.
-    pub command: Vec<OsString>,
+    pub command: Option<AnswerCommand>,
 }
 
 /// The keeper of one case under `--sandbox basic` ([`Role::Keep`]).
@@ -175,8 +178,8 @@ pub struct Keeper {
     /// told apart from any exit status the answer could give. Empty when the answer
     /// started.
     pub status: Option<PathBuf>,
-    /// The answer's command, never empty.
-    pub command: Vec<OsString>,
+    /// The answer's command.
+    pub command: AnswerCommand,
 }
 
 /// The warden of one check under root ([`Role::Warden`]).
@@ -265,7 +268,7 @@ impl Spec {
             Spec::Outer(outer) => {
                 args.flag("judge-pid", outer.judge_pid.to_string());
                 args.jail(&outer.jail, &outer.cgroup);
-                args.command(&outer.command);
+                args.command(outer.command.as_ref().map_or(&[], AnswerCommand::words));
             }
             Spec::Zygote(jail) => {
                 args.jail(jail, &[]);
@@ -284,7 +287,7 @@ impl Spec {
                     args.0.push("--await-go".into());
                 }
                 args.bound(&answer.ro);
-                args.command(&keeper.command);
+                args.command(keeper.command.words());
             }
             Spec::Warden(warden) => {
                 args.flag("judge-pid", warden.judge_pid.to_string());
@@ -312,22 +315,21 @@ impl Spec {
                 judge_pid: given.judge_pid()?,
                 cgroup: std::mem::take(&mut given.cgroup),
                 jail: given.jail()?,
-                command: std::mem::take(&mut given.command),
+                command: AnswerCommand::from_words(std::mem::take(&mut given.command)),
             }),
             Role::Zygote => Spec::Zygote(given.jail()?),
             Role::Keep => {
                 let judge_pid = given.judge_pid()?;
                 let answer = given.confinement()?;
-                if given.command.is_empty() {
-                    return Err("no command after --".to_string());
-                }
+                let command = AnswerCommand::from_words(std::mem::take(&mut given.command))
+                    .ok_or_else(|| "no command after --".to_string())?;
                 Spec::Keep(Keeper {
                     judge_pid,
                     cgroup: std::mem::take(&mut given.cgroup),
                     answer,
                     await_go: std::mem::take(&mut given.await_go),
                     status: given.status.take(),
-                    command: std::mem::take(&mut given.command),
+                    command,
                 })
             }
             Role::Warden => Spec::Warden(Warden {
@@ -629,10 +631,9 @@ mod tests {
         }
     }
 
-    fn command() -> Vec<OsString> {
-        ["python3", "--", "-c", "print(1)"]
-            .map(OsString::from)
-            .to_vec()
+    fn command() -> AnswerCommand {
+        let words = ["python3", "--", "-c", "print(1)"].map(OsString::from);
+        AnswerCommand::from_words(words.to_vec()).expect("a command")
     }
 
     /// Every role's spec with every field it has set, then with only what it needs.
@@ -664,13 +665,13 @@ mod tests {
                 judge_pid: 42,
                 cgroup: cgroups.clone(),
                 jail: jail(),
-                command: command(),
+                command: Some(command()),
             }),
             Spec::Outer(Outer {
                 judge_pid: 42,
                 cgroup: Vec::new(),
                 jail: bare_jail.clone(),
-                command: Vec::new(),
+                command: None,
             }),
             Spec::Zygote(jail()),
             Spec::Zygote(bare_jail),
@@ -688,7 +689,7 @@ mod tests {
                 answer: bare,
                 await_go: false,
                 status: None,
-                command: vec!["./golf".into()],
+                command: AnswerCommand::from_words(vec!["./golf".into()]).expect("a command"),
             }),
             Spec::Warden(Warden {
                 judge_pid: 42,
@@ -733,7 +734,7 @@ mod tests {
             judge_pid: 42,
             cgroup: vec!["/sys/fs/cgroup/beast/1".into()],
             jail: jail(),
-            command: vec!["./golf".into()],
+            command: AnswerCommand::from_words(vec!["./golf".into()]),
         });
         let words: Vec<String> = outer
             .to_args()
@@ -756,7 +757,7 @@ mod tests {
             judge_pid: 42,
             cgroup: Vec::new(),
             jail: jail(),
-            command: Vec::new(),
+            command: None,
         };
         assert_eq!(
             outer.mapping(43),

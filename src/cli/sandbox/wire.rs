@@ -1,8 +1,9 @@
 //! The messages between the judge and a jail's zygote (see [`super::zygote`]), the one
 //! channel besides the status file: a Unix stream socket, the zygote's standard input.
 //! Each message is a kind byte, a length and a body of fields, and may carry descriptors
-//! (`SCM_RIGHTS`) with its first bytes. The judge asks for a case ([`Request`], with the
-//! case's pipes and cgroup files); the zygote answers [`Reply::Started`] (with a pidfd of
+//! (`SCM_RIGHTS`) with its first bytes. The judge asks for a case ([`Request`]: the
+//! answer's [`AnswerCommand`], its environment, with the case's pipes and cgroup files);
+//! the zygote answers [`Reply::Started`] (with a pidfd of
 //! the answer), then [`Reply::Ended`], or tells why the case could not start.
 //!
 //! Nothing the answer prints passes here: its output goes through its own pipes to the
@@ -21,6 +22,8 @@ use rustix::net::{
     RecvAncillaryBuffer, RecvAncillaryMessage, RecvFlags, SendAncillaryBuffer,
     SendAncillaryMessage, SendFlags, recvmsg, sendmsg,
 };
+
+use super::untrusted::AnswerCommand;
 
 /// The most descriptors one message carries (a request: stdin, stdout, stderr, and the
 /// cgroup files to enter and to leave, two each).
@@ -92,7 +95,7 @@ impl Entry {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Request {
     /// The answer's command (the puzzle in its arguments for `--input arg`).
-    pub command: Vec<OsString>,
+    pub command: AnswerCommand,
     /// The answer's whole environment.
     pub env: Vec<(OsString, OsString)>,
     /// The puzzle file's bytes (`--input file`), written in the answer's directory.
@@ -309,8 +312,9 @@ fn receive(socket: &UnixStream) -> io::Result<Option<Message>> {
 /// Asks for one case: `request`, with its descriptors.
 pub fn send_request(socket: &UnixStream, request: &Request, fds: &RequestFds) -> io::Result<()> {
     let mut body = Body::default();
-    body.number(count(request.command.len()));
-    for arg in &request.command {
+    let words = request.command.words();
+    body.number(count(words.len()));
+    for arg in words {
         body.bytes(arg.as_bytes());
     }
     body.number(count(request.env.len()));
@@ -344,7 +348,7 @@ pub fn receive_request(socket: &UnixStream) -> io::Result<Option<(Request, Reque
     }
     let mut f = Fields(&body);
     let n = f.count(4)?;
-    let command = (0..n).map(|_| f.os()).collect::<io::Result<Vec<_>>>()?;
+    let words = (0..n).map(|_| f.os()).collect::<io::Result<Vec<_>>>()?;
     let n = f.count(8)?;
     let env = (0..n)
         .map(|_| Ok((f.os()?, f.os()?)))
@@ -365,11 +369,12 @@ pub fn receive_request(socket: &UnixStream) -> io::Result<Option<(Request, Reque
     let stdin_fd = if stdin { Some(next()?) } else { None };
     let (stdout, stderr) = (next()?, next()?);
     let rest: Vec<OwnedFd> = fds.collect();
-    if enter > rest.len() || command.is_empty() {
+    let command = AnswerCommand::from_words(words).filter(|_| enter <= rest.len());
+    let Some(command) = command else {
         return Err(bad(
             "a request that names no command or too few cgroup files",
         ));
-    }
+    };
     let mut rest = rest;
     let leave = rest.split_off(enter);
     let request = Request {
@@ -463,7 +468,12 @@ mod tests {
     fn a_request_and_its_descriptors_arrive_as_sent() {
         let (judge, zygote) = UnixStream::pair().expect("socket pair");
         let request = Request {
-            command: vec!["python3".into(), "golf.py".into(), "5 5\n#####".into()],
+            command: AnswerCommand::from_words(vec![
+                "python3".into(),
+                "golf.py".into(),
+                "5 5\n#####".into(),
+            ])
+            .expect("a command"),
             env: vec![
                 ("PATH".into(), "/usr/bin".into()),
                 ("HOME".into(), "/tmp/answer".into()),

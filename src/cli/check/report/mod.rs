@@ -196,7 +196,7 @@ mod tests {
         assert_eq!(r.out.kept_text(), (format!("{line}\n").as_str(), ""));
         let post = Output {
             post: Some(Post {
-                command: Vec::new(),
+                command: None,
                 language: None,
                 encoding: beast_engine::judge::post::Encoding::Utf8,
                 count_all: false,

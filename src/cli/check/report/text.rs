@@ -54,7 +54,7 @@ impl Text {
         let all_passed = summary.failed == 0 && summary.internal == 0;
         if let Some(p) = self.post.as_ref().filter(|_| all_passed) {
             let text = post::text(
-                &p.command,
+                p.command.as_ref(),
                 j.source.as_ref(),
                 reports,
                 finish.seed,

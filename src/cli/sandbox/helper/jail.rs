@@ -41,6 +41,7 @@ use crate::cli::sandbox::spec::{Bound, INPUT_NAME, Jail, Outer, Spec, Warden};
 use crate::cli::sandbox::step::{
     CANNOT_START, Failure, SETUP_FAILED, Step, judge_alive, relay, stop_signals,
 };
+use crate::cli::sandbox::untrusted::AnswerCommand;
 use crate::cli::sandbox::wire::{self, Entry, Reply, Request, RequestFds};
 
 /// The devices the answer gets in `/dev`.
@@ -80,13 +81,12 @@ pub fn outer(spec: &Outer) -> Result<u8, Failure> {
     let mut cmd = Spec::Zygote(spec.jail.clone()).command(&exe);
     // The judge of one case talks to the zygote from a thread started before the pid
     // namespace is made (no thread can be started after it).
-    let one_case = match spec.command.is_empty() {
-        true => None,
-        false => {
+    let one_case = match spec.command.clone() {
+        None => None,
+        Some(command) => {
             let (ours, theirs) =
                 std::os::unix::net::UnixStream::pair().step("make the zygote's socket")?;
             cmd.stdin(Stdio::from(OwnedFd::from(theirs)));
-            let command = spec.command.clone();
             Some(std::thread::spawn(move || judge_one_case(&ours, command)))
         }
     };
@@ -112,7 +112,7 @@ pub fn outer(spec: &Outer) -> Result<u8, Failure> {
 /// Closing the socket at the end ends the zygote.
 fn judge_one_case(
     socket: &std::os::unix::net::UnixStream,
-    command: Vec<OsString>,
+    command: AnswerCommand,
 ) -> Result<u8, Failure> {
     use std::os::fd::AsFd;
     if !matches!(wire::receive_reply(socket), Ok(Some(Reply::Ready))) {
@@ -401,13 +401,13 @@ fn start_case(
         set_up(scratch(spec, request.input_file.as_deref()))?;
         set_up(confine::drop_every_capability())?;
         set_up(seccompiler::apply_filter(filter).step("install the seccomp filter"))?;
-        let program = &request.command[0];
+        let program = request.command.program();
         let stdin = match streams.stdin {
             Some(fd) => Stdio::from(fd),
             None => Stdio::null(),
         };
         Command::new(program)
-            .args(&request.command[1..])
+            .args(request.command.args())
             .current_dir(&spec.answer.workdir)
             .env_clear()
             .envs(request.env.iter().map(|(k, v)| (k, v)))
@@ -609,7 +609,7 @@ fn devices(root: &Path, shm_size: u64) -> Result<(), Failure> {
 /// to the case, is refused, not shown.
 fn open_bound(bound: &Bound, uid: Option<u32>) -> Result<OwnedFd, Failure> {
     let reader = uid.map_or(Reader::Opener, Reader::Case);
-    reach::open_as(&bound.from, reader, bound.named).map_err(|closed| Failure {
+    reach::open_bound(bound, reader).map_err(|closed| Failure {
         step: "bind a path",
         reason: format!("{}: {closed}", bound.at.display()),
         code: SETUP_FAILED,

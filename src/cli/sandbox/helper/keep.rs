@@ -1,8 +1,10 @@
 //! `--sandbox basic`: no namespaces. The keeper joins the case's cgroups, takes the
 //! case's own uid under root, becomes a child subreaper, and confines itself (Landlock
 //! over the same allow-list as the jail's root, no signal out of it; seccomp; limits; no
-//! inherited descriptor) before it starts the answer, waits for it, and kills every
-//! descendant left.
+//! inherited descriptor) before it starts the answer (its [`AnswerCommand`], the words
+//! after `--`, started only here), waits for it, and kills every descendant left.
+//!
+//! [`AnswerCommand`]: crate::cli::sandbox::untrusted::AnswerCommand
 
 use std::io;
 use std::path::PathBuf;
@@ -40,7 +42,7 @@ pub fn keep(keeper: &Keeper, status: Option<i32>) -> Result<u8, Failure> {
         // Checked again as the case's user, through no symbolic link: a path changed
         // since the judge decided it is refused (Landlock below opens it once more).
         let reader = answer.uid.map_or(Reader::Judge, Reader::Case);
-        reach::open_as(&bound.from, reader, bound.named).map_err(|closed| Failure {
+        reach::open_bound(bound, reader).map_err(|closed| Failure {
             step: "bind a path",
             reason: format!("{}: {closed}", bound.at.display()),
             code: SETUP_FAILED,
@@ -80,7 +82,7 @@ pub fn keep(keeper: &Keeper, status: Option<i32>) -> Result<u8, Failure> {
     }
     let child = while_at_the_process_limit(|| the_answer(keeper).spawn()).map_err(|e| Failure {
         step: "start the answer",
-        reason: format!("{}: {e}", keeper.command[0].to_string_lossy()),
+        reason: format!("{}: {e}", keeper.command.program().to_string_lossy()),
         code: CANNOT_START,
     })?;
     let pid = Pid::from_raw(i32::try_from(child.id()).unwrap_or(i32::MAX));
@@ -109,8 +111,9 @@ fn while_at_the_process_limit<T>(mut start: impl FnMut() -> io::Result<T>) -> io
 
 /// The answer's command, in its directory (the environment was set by the judge).
 fn the_answer(keeper: &Keeper) -> Command {
-    let mut cmd = Command::new(&keeper.command[0]);
-    cmd.args(&keeper.command[1..])
+    let program = keeper.command.program();
+    let mut cmd = Command::new(program);
+    cmd.args(keeper.command.args())
         .current_dir(&keeper.answer.workdir);
     cmd
 }

@@ -1,10 +1,15 @@
-//! What the judge trusts when it prepares an answer's jail, and how it touches the answer's
-//! files. The answer's files are data: the directories its command names ([`Named`]) never
-//! decide what runs on the host. Besides the judge itself, only a [`HostProgram`] runs
-//! there before a case, and one can only be had through the judge's own `PATH`, outside
-//! every named directory: a version manager's `which` and an interpreter's `--version`,
-//! bounded in time and output. The answer's own files are read with [`read_head`]:
-//! without blocking, regular files only, a bounded prefix.
+//! The answer's words and files, which the judge never trusts, and how it touches them.
+//! The answer's command is an [`AnswerCommand`], never a plain list of strings: its words
+//! are data, passed on as they are (to a zygote, in a keeper's arguments) and started only
+//! inside the jail, basic's keeper, or under `--sandbox none` as the user asked. The paths
+//! they name ([`AnswerCommand::paths`], and the places around them, [`Named`]) are the
+//! answer's: the judge looks at what they are to decide what the jail shows, reads them
+//! only with [`read_head`] (without blocking, regular files only, a bounded prefix), and
+//! shows them only as a [`Bound`](super::spec::Bound) that [`reach`](super::reach) opens
+//! by descriptor, as the case's user, before it is mounted. They never decide what runs on
+//! the host: besides the judge itself, only a [`HostProgram`] runs there before a case, and
+//! one can only be had through the judge's own `PATH`, outside every named place: a version
+//! manager's `which` and an interpreter's `--version`, bounded in time and output.
 
 use std::ffi::{OsStr, OsString};
 use std::io::{self, Read};
@@ -13,6 +18,120 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use crate::cli::platform;
+
+/// The answer's command: its program and arguments as the user wrote them (or as the
+/// layout made them: relative paths made absolute, a shim resolved, the puzzle placed),
+/// never empty. It is no path and no `Command`: a word becomes a path only through
+/// [`AnswerCommand::paths`] or [`AnswerCommand::program_file`], to be looked at, and a
+/// process only where the answer is contained.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AnswerCommand(Vec<OsString>);
+
+/// A word of the answer's command that may name a path (see [`AnswerCommand::paths`]):
+/// what lies there is the answer's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NamedPath<'a> {
+    /// The word, as a path (absolute where it existed when the layout was made).
+    pub path: &'a Path,
+    /// True for the program, the command's first word.
+    pub program: bool,
+}
+
+impl AnswerCommand {
+    /// The command of `words`, the program first; `None` when there is no word.
+    pub fn from_words(words: Vec<OsString>) -> Option<AnswerCommand> {
+        (!words.is_empty()).then_some(AnswerCommand(words))
+    }
+
+    /// The program, its first word: a name without `/` is looked up in `PATH`.
+    pub fn program(&self) -> &OsStr {
+        self.0.first().map_or(OsStr::new(""), OsString::as_os_str)
+    }
+
+    /// Its arguments, after the program.
+    pub fn args(&self) -> &[OsString] {
+        self.0.get(1..).unwrap_or_default()
+    }
+
+    /// Every word, the program first, to pass on as they are: in a zygote's request, in a
+    /// keeper's arguments.
+    pub fn words(&self) -> &[OsString] {
+        &self.0
+    }
+
+    /// The words as one line, for messages (lossy where a word is not UTF-8).
+    pub fn shown(&self) -> String {
+        let words: Vec<_> = self.0.iter().map(|w| w.to_string_lossy()).collect();
+        words.join(" ")
+    }
+
+    /// True when the program is a name without `/`: `PATH` finds it, and it names no place.
+    pub fn program_is_looked_up(&self) -> bool {
+        !self.program().as_encoded_bytes().contains(&b'/')
+    }
+
+    /// The words that may name a path, in order: the program when it holds a `/`, and every
+    /// argument. The judge looks at what is there (is it a directory, where does it lead)
+    /// to decide what the jail shows; it reads it only with [`read_head`].
+    pub fn paths(&self) -> impl Iterator<Item = NamedPath<'_>> {
+        let looked_up = self.program_is_looked_up();
+        self.0
+            .iter()
+            .enumerate()
+            .filter(move |(i, _)| *i > 0 || !looked_up)
+            .map(|(i, word)| NamedPath {
+                path: Path::new(word),
+                program: i == 0,
+            })
+    }
+
+    /// The file the program names, to look at (does it exist, is it the judge), never to
+    /// run on the host: the program itself when it holds a `/`, else the first executable
+    /// file of that name in `path`.
+    pub fn program_file(&self, path: Option<&OsStr>) -> Option<PathBuf> {
+        let program = Path::new(self.program());
+        if !self.program_is_looked_up() {
+            return Some(program.to_path_buf());
+        }
+        std::env::split_paths(path?)
+            .map(|d| d.join(program))
+            .find(|c| runnable(c))
+    }
+
+    /// The same command, each word that is a relative path existing from here made
+    /// absolute (the answer runs in its own directory); a program without a `/` and an
+    /// option stay as they are.
+    pub fn made_absolute(&self) -> AnswerCommand {
+        let words = self.0.iter().enumerate();
+        AnswerCommand(words.map(|(i, w)| absolute(w, i == 0)).collect())
+    }
+
+    /// The same arguments after `program` (the real program behind a shim).
+    pub fn with_program(&self, program: PathBuf) -> AnswerCommand {
+        let mut words = vec![program.into_os_string()];
+        words.extend_from_slice(self.args());
+        AnswerCommand(words)
+    }
+
+    /// The same program with `args` (the puzzle placed for `--input arg|file`).
+    pub fn with_args(&self, args: Vec<OsString>) -> AnswerCommand {
+        let mut words = vec![self.program().to_os_string()];
+        words.extend(args);
+        AnswerCommand(words)
+    }
+}
+
+/// A relative path that exists from here, made absolute (the answer runs in its own
+/// directory); anything else as it is. A program without a `/` is looked up in `PATH`.
+fn absolute(arg: &OsStr, program: bool) -> OsString {
+    let path = Path::new(arg);
+    let bytes = arg.as_encoded_bytes();
+    let looked_up = program && !bytes.contains(&b'/');
+    if looked_up || path.is_absolute() || bytes.starts_with(b"-") || !path.exists() {
+        return arg.to_os_string();
+    }
+    std::path::absolute(path).map_or_else(|_| arg.to_os_string(), PathBuf::into_os_string)
+}
 
 /// The most bytes a host program's output is read of (the rest is drained and dropped).
 const OUTPUT_KEPT: u64 = 64 << 10;
@@ -38,14 +157,12 @@ pub struct Named {
 }
 
 impl Named {
-    /// The places `command` names (its words already made absolute where they exist).
-    pub fn of(command: &[OsString], home: Option<&Path>) -> Named {
+    /// The places `command` names (its words already made absolute where they exist; a
+    /// program without a `/` names none).
+    pub fn of(command: &AnswerCommand, home: Option<&Path>) -> Named {
         let mut places = Vec::new();
-        for (i, word) in command.iter().enumerate() {
-            let path = Path::new(word);
-            // A program without a `/` is looked up in `PATH`: it names no place.
-            let looked_up = i == 0 && !word.as_encoded_bytes().contains(&b'/');
-            if looked_up || !path.is_absolute() || path.symlink_metadata().is_err() {
+        for NamedPath { path, .. } in command.paths() {
+            if !path.is_absolute() || path.symlink_metadata().is_err() {
                 continue;
             }
             let place = match path.parent() {
@@ -292,6 +409,42 @@ mod tests {
         std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).expect("chmod");
     }
 
+    fn answer_command(words: Vec<OsString>) -> AnswerCommand {
+        AnswerCommand::from_words(words).expect("a command")
+    }
+
+    #[test]
+    fn an_answers_words_name_paths_only_where_the_kernel_would_open_them() {
+        assert_eq!(AnswerCommand::from_words(Vec::new()), None);
+        let words = |v: &[&str]| v.iter().map(OsString::from).collect::<Vec<_>>();
+        let paths = |c: &AnswerCommand| {
+            c.paths()
+                .map(|p| (p.path.to_path_buf(), p.program))
+                .collect::<Vec<_>>()
+        };
+        let looked_up = answer_command(words(&["python3", "/srv/a.py", "-u"]));
+        assert!(looked_up.program_is_looked_up());
+        assert_eq!(
+            paths(&looked_up),
+            [("/srv/a.py".into(), false), ("-u".into(), false)]
+        );
+        let script = answer_command(words(&["/srv/golf", "x"]));
+        assert_eq!(
+            paths(&script),
+            [("/srv/golf".into(), true), ("x".into(), false)]
+        );
+        assert_eq!(script.program_file(None), Some("/srv/golf".into()));
+        assert_eq!(looked_up.program_file(None), None, "no PATH, no program");
+        let moved = looked_up
+            .with_program("/opt/py/bin/python3".into())
+            .with_args(words(&["/srv/b.py"]));
+        assert_eq!(moved.words(), words(&["/opt/py/bin/python3", "/srv/b.py"]));
+        assert_eq!(
+            (moved.program(), moved.args()),
+            ("/opt/py/bin/python3".as_ref(), &words(&["/srv/b.py"])[..])
+        );
+    }
+
     #[test]
     fn a_fifo_is_refused_without_blocking() {
         let dir = tempfile::tempdir().expect("temp dir");
@@ -318,7 +471,7 @@ mod tests {
         let answer = dir.path().join("answer");
         executable(&answer.join("bin/python3"), "#!/bin/sh\n");
         std::fs::write(answer.join("a.py"), "print(2)\n").expect("write");
-        let command = [OsString::from("python3"), answer.join("a.py").into()];
+        let command = answer_command(vec!["python3".into(), answer.join("a.py").into()]);
         let named = Named::of(&command, None);
         assert_eq!(named.places(), std::slice::from_ref(&answer));
         let path = std::env::join_paths([answer.join("bin"), PathBuf::from("bin")]).expect("join");
@@ -347,7 +500,8 @@ mod tests {
         let shim = HostProgram {
             path: root.join("shims/python3"),
         };
-        let named = Named::of(&[OsString::from("python3"), root.join("a.py").into()], None);
+        let command = answer_command(vec!["python3".into(), root.join("a.py").into()]);
+        let named = Named::of(&command, None);
         assert_eq!(shim.through_shim(None, &named, &|| false), None);
         assert!(!mark.exists());
         // Outside every named place it is the user's own version manager: asked.
