@@ -96,7 +96,11 @@ impl<E: Execute> Judge<E> {
             Exit::SetupFailed => (
                 Verdict::InternalError,
                 Termination::SetupFailed {
-                    what: run.setup_failure.clone().unwrap_or_default(),
+                    what: run
+                        .setup_failure
+                        .as_ref()
+                        .map(ToString::to_string)
+                        .unwrap_or_default(),
                 },
             ),
             Exit::Exited(0) => {
@@ -249,6 +253,7 @@ pub(super) mod tests {
 
     use super::super::runner::Limits;
     use super::*;
+    use crate::cli::sandbox::step::{SetUp, Told};
 
     /// Scripted runs: `answer` gives each run from its input; no process is started.
     /// The run numbered `interrupt_at` (from 0) marks the check interrupted as it starts.
@@ -326,7 +331,9 @@ pub(super) mod tests {
     fn not_set_up() -> ProcessEnd {
         ProcessEnd {
             ended: Exit::SetupFailed,
-            setup_failure: Some("bind a path: ENOENT: No such file or directory".to_string()),
+            setup_failure: Some(SetUp::Told(Told::read(
+                "bind a path: ENOENT: No such file or directory",
+            ))),
             ..printed("")
         }
     }

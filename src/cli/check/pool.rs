@@ -244,6 +244,7 @@ mod tests {
     use super::super::case::tests::{judge, printed};
     use super::super::runner::{Exit, ProcessEnd};
     use super::*;
+    use crate::cli::sandbox::step::{SetUp, Told};
 
     /// The built-in cases, and each one's expected output by its input.
     fn samples() -> (Vec<Case>, HashMap<Vec<u8>, String>) {
@@ -369,7 +370,9 @@ mod tests {
         let (cases, expected) = samples();
         let failed = || ProcessEnd {
             ended: Exit::SetupFailed,
-            setup_failure: Some("bind a path: ENOENT: No such file or directory".to_string()),
+            setup_failure: Some(SetUp::Told(Told::read(
+                "bind a path: ENOENT: No such file or directory",
+            ))),
             // What an answer's own exit could look like: it must not decide.
             stderr: b"beast sandbox: cannot bind a path".to_vec(),
             ..printed("")

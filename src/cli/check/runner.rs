@@ -42,8 +42,9 @@ pub enum Exit {
     MemoryLimit,
     /// The puzzle is longer than the system allows a single argument (`--input arg`).
     ArgumentTooLong,
-    /// The sandbox helper could not set the case up: it said so in its status file (the
-    /// step and the reason are the run's [`ProcessEnd::setup_failure`]). The answer never ran.
+    /// The case could not be set up: a step of the judge's own, or one the sandbox helper
+    /// told (the step and the reason are the run's [`ProcessEnd::setup_failure`]). The
+    /// answer never ran.
     SetupFailed,
 }
 
@@ -61,8 +62,9 @@ pub struct ProcessEnd {
     pub elapsed: Duration,
     /// The most memory the case held at once, where its cgroup measured it.
     pub peak_memory: Option<u64>,
-    /// What the helper's status file said (`STEP: REASON`) when the set-up failed.
-    pub setup_failure: Option<String>,
+    /// The step of the set-up that failed, and why (the judge's own, or what a helper
+    /// told); the run is an IE.
+    pub setup_failure: Option<SetUp>,
 }
 
 /// What runs the answer on one puzzle, as the pool sees it: [`Runner`] starts real
@@ -173,7 +175,7 @@ impl Runner {
                 // The judge's own part of the set-up failed: its error, not the answer's.
                 Err(e) if SetUp::of(&e).is_some() => {
                     return Ok(ProcessEnd {
-                        setup_failure: SetUp::of(&e).map(ToString::to_string),
+                        setup_failure: SetUp::of(&e).cloned(),
                         ..ProcessEnd::not_started(Exit::SetupFailed)
                     });
                 }
@@ -216,10 +218,10 @@ impl Runner {
         if end.oom_killed && !matches!(run.ended, Exit::Exited(0)) {
             run.ended = Exit::MemoryLimit;
         }
-        if let Some(what) = end.setup_failure {
+        if let Some(told) = end.setup_failure {
             // The helper's own channel, not the answer's exit status: the judge failed.
             run.ended = Exit::SetupFailed;
-            run.setup_failure = Some(what);
+            run.setup_failure = Some(SetUp::Told(told));
         }
         Ok(run)
     }
@@ -234,8 +236,8 @@ impl Runner {
         use crate::cli::sandbox::case::JailedCase;
         use crate::cli::sandbox::zygote::Begun;
         let set_up_failed = |e: io::Error| match SetUp::of(&e) {
-            Some(what) => Ok(ProcessEnd {
-                setup_failure: Some(what.to_string()),
+            Some(failed) => Ok(ProcessEnd {
+                setup_failure: Some(failed.clone()),
                 ..ProcessEnd::not_started(Exit::SetupFailed)
             }),
             None => Err(e),
@@ -271,9 +273,9 @@ impl Runner {
         drop(fds);
         let (pidfd, early) = match begun {
             Ok(Begun::Started(pidfd)) => (Some(pidfd), None),
-            Ok(Begun::SetupFailed(what)) => {
+            Ok(Begun::SetupFailed(told)) => {
                 let run = ProcessEnd {
-                    setup_failure: Some(what),
+                    setup_failure: Some(SetUp::Told(told)),
                     ..ProcessEnd::not_started(Exit::SetupFailed)
                 };
                 (None, Some((run, true)))
@@ -288,7 +290,10 @@ impl Runner {
             }
             Err(e) => {
                 let run = ProcessEnd {
-                    setup_failure: Some(format!("ask the jail's zygote for the case: {e}")),
+                    setup_failure: Some(SetUp::Step {
+                        step: "ask the jail's zygote for the case",
+                        reason: e.to_string(),
+                    }),
                     ..ProcessEnd::not_started(Exit::SetupFailed)
                 };
                 (None, Some((run, false)))

@@ -23,7 +23,7 @@ use super::cgroup::{CaseGroup, ThreadEntry};
 use super::spec::{Confinement, INPUT_NAME, Keeper, Limits, Spec};
 #[cfg(jail)]
 use super::spec::{JAILED_HOME, Jail, Outer};
-use super::step::{SetUp, setup_failure};
+use super::step::{SetUp, Told, setup_failure};
 use super::untrusted::AnswerCommand;
 #[cfg(jail)]
 use super::zygote::{Held, Zygote};
@@ -166,7 +166,7 @@ pub struct CaseEnd {
     /// True when its memory cgroup killed a process for want of memory.
     pub oom_killed: bool,
     /// What the helper wrote in its status file (`STEP: REASON`): the set-up failed.
-    pub setup_failure: Option<String>,
+    pub setup_failure: Option<Told>,
 }
 
 impl Sandbox {

@@ -376,7 +376,7 @@ fn probe_jail(workspace: &Path, subordinate: Option<u32>) -> Result<(), String> 
     drop(fds);
     match begun {
         Begun::Started(_) => {}
-        Begun::SetupFailed(what) => return Err(what),
+        Begun::SetupFailed(told) => return Err(told.to_string()),
         Begun::CannotStart(why) => return Err(format!("start {program}: {why}")),
     }
     let ended = zygote.ended().map_err(|e| e.to_string())?;

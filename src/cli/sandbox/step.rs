@@ -1,6 +1,6 @@
 //! How a step of the set-up fails, on both sides: in a helper (`Failure`, `Step`, the exit
-//! codes), and in the judge (`SetUp`, and a helper's status file read back,
-//! `setup_failure`); what the helper's roles share besides: how a helper passes on the end
+//! codes), and in the judge (`SetUp`; what a helper told, `Told`, its status file read back
+//! once by `setup_failure`); what the helper's roles share besides: how a helper passes on the end
 //! of its child (`relay`), the signals a waiting helper takes, waiting for the judge's go
 //! (`go`), and whether the judge still runs.
 
@@ -103,33 +103,73 @@ pub fn judge_alive(pid: i32) -> bool {
         .unwrap_or(false)
 }
 
-/// A step of the set-up that the judge itself does (its cgroup, directories, the helper's
-/// start) and that failed: carried inside an `io::Error` to the case runner, which makes
-/// it an IE like a failure the helper tells.
-#[derive(Debug)]
+/// What a helper told of a step of its set-up that failed, read once where it arrives:
+/// its status file's `STEP: REASON` ([`Told::read`]), or the step and the reason apart on
+/// the zygote's socket. No later code reads its words to decide: they are only said, as
+/// they came (its [`Display`](std::fmt::Display) gives the text back byte for byte).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Told {
+    /// The step that failed ("bind a path") and the system's reason.
+    Step {
+        /// The step.
+        step: String,
+        /// Why.
+        reason: String,
+    },
+    /// Words that name no step (no `STEP: ` before a reason), kept as they came.
+    Unreadable(String),
+}
+
+impl Told {
+    /// The words of a status file (`STEP: REASON`): the step before the first `": "`, the
+    /// reason after it; words without one are [`Told::Unreadable`].
+    pub fn read(text: &str) -> Told {
+        match text.split_once(": ") {
+            Some((step, reason)) if !step.is_empty() => Told::Step {
+                step: step.to_string(),
+                reason: reason.to_string(),
+            },
+            _ => Told::Unreadable(text.to_string()),
+        }
+    }
+}
+
+impl std::fmt::Display for Told {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Told::Step { step, reason } => write!(f, "{step}: {reason}"),
+            Told::Unreadable(words) => f.write_str(words),
+        }
+    }
+}
+
+/// A step of a case's set-up that failed: the case's IE, said `STEP: REASON`. Either a step
+/// the judge itself does (its cgroup, directories, the helper's start), carried inside an
+/// `io::Error` to the case runner, or one a helper told; the runner keeps either as the
+/// run's `setup_failure`.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum SetUp {
-    /// A step of the judge's that failed, with the system's error.
+    /// A step of the judge's that failed, with the system's reason.
     Step {
         /// The step.
         step: &'static str,
-        /// Why.
-        source: io::Error,
+        /// Why (the system's error, in words).
+        reason: String,
     },
-    /// A step a helper told (`STEP: REASON`, from its status file or its socket).
+    /// A step a helper told (from its status file or its socket).
     #[cfg_attr(not(jail), allow(dead_code))]
-    Told(String),
+    Told(Told),
 }
 
 impl SetUp {
     /// Wraps an error of `step`.
     pub fn step(step: &'static str) -> impl FnOnce(io::Error) -> io::Error {
-        move |source| io::Error::other(SetUp::Step { step, source })
-    }
-
-    /// A failed step a helper told, as an error.
-    #[cfg_attr(not(jail), allow(dead_code))]
-    pub fn told(what: String) -> io::Error {
-        io::Error::other(SetUp::Told(what))
+        move |source| {
+            io::Error::from(SetUp::Step {
+                step,
+                reason: source.to_string(),
+            })
+        }
     }
 
     /// The failed step inside `e`, if it is one.
@@ -138,11 +178,17 @@ impl SetUp {
     }
 }
 
+impl From<SetUp> for io::Error {
+    fn from(failed: SetUp) -> io::Error {
+        io::Error::other(failed)
+    }
+}
+
 impl std::fmt::Display for SetUp {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            SetUp::Step { step, source } => write!(f, "{step}: {source}"),
-            SetUp::Told(what) => f.write_str(what),
+            SetUp::Step { step, reason } => write!(f, "{step}: {reason}"),
+            SetUp::Told(told) => told.fmt(f),
         }
     }
 }
@@ -153,14 +199,15 @@ impl std::error::Error for SetUp {}
 const STATUS_KEPT: u64 = 1024;
 
 /// What the helper wrote in its status file at `path` (`STEP: REASON`), if anything: a
-/// bounded prefix, as text.
-pub fn setup_failure(path: &Path) -> Option<String> {
+/// bounded prefix, read as text once, here.
+pub fn setup_failure(path: &Path) -> Option<Told> {
     let mut bytes = Vec::new();
     File::open(path)
         .and_then(|f| f.take(STATUS_KEPT).read_to_end(&mut bytes))
         .ok()?;
-    let text = String::from_utf8_lossy(&bytes).trim().to_string();
-    (!text.is_empty()).then_some(text)
+    let text = String::from_utf8_lossy(&bytes);
+    let text = text.trim();
+    (!text.is_empty()).then(|| Told::read(text))
 }
 
 #[cfg(test)]
@@ -185,14 +232,46 @@ mod tests {
         let path = dir.path().join("status");
         std::fs::write(&path, "").expect("write");
         assert_eq!(setup_failure(&path), None);
-        std::fs::write(&path, "bind a path: ENOENT\n").expect("write");
-        assert_eq!(setup_failure(&path).as_deref(), Some("bind a path: ENOENT"));
+        std::fs::write(&path, "bind a path: /srv/a: ENOENT\n").expect("write");
+        let told = setup_failure(&path).expect("a step");
+        assert_eq!(
+            told,
+            Told::Step {
+                step: "bind a path".to_string(),
+                reason: "/srv/a: ENOENT".to_string(),
+            }
+        );
+        assert_eq!(told.to_string(), "bind a path: /srv/a: ENOENT");
         std::fs::write(&path, "x".repeat(10_000)).expect("write");
         assert_eq!(
-            setup_failure(&path).map(|s| s.len()),
-            Some(1024),
-            "a bounded prefix"
+            setup_failure(&path),
+            Some(Told::Unreadable("x".repeat(1024))),
+            "a bounded prefix, naming no step"
         );
         assert_eq!(setup_failure(&dir.path().join("none")), None);
+    }
+
+    #[test]
+    fn what_a_helper_told_is_said_as_it_came() {
+        for text in [
+            "bind a path: ENOENT",
+            "make the namespaces: EPERM: Operation not permitted",
+            "no step here",
+            ": no step either",
+            "a step:",
+            "ünïcode: ✓",
+        ] {
+            assert_eq!(Told::read(text).to_string(), text);
+        }
+        assert_eq!(
+            Told::read(": x"),
+            Told::Unreadable(": x".to_string()),
+            "an empty step is no step"
+        );
+        let told = SetUp::Told(Told::read("bind a path: ENOENT"));
+        assert_eq!(
+            SetUp::of(&told.into()).map(ToString::to_string).as_deref(),
+            Some("bind a path: ENOENT")
+        );
     }
 }

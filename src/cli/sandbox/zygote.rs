@@ -26,7 +26,7 @@ use std::thread::JoinHandle;
 use std::time::Duration;
 
 use super::spec::{Outer, Spec};
-use super::step::{SetUp, setup_failure};
+use super::step::{SetUp, Told, setup_failure};
 use super::uids::{Lease, UidPool};
 use super::wire::{self, Reply, Request, RequestFds};
 use crate::cli::platform;
@@ -75,8 +75,9 @@ pub fn status_file(dir: &Path) -> io::Result<tempfile::NamedTempFile> {
 pub enum Begun {
     /// The answer runs: a pidfd of it.
     Started(OwnedFd),
-    /// A step of the case's set-up failed (`STEP: REASON`): the judge's failure.
-    SetupFailed(String),
+    /// A step of the case's set-up failed (the step and the reason, as the zygote told
+    /// them): the judge's failure.
+    SetupFailed(Told),
     /// The answer's command could not be started: why, as a shell would say it.
     CannotStart(String),
 }
@@ -116,12 +117,17 @@ impl Zygote {
         match wire::receive_reply(&zygote.socket) {
             Ok(Some(Reply::Ready)) => {}
             other => {
-                let told = setup_failure(zygote.held.status.path());
-                let why = told.unwrap_or_else(|| match other {
-                    Err(e) => format!("start the jail: {e}"),
-                    _ => "start the jail: its zygote ended before it was ready".to_string(),
-                });
-                return Err(SetUp::told(why));
+                let failed = match setup_failure(zygote.held.status.path()) {
+                    Some(told) => SetUp::Told(told),
+                    None => SetUp::Step {
+                        step: "start the jail",
+                        reason: match other {
+                            Err(e) => e.to_string(),
+                            _ => "its zygote ended before it was ready".to_string(),
+                        },
+                    },
+                };
+                return Err(failed.into());
             }
         }
         zygote.socket.set_read_timeout(Some(REPLY_TIME))?;
@@ -139,7 +145,7 @@ impl Zygote {
         match wire::receive_reply(&self.socket)? {
             Some(Reply::Started { pidfd, .. }) => Ok(Begun::Started(pidfd)),
             Some(Reply::SetupFailed { step, reason }) => {
-                Ok(Begun::SetupFailed(format!("{step}: {reason}")))
+                Ok(Begun::SetupFailed(Told::Step { step, reason }))
             }
             Some(Reply::CannotStart { reason }) => Ok(Begun::CannotStart(reason)),
             Some(other) => Err(io::Error::other(format!(
