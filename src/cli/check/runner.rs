@@ -19,7 +19,7 @@ use crate::cli::platform;
 #[cfg(jail)]
 use crate::cli::sandbox::case::CaseResources;
 pub use crate::cli::sandbox::case::InputMode;
-use crate::cli::sandbox::case::{Candidate, Spawner, Workspace};
+use crate::cli::sandbox::case::{CaseTerms, Spawner, Workspace};
 use crate::cli::sandbox::spec::GO;
 #[cfg(jail)]
 use crate::cli::sandbox::step::CANNOT_START;
@@ -242,15 +242,15 @@ impl Runner {
             }),
             None => Err(e),
         };
-        let candidate = self.candidate();
-        let case = match self.sandbox.jailed_case(&candidate, input) {
+        let terms = self.case_terms();
+        let case = match self.sandbox.jailed_case(&terms, input) {
             Ok(case) => case,
             Err(e) => return set_up_failed(e),
         };
         let zygotes = &self.sandbox.zygotes;
         let zygote = match zygotes.take() {
             Some(z) => z,
-            None => match self.sandbox.start_zygote(&candidate) {
+            None => match self.sandbox.start_zygote(&terms) {
                 Ok(z) => z,
                 Err(e) => return set_up_failed(e),
             },
@@ -353,9 +353,9 @@ impl Runner {
         self.sandbox.mechanism != Mechanism::None && self.input == InputMode::Stdin
     }
 
-    /// What the sandbox needs of the candidate.
-    fn candidate(&self) -> Candidate<'_> {
-        Candidate {
+    /// The terms the sandbox contains each of the candidate's cases on.
+    fn case_terms(&self) -> CaseTerms<'_> {
+        CaseTerms {
             input: self.input,
             timeout: self.timeout,
             max_output: self.max_output,
@@ -366,7 +366,7 @@ impl Runner {
     /// Starts the process of one case, the helper waiting for [`GO`] if `ahead`; `None`
     /// when the puzzle is too long for an argument.
     fn prepare(&self, input: &[u8], ahead: bool) -> io::Result<Option<Prepared>> {
-        let (cmd, resources) = self.sandbox.prepare(&self.candidate(), input, ahead)?;
+        let (cmd, resources) = self.sandbox.prepare(&self.case_terms(), input, ahead)?;
         let (tx, rx) = mpsc::channel();
         let stop = Stop::of(&self.sandbox);
         let spawner = resources.spawner()?;

@@ -83,10 +83,11 @@ impl Workspace {
     }
 }
 
-/// What the sandbox needs of the candidate to contain one of its cases (its command is the
-/// sandbox's own, [`super::layout::Layout::command`]).
+/// The terms one case of an answer is contained on: how the puzzle is fed, the time and
+/// output limits, and where the case's files are made (its command is the sandbox's own,
+/// [`super::layout::Layout::command`]).
 #[derive(Clone, Copy, Debug)]
-pub struct Candidate<'a> {
+pub struct CaseTerms<'a> {
     /// How the puzzle is fed.
     pub input: InputMode,
     /// The time limit.
@@ -176,7 +177,7 @@ impl Sandbox {
     /// own set-up that fails is a [`SetUp`] inside the error.
     pub fn prepare(
         &self,
-        candidate: &Candidate,
+        terms: &CaseTerms,
         input: &[u8],
         ahead: bool,
     ) -> io::Result<(Command, CaseResources)> {
@@ -184,7 +185,7 @@ impl Sandbox {
         // wrote it under `--sandbox none`).
         let command = &self.layout.command;
         if self.mechanism == Mechanism::None {
-            return plain_command(command, candidate.input, input);
+            return plain_command(command, terms.input, input);
         }
         self.check_program(command)?;
         let mut res = CaseResources {
@@ -192,18 +193,18 @@ impl Sandbox {
             ..CaseResources::default()
         };
         let (workdir, home) = self
-            .private_dir(candidate, input, &mut res)
+            .private_dir(terms, input, &mut res)
             .map_err(SetUp::step("make the private directory"))?;
         let input_path = workdir.join(INPUT_NAME).into_os_string();
-        let command = feed(command, candidate.input, input, || Ok(input_path))?;
-        self.case_resources(candidate.workspace, &mut res)?;
-        let keeper = self.keeper(candidate, workdir, command, &res, ahead);
+        let command = feed(command, terms.input, input, || Ok(input_path))?;
+        self.case_resources(terms.workspace, &mut res)?;
+        let keeper = self.keeper(terms, workdir, command, &res, ahead);
         let mut cmd = Spec::Keep(keeper).command(&self.exe);
         cmd.env_clear()
             .envs(self.env.iter().map(|(k, v)| (k, v)))
             .env("HOME", &home)
             .env("TMPDIR", &home)
-            .stdin(candidate.input.stdin());
+            .stdin(terms.input.stdin());
         Ok((cmd, res))
     }
 
@@ -272,12 +273,12 @@ impl Sandbox {
     /// mode it is made here, owned by the user the candidate runs as.
     fn private_dir(
         &self,
-        candidate: &Candidate,
+        terms: &CaseTerms,
         input: &[u8],
         res: &mut CaseResources,
     ) -> io::Result<(PathBuf, PathBuf)> {
-        let base = candidate.workspace.path();
-        let as_file = candidate.input == InputMode::File;
+        let base = terms.workspace.path();
+        let as_file = terms.input == InputMode::File;
         let dir = tempfile::Builder::new().prefix("case-").tempdir_in(base)?;
         if as_file {
             std::fs::write(dir.path().join(INPUT_NAME), input)?;
@@ -297,7 +298,7 @@ impl Sandbox {
     /// asked of its zygotes, see [`super::zygote`]).
     fn keeper(
         &self,
-        candidate: &Candidate,
+        terms: &CaseTerms,
         workdir: PathBuf,
         command: AnswerCommand,
         res: &CaseResources,
@@ -310,25 +311,20 @@ impl Sandbox {
                 (Some(g), None) => g.dirs(),
                 _ => Vec::new(),
             },
-            answer: self.confinement(candidate, res.lease.as_ref().map(|l| l.uid), workdir),
+            answer: self.confinement(terms, res.lease.as_ref().map(|l| l.uid), workdir),
             await_go: ahead,
             status: res.status.as_ref().map(|f| f.path().to_path_buf()),
             command,
         }
     }
 
-    /// What `candidate`'s answer runs as (`uid`), sees and is held to, in `workdir`: the
-    /// same under basic and in the jail.
-    fn confinement(
-        &self,
-        candidate: &Candidate,
-        uid: Option<u32>,
-        workdir: PathBuf,
-    ) -> Confinement {
+    /// What the answer runs as (`uid`), sees and is held to on `terms`, in `workdir`:
+    /// the same under basic and in the jail.
+    fn confinement(&self, terms: &CaseTerms, uid: Option<u32>, workdir: PathBuf) -> Confinement {
         Confinement {
             limits: Limits {
-                cpu: super::cpu_seconds(candidate.timeout),
-                fsize: candidate.max_output as u64 + 1,
+                cpu: super::cpu_seconds(terms.timeout),
+                fsize: terms.max_output as u64 + 1,
                 address_space: self.address_space(),
                 nproc: self.nproc(),
             },
@@ -365,12 +361,12 @@ pub struct JailedCase {
 
 #[cfg(jail)]
 impl Sandbox {
-    /// Starts the jail's zygote of one slot for `candidate`, and waits until it is ready.
+    /// Starts the jail's zygote of one slot on `terms`, and waits until it is ready.
     #[cfg(jail)]
-    pub fn start_zygote(&self, candidate: &Candidate) -> io::Result<Zygote> {
+    pub fn start_zygote(&self, terms: &CaseTerms) -> io::Result<Zygote> {
         let sandbox = self;
         let lease = sandbox.lease();
-        let status = match super::zygote::status_file(candidate.workspace.path()) {
+        let status = match super::zygote::status_file(terms.workspace.path()) {
             Ok(f) => f,
             Err(e) => {
                 sandbox.give_back(lease);
@@ -383,9 +379,9 @@ impl Sandbox {
             // The zygote enters each case's cgroup itself.
             cgroup: Vec::new(),
             jail: Jail {
-                answer: sandbox.confinement(candidate, uid, PathBuf::from(JAILED_HOME)),
+                answer: sandbox.confinement(terms, uid, PathBuf::from(JAILED_HOME)),
                 tmp_size: sandbox.memory_bytes().unwrap_or(TMP_SIZE).min(TMP_SIZE),
-                root_dir: candidate.workspace.root_dir(),
+                root_dir: terms.workspace.root_dir(),
                 status: Some(status.path().to_path_buf()),
             },
             command: None,
@@ -398,17 +394,17 @@ impl Sandbox {
         Zygote::launch(&sandbox.exe, &outer, held)
     }
 
-    /// One case of `candidate` on `input`, as a zygote is asked for it. An error of the
+    /// One case on `terms` and `input`, as a zygote is asked for it. An error of the
     /// judge's own set-up is a [`SetUp`] inside it; a command that names no program is the
     /// answer's (`NotFound`).
-    pub fn jailed_case(&self, candidate: &Candidate, input: &[u8]) -> io::Result<JailedCase> {
-        let command = self.jailed_command(candidate, input)?;
+    pub fn jailed_case(&self, terms: &CaseTerms, input: &[u8]) -> io::Result<JailedCase> {
+        let command = self.jailed_command(terms, input)?;
         let mut env = self.env.clone();
         env.push(("HOME".into(), super::spec::JAILED_HOME.into()));
         env.push(("TMPDIR".into(), super::spec::JAILED_HOME.into()));
         let pipes = std::io::pipe;
         let pipe = SetUp::step("make the answer's pipes");
-        let stdin = match candidate.input {
+        let stdin = match terms.input {
             InputMode::Stdin => Some(pipes().map_err(pipe)?),
             _ => None,
         };
@@ -426,7 +422,7 @@ impl Sandbox {
         let request = super::wire::Request {
             command,
             env,
-            input_file: (candidate.input == InputMode::File).then(|| input.to_vec()),
+            input_file: (terms.input == InputMode::File).then(|| input.to_vec()),
             stdin: stdin.is_some(),
             entry,
             enter: enter.len(),
@@ -453,11 +449,11 @@ impl Sandbox {
 
     /// The answer's command as the jail runs it: the layout's (relative paths made
     /// absolute, a shim resolved), with the puzzle placed for `--input arg|file`.
-    fn jailed_command(&self, candidate: &Candidate, input: &[u8]) -> io::Result<AnswerCommand> {
+    fn jailed_command(&self, terms: &CaseTerms, input: &[u8]) -> io::Result<AnswerCommand> {
         let command = &self.layout.command;
         self.check_program(command)?;
         let input_path = PathBuf::from(super::spec::JAILED_HOME).join(INPUT_NAME);
-        feed(command, candidate.input, input, || {
+        feed(command, terms.input, input, || {
             Ok(input_path.into_os_string())
         })
     }
