@@ -87,9 +87,9 @@ pub fn run(args: Args) -> super::error::Ended {
         started.elapsed().as_secs_f64()
     );
     let text = match args.format {
-        Format::Text => audit::text(&result),
-        Format::Markdown => audit::markdown(&result),
-        Format::Json => audit::json(&result),
+        Format::Text => audit::words::text(&result),
+        Format::Markdown => audit::words::markdown(&result),
+        Format::Json => audit::words::json(&result),
     };
     // Through the terminal's layer, as every line the judge prints.
     let text = beast_engine::judge::report::terminal(&text);
