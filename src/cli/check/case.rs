@@ -253,7 +253,7 @@ pub(super) mod tests {
 
     use super::super::runner::Limits;
     use super::*;
-    use crate::cli::sandbox::step::{SetUp, Told};
+    use crate::cli::sandbox::step::{SetUpFailure, Told};
 
     /// Scripted runs: `answer` gives each run from its input; no process is started.
     /// The run numbered `interrupt_at` (from 0) marks the check interrupted as it starts.
@@ -331,7 +331,7 @@ pub(super) mod tests {
     fn not_set_up() -> ProcessEnd {
         ProcessEnd {
             ended: Exit::SetupFailed,
-            setup_failure: Some(SetUp::Told(Told::read(
+            setup_failure: Some(SetUpFailure::Told(Told::read(
                 "bind a path: ENOENT: No such file or directory",
             ))),
             ..printed("")

@@ -244,7 +244,7 @@ mod tests {
     use super::super::case::tests::{judge, printed};
     use super::super::runner::{Exit, ProcessEnd};
     use super::*;
-    use crate::cli::sandbox::step::{SetUp, Told};
+    use crate::cli::sandbox::step::{SetUpFailure, Told};
 
     /// The built-in cases, and each one's expected output by its input.
     fn samples() -> (Vec<Case>, HashMap<Vec<u8>, String>) {
@@ -370,7 +370,7 @@ mod tests {
         let (cases, expected) = samples();
         let failed = || ProcessEnd {
             ended: Exit::SetupFailed,
-            setup_failure: Some(SetUp::Told(Told::read(
+            setup_failure: Some(SetUpFailure::Told(Told::read(
                 "bind a path: ENOENT: No such file or directory",
             ))),
             // What an answer's own exit could look like: it must not decide.

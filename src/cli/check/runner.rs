@@ -23,7 +23,7 @@ use crate::cli::sandbox::case::{CaseTerms, Spawner, Workspace};
 use crate::cli::sandbox::spec::GO;
 #[cfg(jail)]
 use crate::cli::sandbox::step::CANNOT_START;
-use crate::cli::sandbox::step::SetUp;
+use crate::cli::sandbox::step::SetUpFailure;
 use crate::cli::sandbox::untrusted::AnswerCommand;
 use crate::cli::sandbox::{Mechanism, Sandbox};
 
@@ -64,7 +64,7 @@ pub struct ProcessEnd {
     pub peak_memory: Option<u64>,
     /// The step of the set-up that failed, and why (the judge's own, or what a helper
     /// told); the run is an IE.
-    pub setup_failure: Option<SetUp>,
+    pub setup_failure: Option<SetUpFailure>,
 }
 
 /// What runs the answer on one puzzle, as the pool sees it: [`Runner`] starts real
@@ -173,9 +173,9 @@ impl Runner {
                 Ok(Some(p)) => p,
                 Ok(None) => return Ok(ProcessEnd::not_started(Exit::ArgumentTooLong)),
                 // The judge's own part of the set-up failed: its error, not the answer's.
-                Err(e) if SetUp::of(&e).is_some() => {
+                Err(e) if SetUpFailure::of(&e).is_some() => {
                     return Ok(ProcessEnd {
-                        setup_failure: SetUp::of(&e).cloned(),
+                        setup_failure: SetUpFailure::of(&e).cloned(),
                         ..ProcessEnd::not_started(Exit::SetupFailed)
                     });
                 }
@@ -221,7 +221,7 @@ impl Runner {
         if let Some(told) = end.setup_failure {
             // The helper's own channel, not the answer's exit status: the judge failed.
             run.ended = Exit::SetupFailed;
-            run.setup_failure = Some(SetUp::Told(told));
+            run.setup_failure = Some(SetUpFailure::Told(told));
         }
         Ok(run)
     }
@@ -235,7 +235,7 @@ impl Runner {
     fn run_jailed(&self, input: &[u8]) -> io::Result<ProcessEnd> {
         use crate::cli::sandbox::case::JailedCase;
         use crate::cli::sandbox::zygote::Begun;
-        let set_up_failed = |e: io::Error| match SetUp::of(&e) {
+        let set_up_failed = |e: io::Error| match SetUpFailure::of(&e) {
             Some(failed) => Ok(ProcessEnd {
                 setup_failure: Some(failed.clone()),
                 ..ProcessEnd::not_started(Exit::SetupFailed)
@@ -275,7 +275,7 @@ impl Runner {
             Ok(Begun::Started(pidfd)) => (Some(pidfd), None),
             Ok(Begun::SetupFailed(told)) => {
                 let run = ProcessEnd {
-                    setup_failure: Some(SetUp::Told(told)),
+                    setup_failure: Some(SetUpFailure::Told(told)),
                     ..ProcessEnd::not_started(Exit::SetupFailed)
                 };
                 (None, Some((run, true)))
@@ -290,7 +290,7 @@ impl Runner {
             }
             Err(e) => {
                 let run = ProcessEnd {
-                    setup_failure: Some(SetUp::Step {
+                    setup_failure: Some(SetUpFailure::Step {
                         step: "ask the jail's zygote for the case",
                         reason: e.to_string(),
                     }),
@@ -380,7 +380,7 @@ impl Runner {
             // judge's helper did.
             Err(e) if self.sandbox.mechanism != Mechanism::None => {
                 self.sandbox.abandon(resources);
-                return Err(SetUp::step("start the sandbox helper")(e));
+                return Err(SetUpFailure::step("start the sandbox helper")(e));
             }
             other => other?,
         };

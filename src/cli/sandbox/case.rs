@@ -23,7 +23,7 @@ use super::cgroup::{CaseGroup, ThreadEntry};
 use super::spec::{Confinement, INPUT_NAME, Keeper, Limits, Spec};
 #[cfg(jail)]
 use super::spec::{JAILED_HOME, Jail, Outer};
-use super::step::{SetUp, Told, setup_failure};
+use super::step::{SetUpFailure, Told, setup_failure};
 use super::untrusted::AnswerCommand;
 #[cfg(jail)]
 use super::zygote::{Held, Zygote};
@@ -174,7 +174,7 @@ impl Sandbox {
     /// The process of one case on `input` and what it holds: the candidate itself, or
     /// the sandbox helper with the candidate's command after `--`, which waits for
     /// [`super::spec::GO`] before it starts the answer if `ahead`. A step of the judge's
-    /// own set-up that fails is a [`SetUp`] inside the error.
+    /// own set-up that fails is a [`SetUpFailure`] inside the error.
     pub fn prepare(
         &self,
         terms: &CaseTerms,
@@ -194,7 +194,7 @@ impl Sandbox {
         };
         let (workdir, home) = self
             .private_dir(terms, input, &mut res)
-            .map_err(SetUp::step("make the private directory"))?;
+            .map_err(SetUpFailure::step("make the private directory"))?;
         let input_path = workdir.join(INPUT_NAME).into_os_string();
         let command = feed(command, terms.input, input, || Ok(input_path))?;
         self.case_resources(terms.workspace, &mut res)?;
@@ -255,7 +255,7 @@ impl Sandbox {
     fn case_resources(&self, workspace: &Workspace, res: &mut CaseResources) -> io::Result<()> {
         res.group = self
             .case_group()
-            .map_err(SetUp::step("make the case's cgroup"))?;
+            .map_err(SetUpFailure::step("make the case's cgroup"))?;
         res.entry = res.group.as_ref().and_then(|g| g.thread_entry());
         // Where the helper tells a failed set-up: a file of the judge's, which no answer
         // can reach (the workspace lists nothing to others; the jail does not show it).
@@ -263,7 +263,7 @@ impl Sandbox {
             tempfile::Builder::new()
                 .prefix("status-")
                 .tempfile_in(workspace.path())
-                .map_err(SetUp::step("make the status file"))?,
+                .map_err(SetUpFailure::step("make the status file"))?,
         );
         Ok(())
     }
@@ -395,7 +395,7 @@ impl Sandbox {
     }
 
     /// One case on `terms` and `input`, as a zygote is asked for it. An error of the
-    /// judge's own set-up is a [`SetUp`] inside it; a command that names no program is the
+    /// judge's own set-up is a [`SetUpFailure`] inside it; a command that names no program is the
     /// answer's (`NotFound`).
     pub fn jailed_case(&self, terms: &CaseTerms, input: &[u8]) -> io::Result<JailedCase> {
         let command = self.jailed_command(terms, input)?;
@@ -403,18 +403,20 @@ impl Sandbox {
         env.push(("HOME".into(), super::spec::JAILED_HOME.into()));
         env.push(("TMPDIR".into(), super::spec::JAILED_HOME.into()));
         let pipes = std::io::pipe;
-        let pipe = SetUp::step("make the answer's pipes");
+        let pipe = SetUpFailure::step("make the answer's pipes");
         let stdin = match terms.input {
             InputMode::Stdin => Some(pipes().map_err(pipe)?),
             _ => None,
         };
-        let (out_r, out_w) = pipes().map_err(SetUp::step("make the answer's pipes"))?;
-        let (err_r, err_w) = pipes().map_err(SetUp::step("make the answer's pipes"))?;
+        let (out_r, out_w) = pipes().map_err(SetUpFailure::step("make the answer's pipes"))?;
+        let (err_r, err_w) = pipes().map_err(SetUpFailure::step("make the answer's pipes"))?;
         let group = self
             .case_group()
-            .map_err(SetUp::step("make the case's cgroup"))?;
+            .map_err(SetUpFailure::step("make the case's cgroup"))?;
         let (entry, enter, leave) = match &group {
-            Some(g) => g.entry().map_err(SetUp::step("open the case's cgroup"))?,
+            Some(g) => g
+                .entry()
+                .map_err(SetUpFailure::step("open the case's cgroup"))?,
             None => (super::wire::Entry::None, Vec::new(), Vec::new()),
         };
         let fds = |files: Vec<File>| files.into_iter().map(Into::into).collect::<Vec<_>>();

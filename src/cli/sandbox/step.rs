@@ -1,5 +1,5 @@
 //! How a step of the set-up fails, on both sides: in a helper (`Failure`, `Step`, the exit
-//! codes), and in the judge (`SetUp`; what a helper told, `Told`, its status file read back
+//! codes), and in the judge (`SetUpFailure`; what a helper told, `Told`, its status file read back
 //! once by `setup_failure`); what the helper's roles share besides: how a helper passes on the end
 //! of its child (`relay`), the signals a waiting helper takes, waiting for the judge's go
 //! (`go`), and whether the judge still runs.
@@ -148,7 +148,7 @@ impl std::fmt::Display for Told {
 /// `io::Error` to the case runner, or one a helper told; the runner keeps either as the
 /// run's `setup_failure`.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum SetUp {
+pub enum SetUpFailure {
     /// A step of the judge's that failed, with the system's reason.
     Step {
         /// The step.
@@ -161,11 +161,11 @@ pub enum SetUp {
     Told(Told),
 }
 
-impl SetUp {
+impl SetUpFailure {
     /// Wraps an error of `step`.
     pub fn step(step: &'static str) -> impl FnOnce(io::Error) -> io::Error {
         move |source| {
-            io::Error::from(SetUp::Step {
+            io::Error::from(SetUpFailure::Step {
                 step,
                 reason: source.to_string(),
             })
@@ -173,27 +173,28 @@ impl SetUp {
     }
 
     /// The failed step inside `e`, if it is one.
-    pub fn of(e: &io::Error) -> Option<&SetUp> {
-        e.get_ref().and_then(|inner| inner.downcast_ref::<SetUp>())
+    pub fn of(e: &io::Error) -> Option<&SetUpFailure> {
+        e.get_ref()
+            .and_then(|inner| inner.downcast_ref::<SetUpFailure>())
     }
 }
 
-impl From<SetUp> for io::Error {
-    fn from(failed: SetUp) -> io::Error {
+impl From<SetUpFailure> for io::Error {
+    fn from(failed: SetUpFailure) -> io::Error {
         io::Error::other(failed)
     }
 }
 
-impl std::fmt::Display for SetUp {
+impl std::fmt::Display for SetUpFailure {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            SetUp::Step { step, reason } => write!(f, "{step}: {reason}"),
-            SetUp::Told(told) => told.fmt(f),
+            SetUpFailure::Step { step, reason } => write!(f, "{step}: {reason}"),
+            SetUpFailure::Told(told) => told.fmt(f),
         }
     }
 }
 
-impl std::error::Error for SetUp {}
+impl std::error::Error for SetUpFailure {}
 
 /// The most bytes of a status file read.
 const STATUS_KEPT: u64 = 1024;
@@ -217,13 +218,15 @@ mod tests {
     #[test]
     fn a_step_of_the_judges_own_set_up_is_told_apart_from_other_errors() {
         let denied = io::Error::from(io::ErrorKind::PermissionDenied);
-        let failed = SetUp::step("make the case's cgroup")(denied);
+        let failed = SetUpFailure::step("make the case's cgroup")(denied);
         assert_eq!(
-            SetUp::of(&failed).map(ToString::to_string).as_deref(),
+            SetUpFailure::of(&failed)
+                .map(ToString::to_string)
+                .as_deref(),
             Some("make the case's cgroup: permission denied")
         );
         let answers = io::Error::new(io::ErrorKind::NotFound, "no program ./golf");
-        assert!(SetUp::of(&answers).is_none());
+        assert!(SetUpFailure::of(&answers).is_none());
     }
 
     #[test]
@@ -268,9 +271,11 @@ mod tests {
             Told::Unreadable(": x".to_string()),
             "an empty step is no step"
         );
-        let told = SetUp::Told(Told::read("bind a path: ENOENT"));
+        let told = SetUpFailure::Told(Told::read("bind a path: ENOENT"));
         assert_eq!(
-            SetUp::of(&told.into()).map(ToString::to_string).as_deref(),
+            SetUpFailure::of(&told.into())
+                .map(ToString::to_string)
+                .as_deref(),
             Some("bind a path: ENOENT")
         );
     }

@@ -26,7 +26,7 @@ use std::thread::JoinHandle;
 use std::time::Duration;
 
 use super::spec::{Outer, Spec};
-use super::step::{SetUp, Told, setup_failure};
+use super::step::{SetUpFailure, Told, setup_failure};
 use super::uids::{Lease, UidPool};
 use super::wire::{self, Reply, Request, RequestFds};
 use crate::cli::platform;
@@ -68,7 +68,7 @@ pub fn status_file(dir: &Path) -> io::Result<tempfile::NamedTempFile> {
     tempfile::Builder::new()
         .prefix("status-")
         .tempfile_in(dir)
-        .map_err(SetUp::step("make the status file"))
+        .map_err(SetUpFailure::step("make the status file"))
 }
 
 /// How a case asked of a zygote began.
@@ -86,7 +86,8 @@ impl Zygote {
     /// Starts the outer helper `outer` (whose status file `held` holds) and waits until
     /// its zygote is ready.
     pub fn launch(exe: &Path, outer: &Outer, held: Held) -> io::Result<Zygote> {
-        let (ours, theirs) = UnixStream::pair().map_err(SetUp::step("make the zygote's socket"))?;
+        let (ours, theirs) =
+            UnixStream::pair().map_err(SetUpFailure::step("make the zygote's socket"))?;
         let mut cmd = Spec::Outer(outer.clone()).command(exe);
         cmd.env_clear()
             .stdin(Stdio::from(OwnedFd::from(theirs)))
@@ -112,14 +113,14 @@ impl Zygote {
             waiter: Some(waiter),
             held,
         };
-        zygote.outer = started.map_err(SetUp::step("start the sandbox helper"))?;
+        zygote.outer = started.map_err(SetUpFailure::step("start the sandbox helper"))?;
         zygote.socket.set_read_timeout(Some(READY_TIME))?;
         match wire::receive_reply(&zygote.socket) {
             Ok(Some(Reply::Ready)) => {}
             other => {
                 let failed = match setup_failure(zygote.held.status.path()) {
-                    Some(told) => SetUp::Told(told),
-                    None => SetUp::Step {
+                    Some(told) => SetUpFailure::Told(told),
+                    None => SetUpFailure::Step {
                         step: "start the jail",
                         reason: match other {
                             Err(e) => e.to_string(),

@@ -263,7 +263,7 @@ pub fn zygote(spec: &Jail, status: Option<i32>) -> Result<(), Failure> {
 /// Why a case of the zygote did not start.
 enum NotStarted {
     /// A step of the set-up failed: the judge's failure.
-    SetUp(Failure),
+    SetUpFailure(Failure),
     /// The answer's command could not be started.
     Command(String),
 }
@@ -272,7 +272,7 @@ impl NotStarted {
     /// What the judge is told.
     fn reply(self) -> Reply {
         match self {
-            NotStarted::SetUp(f) => Reply::SetupFailed {
+            NotStarted::SetUpFailure(f) => Reply::SetupFailed {
                 step: f.step.to_string(),
                 reason: f.reason,
             },
@@ -323,7 +323,7 @@ fn serve(
             let entered = enter.iter().try_for_each(write_zero);
             let started = match entered.step("enter the case's cgroup") {
                 Ok(()) => on_a_thread(&[], &[], streams),
-                Err(f) => Err(NotStarted::SetUp(f)),
+                Err(f) => Err(NotStarted::SetUpFailure(f)),
             };
             for file in &leave {
                 let _ = write_zero(file);
@@ -345,7 +345,7 @@ fn serve(
         Err(f) => {
             let _ = child.kill();
             let _ = child.wait();
-            return wire::send_reply(socket, &NotStarted::SetUp(f).reply());
+            return wire::send_reply(socket, &NotStarted::SetUpFailure(f).reply());
         }
     };
     wire::send_reply(socket, &reply)?;
@@ -389,7 +389,7 @@ fn start_case(
     enter: &[OwnedFd],
     leave: &[OwnedFd],
 ) -> Result<std::process::Child, NotStarted> {
-    let set_up = |r: Result<(), Failure>| r.map_err(NotStarted::SetUp);
+    let set_up = |r: Result<(), Failure>| r.map_err(NotStarted::SetUpFailure);
     set_up(
         enter
             .iter()
