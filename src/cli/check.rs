@@ -4,19 +4,22 @@
 //!
 //! The parts: [`args`] are the flags, [`plan`] makes them into the validated plan the run
 //! follows, [`load`] makes the case list, [`pool`] runs it, [`shrinking`] makes the case
-//! each group shows; the diagnosis and the words are the engine's (`judge::diagnose`,
-//! `judge::report`, `judge::record`). This file follows the plan and tells what happens
-//! as [`event`]s to the [`report`]ers, one a format; a `--merge` tells the shards' records
-//! as the same events.
+//! each group shows, [`ending`] ends each answer's run and the check; the diagnosis and
+//! the words are the engine's (`judge::pipeline`, `judge::report`, `judge::record`). This
+//! file is the story: it follows the plan and tells what happens as [`event`]s to the
+//! [`report`]ers, one a format; a `--merge` ([`merged`]) tells the shards' records as the
+//! same events.
 
 mod ahead;
 mod answers;
 mod args;
 mod case;
+mod ending;
 mod event;
 mod experiment;
 mod interrupt;
 pub(crate) mod load;
+mod merged;
 pub(crate) mod page;
 mod plan;
 #[cfg(target_os = "linux")]
@@ -25,37 +28,31 @@ mod pool;
 mod post;
 mod report;
 mod runner;
+mod score;
 mod shrinking;
 mod startable;
 
 use std::io::{self, IsTerminal};
-use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;
 
 use anyhow::Context;
 use beast_engine::judge::budget::{self, Steps};
-use beast_engine::judge::cases::Case;
-use beast_engine::judge::diagnose::{Group, Observed};
-use beast_engine::judge::pipeline;
 use beast_engine::judge::record::{self, SandboxRecord};
-use beast_engine::judge::report::{CaseReport, GroupReport, Shown, Source, Summary, visible};
-use beast_engine::judge::{leaderboard, merge, robustness, tuning};
+use beast_engine::judge::report::{Source, visible};
 
 use self::answers::Answer;
 pub use self::args::Args;
 use self::case::Judge;
-use self::event::{Concluded, Event, Finish, Judged, Start};
-use self::experiment::Experiments;
+use self::ending::{Concluding, conclude, finish, html_dir};
+use self::event::{Event, Judged, Start};
 use self::interrupt::Running;
-use self::plan::{Conclusion, Output, Plan, ShrinkWhich, Work};
+use self::plan::{Output, Plan, Work};
 use self::pool::Tick;
 use self::report::{Out, Reporters};
 use self::runner::Runner;
-use super::files;
 use super::paint::ColorChoice;
 use super::sandbox::case::Workspace;
-use super::sandbox::untrusted::AnswerCommand;
 use super::sandbox::{self, Host, Sandbox};
 
 /// Runs `beast check`; the progress bar is coloured as `color` allows.
@@ -67,12 +64,12 @@ pub fn run(args: Args, color: ColorChoice) -> super::error::Ended {
         };
         return match &plan.work {
             Work::Run(run) => run_answers(&plan, run, started, color),
-            Work::Merge(files) => merged(&plan, files),
+            Work::Merge(files) => merged::run(&plan, files),
         };
     }
     let plan = Plan::new(args)?;
     match &plan.work {
-        Work::Merge(files) => merged(&plan, files),
+        Work::Merge(files) => merged::run(&plan, files),
         Work::Run(run) => run_answers(&plan, run, started, color),
     }
 }
@@ -130,7 +127,7 @@ fn run_answers(
         Some(signal) => super::Error::Interrupted(signal),
         None => e.into(),
     })?;
-    stop_if_interrupted(&groups)?;
+    groups.end_if_interrupted()?;
     for judge in &prepared.judges {
         for note in &judge.runner.sandbox.layout.notes {
             reporters.emit(Event::Note(note))?;
@@ -221,7 +218,7 @@ impl Prepared {
         let sources = run
             .answers
             .iter()
-            .map(|a| source(a, run.count_all))
+            .map(|a| score::source(a, run.count_all))
             .collect::<anyhow::Result<Vec<Option<Source>>>>()?;
         let sandboxes = judges.iter().map(|j| j.runner.sandbox.summary()).collect();
         Ok(Prepared {
@@ -310,181 +307,15 @@ fn conclude_each(
             sandbox,
         });
         if !cut {
-            stop_if_interrupted(groups)?;
+            groups.end_if_interrupted()?;
         }
     }
     Ok(judged)
 }
 
-/// `--merge`: the shards' records told as the events of one run of them all, to the same
-/// reporters, so the report is the one that run prints.
-fn merged(plan: &Plan, files: &[PathBuf]) -> super::error::Ended {
-    let (output, conclusion) = (&plan.output, &plan.conclusion);
-    let files = files
-        .iter()
-        .map(|path| read_shard(path))
-        .collect::<anyhow::Result<Vec<merge::ShardFile>>>()?;
-    let m = merge::merge(&files)?;
-    let many = m.header.leaderboard;
-    let mut reporters = Reporters::new(output, many, false, ColorChoice::Never);
-    let names: Vec<String> = m.answers.iter().map(|a| a.name.clone()).collect();
-    let start = Start {
-        answers: names.iter().map(String::as_str).collect(),
-        sandbox_lines: vec![m.header.sandbox.as_str(); names.len().max(1)],
-        shard: None,
-        jobs: m.answers.iter().map(|a| a.ran.len()).sum(),
-    };
-    reporters.emit(Event::RunStarted(&start))?;
-    // Without the answer, no case can be designed: no label is confirmed, and none says so.
-    reporters.emit(Event::Note(MERGED_UNTESTED))?;
-    let mut judged = Vec::new();
-    for answer in m.answers {
-        for (ordinal, (_, report)) in answer.ran.iter().enumerate() {
-            reporters.emit(Event::CaseFinished {
-                answer: many.then_some(answer.name.as_str()),
-                ordinal,
-                report,
-            })?;
-        }
-        let outcome = match answer.cannot_start {
-            Some(reason) => Err(reason),
-            None => {
-                let concluding = Concluding {
-                    judge: None,
-                    conclusion,
-                    jobs: plan.jobs,
-                    html_dir: html_dir(conclusion, many, &answer.name),
-                    budget: Steps::DIAGNOSIS,
-                    seed: m.header.seed.unwrap_or(0),
-                };
-                Ok(conclude(&concluding, answer.ran, answer.source.clone())?)
-            }
-        };
-        judged.push(Judged {
-            name: answer.name,
-            outcome,
-            source: answer.source,
-            sandbox: m.header.sandbox_summary.clone(),
-        });
-    }
-    finish(&mut reporters, &judged, m.header.seed, None, &|| false)
-}
-
-/// The note of a merged run: its labels rest on the shards' cases alone.
-const MERGED_UNTESTED: &str = "note: a merged run designs no cases (it cannot run the answer): \
-     no label below is confirmed, a rule event it names is only the closest clue, and no \
-     case ran again to find the answer flaky; check the answer unsharded to test them";
-
-/// A shard output, each line read as a record.
-fn read_shard(path: &Path) -> anyhow::Result<merge::ShardFile> {
-    let text = files::read::read_named_text(path, files::Limit::SHARD)
-        .with_context(|| format!("cannot read the shard output {}", path.display()))?;
-    Ok(merge::ShardFile::parse(&path.display().to_string(), &text)?)
-}
-
 /// The names of the answers.
 fn names_of(answers: &[Answer]) -> Vec<&str> {
     answers.iter().map(|a| a.name.as_str()).collect()
-}
-
-/// What concluding one answer's run takes besides its cases and its source.
-struct Concluding<'a> {
-    /// Runs the answer again, for the experiments and shrinking; `None` for a merged run
-    /// or an interrupted check.
-    judge: Option<&'a Judge>,
-    /// The flags that shape the conclusion (`--shrink`, `--repeat`, `--html-dir`...).
-    conclusion: &'a Conclusion,
-    /// Threads for the diagnosis and the shrinking.
-    jobs: usize,
-    /// Where this answer's compare pages go (`--html-dir`).
-    html_dir: Option<report::html::PagesDir>,
-    /// The diagnosis's budget.
-    budget: Steps,
-    /// The seed of the experiments' cases (the run's, or 0).
-    seed: u64,
-}
-
-/// Diagnoses an answer's run, groups its failures and shows each group's case, shrunk
-/// with the judge when there is one and `--shrink` asks.
-fn conclude(
-    how: &Concluding,
-    ran: Vec<(Case, CaseReport)>,
-    source: Option<Source>,
-) -> Result<Concluded, super::Error> {
-    let (judge, jobs) = (how.judge, how.jobs);
-    // The robustness set is judged apart: in no group, count or exit code (issue 30).
-    let (ran, robust): (Vec<_>, Vec<_>) = ran.into_iter().partition(|(c, _)| !c.robustness);
-    let settings = pipeline::Settings {
-        threads: jobs,
-        search: how.budget,
-        repeat: how.conclusion.repeat,
-        seed: how.seed,
-    };
-    let experiments = judge.map(|judge| Experiments {
-        judge,
-        ran: &ran,
-        jobs,
-    });
-    let settled = pipeline::conclude(&observed(&ran), experiments.as_ref(), &settings)?;
-    let groups = &settled.diagnosis().groups;
-    let mut shown = show_groups(judge, groups, &ran, how.conclusion, jobs)?;
-    if let Some(groups) = judge.map(|j| &j.runner.running) {
-        stop_if_interrupted(groups)?;
-    }
-    if let Some(dir) = &how.html_dir {
-        report::html::write_compare_pages(dir, &mut shown)?;
-    }
-    let judged = ran.iter().filter(|(_, r)| r.verdict.judged());
-    let rates = tuning::Rates::of(judged.map(|(c, r)| (&c.origin, r.passed)));
-    let diagnosis = settled.report(shown, rates, robustness_section(&robust, &ran));
-    let reports: Vec<CaseReport> = ran.into_iter().map(|(_, r)| r).collect();
-    let mut summary = Summary::of(&reports);
-    summary.flaky = settled.flaky_cases();
-    summary.source = source;
-    Ok(Concluded {
-        reports,
-        summary,
-        diagnosis,
-    })
-}
-
-/// The robustness section of the cases `robust`; a twin's failure is put down to its form
-/// where its case in `ran` passed.
-fn robustness_section(
-    robust: &[(Case, CaseReport)],
-    ran: &[(Case, CaseReport)],
-) -> Option<robustness::RobustnessReport> {
-    let with_layout: Vec<robustness::Ran> = robust
-        .iter()
-        .map(|(c, r)| robustness::Ran {
-            name: &r.name,
-            layout: c.layout,
-            passed: r.passed,
-        })
-        .collect();
-    let by_name: std::collections::HashMap<&str, bool> = ran
-        .iter()
-        .map(|(c, r)| (c.name.as_str(), r.passed))
-        .collect();
-    robustness::report(&with_layout, &|name: &str| by_name.get(name).copied())
-}
-
-/// `--html-dir` for one answer: the directory itself, or its `NAME` subdirectory when
-/// several answers run (the name made a file name, so it stays inside).
-fn html_dir(conclusion: &Conclusion, many: bool, name: &str) -> Option<report::html::PagesDir> {
-    Some(report::html::PagesDir {
-        root: conclusion.html_dir.clone()?,
-        answer: many.then(|| answers::file_name(name)),
-    })
-}
-
-/// Ends the run once a signal has interrupted it during diagnosis or shrinking (an
-/// interrupt while the cases run still prints the report of those that finished).
-fn stop_if_interrupted(groups: &Running) -> super::error::Ended {
-    match groups.interrupted() {
-        Some(sig) => Err(super::Error::Interrupted(sig)),
-        None => Ok(()),
-    }
 }
 
 /// `--list`: the names of the cases that would run.
@@ -567,181 +398,4 @@ fn run_cases(
         Some(e) => Err(e),
         None => Ok(finished),
     }
-}
-
-/// Tells the reporters of each answer's end and the run's (the leaderboard ranked), and
-/// gives the exit status; `seed` is the random cases' (for `--post`); `page` the
-/// `--page` answers, ranked with the judged ones' outcomes; `interrupted` says when a
-/// signal has come.
-fn finish(
-    reporters: &mut Reporters,
-    judged: &[Judged],
-    seed: Option<u64>,
-    page: Option<&plan::PageAnswers>,
-    interrupted: &(dyn Fn() -> bool + Sync),
-) -> super::error::Ended {
-    let mut rows: Vec<leaderboard::Row> = judged.iter().map(Judged::row).collect();
-    leaderboard::rank(&mut rows);
-    let page_entries = page.map(|p| page::ranked(p, judged));
-    for j in judged {
-        reporters.emit(match &j.outcome {
-            Ok(_) => Event::AnswerFinished(j),
-            Err(reason) => Event::CannotStart {
-                name: &j.name,
-                reason,
-            },
-        })?;
-    }
-    reporters.emit(Event::RunFinished(&Finish {
-        judged,
-        rows: &rows,
-        seed,
-        page: page_entries.as_deref(),
-        interrupted,
-    }))?;
-    let cannot_run = page.is_some_and(|p| p.entries.iter().any(|(_, runs)| !runs));
-    let not_judged: usize = judged.iter().map(Judged::not_judged).sum();
-    if not_judged > 0 {
-        Err(super::Error::NotJudged(not_judged))
-    } else if judged.iter().all(Judged::passed) && !cannot_run {
-        Ok(())
-    } else {
-        Err(super::Error::Failed)
-    }
-}
-
-/// What the diagnosis sees of the run.
-fn observed(ran: &[(Case, CaseReport)]) -> Vec<Observed<'_>> {
-    ran.iter()
-        .map(|(case, r)| Observed {
-            name: &case.name,
-            puzzle: &case.puzzle,
-            layout: case.layout,
-            expected: &r.expected,
-            got: r.got.as_bytes(),
-            verdict: r.verdict,
-            passed: r.passed,
-        })
-        .collect()
-}
-
-/// The report of every group, each with the case it shows, shrunk as `--shrink` says; the
-/// groups shrink in parallel on `jobs` threads of the pool's workers.
-fn show_groups(
-    judge: Option<&Judge>,
-    groups: &[Group],
-    ran: &[(Case, CaseReport)],
-    conclusion: &Conclusion,
-    jobs: usize,
-) -> anyhow::Result<Vec<GroupReport>> {
-    let which = conclusion.shrink;
-    // Under `--shrink all` every failure is a group of its own to shrink; the group then
-    // shows the smallest result.
-    let units: Vec<(usize, Group)> = groups
-        .iter()
-        .enumerate()
-        .flat_map(|(g, group)| {
-            let one = |i: usize| Group {
-                cases: vec![i],
-                smallest: i,
-                ..group.clone()
-            };
-            match which {
-                ShrinkWhich::All => group.cases.iter().map(|&i| (g, one(i))).collect(),
-                _ => vec![(g, group.clone())],
-            }
-        })
-        .collect();
-    let results = pool::map(&units, jobs, |(g, unit)| {
-        show_unit(judge, *g, unit, ran, conclusion)
-    });
-    let mut best: Vec<Option<Shown>> = vec![None; groups.len()];
-    for ((g, _), shown) in units.iter().zip(results) {
-        let shown = shown?;
-        let size = |s: &Shown| s.shrunk.map_or(usize::MAX, |x| x.to.order());
-        if best[*g].as_ref().is_none_or(|b| size(&shown) < size(b)) {
-            best[*g] = Some(shown);
-        }
-    }
-    Ok(groups
-        .iter()
-        .zip(best)
-        .filter_map(|(group, shown)| Some(GroupReport::of(group, shown?, ran)))
-        .collect())
-}
-
-/// The case `unit`, a unit to shrink of the group numbered `g`, shows: shrunk when
-/// `--shrink` asks for that group, and otherwise saying why it was not.
-fn show_unit(
-    judge: Option<&Judge>,
-    g: usize,
-    unit: &Group,
-    ran: &[(Case, CaseReport)],
-    conclusion: &Conclusion,
-) -> anyhow::Result<Shown> {
-    let which = conclusion.shrink;
-    let shrink = match which {
-        ShrinkWhich::None => false,
-        ShrinkWhich::First => g == 0,
-        ShrinkWhich::Group | ShrinkWhich::All => true,
-    };
-    let mut shown = shrinking::shown(judge.filter(|_| shrink), unit, ran, conclusion.shrink_tries)?;
-    let why = match which {
-        ShrinkWhich::None => "not shrunk: --shrink none",
-        _ => "not shrunk: --shrink first shrinks only the first group",
-    };
-    if judge.is_some() && !shrink && shown.unshrunk.is_some() {
-        shown.unshrunk = Some(why.to_string());
-    }
-    Ok(shown)
-}
-
-/// The golf score's source: `--source FILE` (or the answer's `source`), or the script the
-/// command names; counted as golfers count unless `count_all`.
-fn source(answer: &Answer, count_all: bool) -> anyhow::Result<Option<Source>> {
-    let (path, named) = match &answer.source {
-        Some(p) if p.as_os_str() == "none" => return Ok(None),
-        Some(p) => (p.clone(), true),
-        None => match script(&answer.command) {
-            Some(p) => (p, false),
-            None => return Ok(None),
-        },
-    };
-    // Through the read gate: a script that is a link out of its directory (to a key, say)
-    // is never read, so never counted nor posted; named with --source, that is an error.
-    let bytes = match files::read::read_named(&path, files::Limit::SOURCE) {
-        Ok(bytes) => bytes,
-        Err(_) if !named => return Ok(None),
-        Err(e) => return Err(e.context(format!("cannot read the source {}", path.display()))),
-    };
-    Ok(Some(Source::measure(
-        path.display().to_string(),
-        &bytes,
-        count_all,
-    )))
-}
-
-/// The script a command runs: the first word that names an existing file that is not a
-/// compiled program (`python3 a.py`, `./a.pl`).
-fn script(command: &AnswerCommand) -> Option<PathBuf> {
-    command.words().iter().map(PathBuf::from).find(|p| {
-        let named = p.components().count() > 1 || p.extension().is_some();
-        named && p.is_file() && !is_binary(p)
-    })
-}
-
-/// True if the file starts like a compiled program: ELF, a Windows executable (`MZ`) or
-/// Mach-O (either byte order, or a universal binary).
-fn is_binary(path: &Path) -> bool {
-    let mach_o = [0xfeed_face_u32, 0xfeed_facf, 0xcafe_babe];
-    sandbox::untrusted::read_head(path, 4)
-        .ok()
-        .and_then(|h| <[u8; 4]>::try_from(h).ok())
-        .is_some_and(|head| {
-            &head == b"\x7fELF"
-                || head.starts_with(b"MZ")
-                || mach_o
-                    .iter()
-                    .any(|m| head == m.to_be_bytes() || head == m.to_le_bytes())
-        })
 }

@@ -160,6 +160,15 @@ impl Running {
         }
     }
 
+    /// Ends the run once a signal has interrupted it during diagnosis or shrinking (an
+    /// interrupt while the cases run still prints the report of those that finished).
+    pub fn end_if_interrupted(&self) -> crate::cli::error::Ended {
+        match self.interrupted() {
+            Some(sig) => Err(crate::cli::error::Error::Interrupted(sig)),
+            None => Ok(()),
+        }
+    }
+
     /// Blocks SIGINT, SIGTERM and SIGHUP (Ctrl-C and Ctrl-Break on Windows) in this thread
     /// and every thread started after it, and starts a thread that waits for them. The
     /// first stops every running candidate and marks the run interrupted, so the command
