@@ -1,15 +1,15 @@
 //! What stays hidden inside the paths shown (the judge's side): the `--cases` directories,
 //! a repository's history, the `examples/`, `target/` and `tests/` of a checkout of this
 //! project, and any copy of the judge, each masked wherever the answer sees it; a copy the
-//! user runs on purpose is not.
+//! user runs on purpose ([`names_the_judge`]) is not.
 
-use std::ffi::OsStr;
+use std::ffi::{OsStr, OsString};
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use super::{Request, SYSTEM};
 use crate::cli::platform;
-use crate::cli::sandbox::untrusted;
+use crate::cli::sandbox::untrusted::{self, AnswerCommand};
 
 /// The most files looked at, per bound directory, for copies of the judge.
 const SCAN_LIMIT: usize = 20_000;
@@ -203,4 +203,25 @@ fn read_full(file: &mut std::fs::File, buf: &mut [u8]) -> std::io::Result<usize>
         }
     }
     Ok(filled)
+}
+
+/// True when the answer's program, or a passed variable, is this binary: the user trusts
+/// it then, so it is not masked.
+pub fn names_the_judge(
+    exe: &Path,
+    command: &AnswerCommand,
+    env: &[(OsString, OsString)],
+    path: Option<&OsStr>,
+) -> bool {
+    let program = command.program_file(path);
+    program.is_some_and(|p| same_file(exe, &p))
+        || env.iter().any(|(_, v)| same_file(exe, Path::new(v)))
+}
+
+/// True when both paths name one file.
+fn same_file(a: &Path, b: &Path) -> bool {
+    match (a.metadata(), b.metadata()) {
+        (Ok(a), Ok(b)) => platform::same_file_meta(&a, &b),
+        _ => false,
+    }
 }

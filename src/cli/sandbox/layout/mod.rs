@@ -25,7 +25,7 @@
 //! [`deadline`]'s.
 
 mod deadline;
-mod masks;
+pub mod masks;
 mod shebang;
 mod shown;
 
