@@ -46,7 +46,7 @@
 //!
 //! The judge's side is here: which level is in force ([`level`]: `--sandbox` and the
 //! [`Mechanism`] it leads to), what the machine allows ([`host`]: the probe, once a
-//! check), the environment ([`env`]) and limits ([`limits`]) an answer gets, what it may
+//! check), the environment ([`env`](mod@env)) and limits ([`limits`]) an answer gets, what it may
 //! see ([`layout`]), the uid ([`uids`]) and cgroup ([`cgroup`]) each case gets, how a case
 //! is started ([`case`], [`zygote`]), and the words the reports carry ([`summary`]: the
 //! line the report starts with, which names every protection in force and every one
