@@ -122,6 +122,7 @@ impl Layout {
 mod tests {
     use super::*;
     use std::path::Path;
+    #[cfg(unix)]
     use std::time::Instant;
 
     fn request(command: &[OsString], exe: &Path, cases: &[PathBuf]) -> Request {
