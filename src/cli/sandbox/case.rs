@@ -24,10 +24,11 @@ use super::spec::{Confinement, INPUT_NAME, Keeper, Limits, Spec};
 #[cfg(jail)]
 use super::spec::{JAILED_HOME, Jail, Outer};
 use super::step::{SetUpFailure, Told, setup_failure};
+use super::uids::Lease;
 use super::untrusted::AnswerCommand;
 #[cfg(jail)]
 use super::zygote::{Held, Zygote};
-use super::{Lease, Mechanism, Sandbox};
+use super::{Mechanism, Sandbox};
 use crate::cli::platform;
 
 /// How the puzzle reaches the candidate (`--input`).
@@ -323,7 +324,7 @@ impl Sandbox {
     fn confinement(&self, terms: &CaseTerms, uid: Option<u32>, workdir: PathBuf) -> Confinement {
         Confinement {
             limits: Limits {
-                cpu: super::cpu_seconds(terms.timeout),
+                cpu: super::limits::cpu_seconds(terms.timeout),
                 fsize: terms.max_output as u64 + 1,
                 address_space: self.address_space(),
                 nproc: self.nproc(),

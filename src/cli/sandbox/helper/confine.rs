@@ -281,3 +281,42 @@ pub fn take_case_user(uid: Option<u32>) -> Result<(), Failure> {
     setresuid(Uid::from_raw(id), Uid::from_raw(id), Uid::from_raw(id))
         .step("take the case's user id")
 }
+
+/// The paths `read` allows with every mask cut out, for Landlock, which can only allow:
+/// a directory holding a mask is replaced by its entries (down to the mask), the mask left
+/// out.
+pub fn without_masks(read: &[PathBuf], masks: &[PathBuf]) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut todo: Vec<PathBuf> = read.to_vec();
+    while let Some(p) = todo.pop() {
+        if masks.iter().any(|m| p.starts_with(m)) {
+            continue;
+        }
+        let holds_mask = masks.iter().any(|m| m.starts_with(&p));
+        match std::fs::read_dir(&p) {
+            Ok(entries) if holds_mask && p.is_dir() => {
+                todo.extend(entries.flatten().map(|e| e.path()));
+            }
+            _ => out.push(p),
+        }
+    }
+    out.sort();
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn landlock_allows_everything_around_a_mask_but_the_mask() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let root = dir.path();
+        std::fs::create_dir_all(root.join("a/b")).expect("mkdir");
+        std::fs::write(root.join("a/b/secret"), "x").expect("write");
+        std::fs::write(root.join("a/b/open"), "x").expect("write");
+        std::fs::write(root.join("a/c"), "x").expect("write");
+        let allowed = without_masks(&[root.to_path_buf()], &[root.join("a/b/secret")]);
+        assert_eq!(allowed, vec![root.join("a/b/open"), root.join("a/c")]);
+    }
+}

@@ -18,7 +18,7 @@ use nix::sys::wait::{WaitPidFlag, WaitStatus, waitpid};
 use nix::unistd::{Pid, getpid, getppid, setsid};
 
 use super::confine;
-use crate::cli::sandbox::layout::{SYSTEM, without_masks};
+use crate::cli::sandbox::layout::SYSTEM;
 use crate::cli::sandbox::procs::descendants;
 use crate::cli::sandbox::reach::{self, Reader};
 use crate::cli::sandbox::spec::Keeper;
@@ -60,7 +60,7 @@ pub fn keep(keeper: &Keeper, status: Option<i32>) -> Result<u8, Failure> {
         .chain(["/proc", "/dev/urandom", "/dev/random"].map(PathBuf::from))
         .filter(|p| p.exists())
         .collect();
-    let read = without_masks(&read, &answer.mask);
+    let read = confine::without_masks(&read, &answer.mask);
     let write: Vec<PathBuf> = std::iter::once(answer.workdir.clone())
         .chain(DEVICES.map(PathBuf::from))
         .filter(|p| p.exists())
