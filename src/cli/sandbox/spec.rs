@@ -21,6 +21,11 @@ use super::untrusted::AnswerCommand;
 /// The hidden subcommand that makes `beast` the helper: `beast __contain SPEC...`.
 pub const SUBCOMMAND: &str = "__contain";
 
+/// The system directories every answer sees, read-only (where they exist).
+pub const SYSTEM: [&str; 8] = [
+    "/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc",
+];
+
 /// The name of the puzzle file in the answer's directory (`--input file`).
 pub const INPUT_NAME: &str = "input.txt";
 

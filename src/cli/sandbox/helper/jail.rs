@@ -35,8 +35,8 @@ use nix::sys::wait::{WaitPidFlag, WaitStatus, waitpid};
 use nix::unistd::{Pid, getegid, geteuid, pivot_root};
 
 use super::confine;
-use crate::cli::sandbox::layout::SYSTEM;
 use crate::cli::sandbox::reach::{self, Reader};
+use crate::cli::sandbox::spec::SYSTEM;
 use crate::cli::sandbox::spec::{Bound, INPUT_NAME, Jail, Outer, Spec, Warden};
 use crate::cli::sandbox::step::{
     CANNOT_START, Failure, SETUP_FAILED, Step, judge_alive, relay, stop_signals,

@@ -18,10 +18,10 @@ use nix::sys::wait::{WaitPidFlag, WaitStatus, waitpid};
 use nix::unistd::{Pid, getpid, getppid, setsid};
 
 use super::confine;
-use crate::cli::sandbox::layout::SYSTEM;
 use crate::cli::sandbox::procs::descendants;
 use crate::cli::sandbox::reach::{self, Reader};
 use crate::cli::sandbox::spec::Keeper;
+use crate::cli::sandbox::spec::SYSTEM;
 use crate::cli::sandbox::step::{
     CANNOT_START, Failure, SETUP_FAILED, Step, go, relay, stop_signals,
 };

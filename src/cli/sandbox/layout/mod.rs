@@ -34,12 +34,8 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use super::spec::Bound;
+pub use super::spec::SYSTEM;
 use super::untrusted::AnswerCommand;
-
-/// The system directories every answer sees, read-only (where they exist).
-pub const SYSTEM: [&str; 8] = [
-    "/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc",
-];
 
 /// What the answer's root is made of.
 #[derive(Clone, Debug, PartialEq, Eq)]
