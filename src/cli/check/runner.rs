@@ -233,8 +233,6 @@ impl Runner {
     /// answer's failure, as a shell would tell it.
     #[cfg(jail)]
     fn run_jailed(&self, input: &[u8]) -> io::Result<ProcessEnd> {
-        use crate::cli::sandbox::case::JailedCase;
-        use crate::cli::sandbox::zygote::Begun;
         let set_up_failed = |e: io::Error| match SetUpFailure::of(&e) {
             Some(failed) => Ok(ProcessEnd {
                 setup_failure: Some(failed.clone()),
@@ -255,70 +253,38 @@ impl Runner {
                 Err(e) => return set_up_failed(e),
             },
         };
-        let JailedCase {
-            request,
-            fds,
-            stdin,
-            stdout,
-            stderr,
-            group,
-        } = case;
         let id = i32::try_from(zygote.outer()).unwrap_or(i32::MAX);
         // The outer helper, told to stop, kills the zygote and so every process of the case.
         let stop = Stop::Helper(platform::Signal::SIGTERM);
-        let begun = self
-            .running
-            .start_recorded(stop, || zygote.begin(&request, &fds), |_| id);
+        let begun =
+            self.running
+                .start_recorded(stop, || zygote.begin(&case.request, &case.fds), |_| id);
         // The zygote's ends of the pipes: the answer alone holds them now.
-        drop(fds);
-        let (pidfd, early) = match begun {
-            Ok(Begun::Started(pidfd)) => (Some(pidfd), None),
-            Ok(Begun::SetupFailed(told)) => {
-                let run = ProcessEnd {
-                    setup_failure: Some(SetUpFailure::Told(told)),
-                    ..ProcessEnd::not_started(Exit::SetupFailed)
-                };
-                (None, Some((run, true)))
+        drop(case.fds);
+        let pidfd = match begun_or_ended(begun) {
+            CaseStart::Running(pidfd) => pidfd,
+            CaseStart::NotStarted(run, sound) => {
+                // The answer never started: the zygote is sound unless its channel failed.
+                self.running.remove(id);
+                drop(
+                    self.sandbox
+                        .finish_case(CaseResources::of_group(case.group)),
+                );
+                if sound {
+                    zygotes.give(zygote);
+                }
+                return Ok(run);
             }
-            Ok(Begun::CannotStart(reason)) => {
-                let run = ProcessEnd {
-                    stderr: format!("beast sandbox: cannot start the answer: {reason}\n")
-                        .into_bytes(),
-                    ..ProcessEnd::not_started(Exit::Exited(i32::from(CANNOT_START)))
-                };
-                (None, Some((run, true)))
-            }
-            Err(e) => {
-                let run = ProcessEnd {
-                    setup_failure: Some(SetUpFailure::Step {
-                        step: "ask the jail's zygote for the case",
-                        reason: e.to_string(),
-                    }),
-                    ..ProcessEnd::not_started(Exit::SetupFailed)
-                };
-                (None, Some((run, false)))
-            }
-        };
-        let (Some(pidfd), None) = (pidfd, early.as_ref()) else {
-            // The answer never started: the zygote is sound unless its channel failed.
-            self.running.remove(id);
-            drop(self.sandbox.finish_case(CaseResources::of_group(group)));
-            let (run, sound) =
-                early.unwrap_or_else(|| (ProcessEnd::not_started(Exit::SetupFailed), false));
-            if sound {
-                zygotes.give(zygote);
-            }
-            return Ok(run);
         };
         let start = Instant::now();
-        if let Some(stdin) = stdin {
+        if let Some(stdin) = case.stdin {
             feed_stdin(stdin, false, input);
         }
         let started = Started {
             id,
             stdin: None,
-            stdout: Some(stdout),
-            stderr: Some(stderr),
+            stdout: Some(case.stdout),
+            stderr: Some(case.stderr),
             child: None,
             exit_fd: None,
         };
@@ -331,7 +297,9 @@ impl Runner {
         let (_, rx) = mpsc::channel();
         let mut run = self.supervise_polled(started, pidfd, start, &rx, Some(&ended));
         self.running.remove(id);
-        let end = self.sandbox.finish_case(CaseResources::of_group(group));
+        let end = self
+            .sandbox
+            .finish_case(CaseResources::of_group(case.group));
         // A case the judge stopped (a timeout, too much output, an interrupt) was stopped
         // by stopping its zygote's outer process: that zygote is ending, even if it told
         // the answer's end first.
@@ -813,6 +781,49 @@ fn spawn_stderr_reader(mut err: File) -> mpsc::Receiver<Vec<u8>> {
         let _ = tx.send(kept);
     });
     rx
+}
+
+/// What a zygote's answer to a case's request means for the case.
+#[cfg(jail)]
+enum CaseStart {
+    /// The answer runs: a pidfd of it.
+    Running(std::os::fd::OwnedFd),
+    /// The answer never started: the run's end, and whether the zygote is still sound (it
+    /// is unless its channel failed).
+    NotStarted(ProcessEnd, bool),
+}
+
+/// The [`CaseStart`] of a zygote's answer `begun`.
+#[cfg(jail)]
+fn begun_or_ended(begun: io::Result<crate::cli::sandbox::zygote::Begun>) -> CaseStart {
+    use crate::cli::sandbox::zygote::Begun;
+    match begun {
+        Ok(Begun::Started(pidfd)) => CaseStart::Running(pidfd),
+        Ok(Begun::SetupFailed(told)) => CaseStart::NotStarted(
+            ProcessEnd {
+                setup_failure: Some(SetUpFailure::Told(told)),
+                ..ProcessEnd::not_started(Exit::SetupFailed)
+            },
+            true,
+        ),
+        Ok(Begun::CannotStart(reason)) => CaseStart::NotStarted(
+            ProcessEnd {
+                stderr: format!("beast sandbox: cannot start the answer: {reason}\n").into_bytes(),
+                ..ProcessEnd::not_started(Exit::Exited(i32::from(CANNOT_START)))
+            },
+            true,
+        ),
+        Err(e) => CaseStart::NotStarted(
+            ProcessEnd {
+                setup_failure: Some(SetUpFailure::Step {
+                    step: "ask the jail's zygote for the case",
+                    reason: e.to_string(),
+                }),
+                ..ProcessEnd::not_started(Exit::SetupFailed)
+            },
+            false,
+        ),
+    }
 }
 
 #[cfg(test)]
