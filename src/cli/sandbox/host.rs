@@ -179,31 +179,7 @@ fn probe_jail(workspace: &Path, subordinate: Option<u32>) -> Result<(), String> 
         .ok_or("no /bin/true to try a jail on")?;
     let judge_pid = i32::try_from(std::process::id()).unwrap_or(i32::MAX);
     let status = zygote::status_file(workspace).map_err(|e| e.to_string())?;
-    let outer = spec::Outer {
-        judge_pid,
-        cgroup: Vec::new(),
-        jail: spec::Jail {
-            answer: spec::Confinement {
-                limits: spec::Limits {
-                    cpu: 5,
-                    fsize: 1 << 20,
-                    address_space: None,
-                    nproc: None,
-                },
-                uid: match platform::is_root() {
-                    true => Some(FIRST_UID + UIDS - 1),
-                    false => subordinate,
-                },
-                ro: Vec::new(),
-                mask: Vec::new(),
-                workdir: PathBuf::from(spec::JAILED_HOME),
-            },
-            tmp_size: 1 << 20,
-            root_dir: root,
-            status: Some(status.path().to_path_buf()),
-        },
-        command: None,
-    };
+    let outer = probe_spec(judge_pid, root, status.path().to_path_buf(), subordinate);
     let held = Held {
         lease: None,
         pool: None,
@@ -247,6 +223,42 @@ fn probe_jail(workspace: &Path, subordinate: Option<u32>) -> Result<(), String> 
     } else {
         said.to_string()
     })
+}
+
+/// The zygote's outer process of the jail probe: small limits, the probe's `root`, the
+/// status file `status`, and the last jailed uid (as root) or `subordinate`.
+#[cfg(jail)]
+fn probe_spec(
+    judge_pid: i32,
+    root: PathBuf,
+    status: PathBuf,
+    subordinate: Option<u32>,
+) -> spec::Outer {
+    spec::Outer {
+        judge_pid,
+        cgroup: Vec::new(),
+        jail: spec::Jail {
+            answer: spec::Confinement {
+                limits: spec::Limits {
+                    cpu: 5,
+                    fsize: 1 << 20,
+                    address_space: None,
+                    nproc: None,
+                },
+                uid: match platform::is_root() {
+                    true => Some(FIRST_UID + UIDS - 1),
+                    false => subordinate,
+                },
+                ro: Vec::new(),
+                mask: Vec::new(),
+                workdir: PathBuf::from(spec::JAILED_HOME),
+            },
+            tmp_size: 1 << 20,
+            root_dir: root,
+            status: Some(status),
+        },
+        command: None,
+    }
 }
 
 /// Makes this process undumpable, so that no answer running under its uid can open its
